@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "gestured",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "gestured", targets: ["gestured"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // C libraries at the edge, from Debian's -dev packages.
+        .systemLibrary(
+            name: "CLibevdev",
+            pkgConfig: "libevdev",
+            providers: [.apt(["libevdev-dev"])]
+        ),
+        .systemLibrary(
+            name: "CMtdev",
+            pkgConfig: "mtdev",
+            providers: [.apt(["libmtdev-dev"])]
+        ),
+
+        // The pure engine: standard library only (no Foundation, Glibc or Dispatch).
+        .target(name: "GestureCore"),
+
+        // Configuration and layout files (JSON5) -> validated core values.
+        .target(name: "GestureConfig", dependencies: ["GestureCore"]),
+
+        // Recorded evdev logs (evemu, libinput record, evtest, getevent) and the evemu writer.
+        .target(name: "Recordings", dependencies: ["GestureCore"]),
+
+        // libevdev devices and libmtdev (protocol A) at the input edge.
+        .target(name: "EvdevInput", dependencies: ["GestureCore", "CLibevdev", "CMtdev"]),
+
+        // The executable: argument parsing and wiring only.
+        .executableTarget(
+            name: "gestured",
+            dependencies: [
+                "GestureCore", "GestureConfig", "Recordings", "EvdevInput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
+        .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "Recordings"]),
+        .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

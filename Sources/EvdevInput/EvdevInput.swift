@@ -1,0 +1,1 @@
+// EvdevInput module

@@ -1,0 +1,11 @@
+/// A position on the panel as fractions of the axis ranges, `0 ..< 1` on each axis
+/// (SPEC 2: `u`, `v`), before calibration and rotation.
+public struct NormalizedPoint: Hashable, Sendable {
+    public var u: Double
+    public var v: Double
+
+    public init(u: Double, v: Double) {
+        self.u = u
+        self.v = v
+    }
+}

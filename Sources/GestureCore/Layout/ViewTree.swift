@@ -1,0 +1,96 @@
+/// The position of a view in a ``ViewTree`` (pre-order: the root is 0, a view comes before
+/// its subviews, subviews back to front).
+public typealias ViewIndex = Int
+
+/// A validated layout compiled for the engine: views in pre-order with parent and subview
+/// indices and each view's origin on the screen. Immutable, so touches that are down keep the
+/// tree they were hit-tested in when the layout is replaced.
+public final class ViewTree: Sendable {
+    /// One compiled view.
+    public struct Node: Sendable {
+        public let spec: ViewSpec
+        public let parent: ViewIndex?
+        /// Back to front.
+        public let subviews: [ViewIndex]
+        /// The view's origin in screen points (frames are relative to the superview).
+        public let screenOrigin: Point
+        /// The index of the `hitTest: { redirect }` target.
+        public let redirectTarget: ViewIndex?
+        /// `handlesTouches`, resolved against the kind's default.
+        public let handlesTouches: Bool
+    }
+
+    public let nodes: [Node]
+    /// Every recognizer of the layout, in tree order then attachment order, with its view.
+    public let recognizers: [(spec: RecognizerSpec, view: ViewIndex)]
+    private let indexByID: [String: ViewIndex]
+
+    /// Compiles `root` after validating it; throws every problem found.
+    public convenience init(root: ViewSpec, path: String = "layout") throws(LayoutError) {
+        let problems = LayoutValidator.problems(in: root, path: path)
+        if !problems.isEmpty { throw LayoutError(problems: problems) }
+        self.init(validated: root)
+    }
+
+    /// Compiles a layout that ``LayoutValidator`` accepted.
+    public init(validated root: ViewSpec) {
+        var flat: [(spec: ViewSpec, parent: ViewIndex?, origin: Point)] = []
+        var children: [[ViewIndex]] = []
+        func visit(_ spec: ViewSpec, parent: ViewIndex?, parentOrigin: Point) {
+            let index = flat.count
+            let origin = parentOrigin + spec.frame.origin
+            var stripped = spec
+            stripped.subviews = []
+            flat.append((stripped, parent, origin))
+            children.append([])
+            if let parent { children[parent].append(index) }
+            for subview in spec.subviews { visit(subview, parent: index, parentOrigin: origin) }
+        }
+        visit(root, parent: nil, parentOrigin: .zero)
+        var byID: [String: ViewIndex] = [:]
+        for (index, entry) in flat.enumerated() where byID[entry.spec.id] == nil { byID[entry.spec.id] = index }
+        indexByID = byID
+        var recognizers: [(spec: RecognizerSpec, view: ViewIndex)] = []
+        nodes = flat.enumerated().map { index, entry in
+            var target: ViewIndex? = nil
+            if case .redirect(let id) = entry.spec.hitTest { target = byID[id] }
+            for recognizer in entry.spec.recognizers { recognizers.append((recognizer, index)) }
+            return Node(spec: entry.spec, parent: entry.parent, subviews: children[index], screenOrigin: entry.origin,
+                        redirectTarget: target, handlesTouches: entry.spec.handlesTouches)
+        }
+        self.recognizers = recognizers
+    }
+
+    public var root: ViewIndex { 0 }
+    public var count: Int { nodes.count }
+
+    public subscript(index: ViewIndex) -> Node { nodes[index] }
+
+    public func id(of index: ViewIndex) -> String { nodes[index].spec.id }
+
+    public func index(of id: String) -> ViewIndex? { indexByID[id] }
+
+    /// `point` (screen) in the local coordinates of the view at `index`.
+    public func convert(screen point: Point, to index: ViewIndex) -> Point { point - nodes[index].screenOrigin }
+
+    /// True if `descendant` is `ancestor` or lies inside its subtree.
+    public func isDescendant(_ descendant: ViewIndex, of ancestor: ViewIndex) -> Bool {
+        var current: ViewIndex? = descendant
+        while let view = current {
+            if view == ancestor { return true }
+            current = nodes[view].parent
+        }
+        return false
+    }
+
+    /// The view and its ancestors up to the root, nearest first.
+    public func ancestry(of index: ViewIndex) -> [ViewIndex] {
+        var chain: [ViewIndex] = []
+        var current: ViewIndex? = index
+        while let view = current {
+            chain.append(view)
+            current = nodes[view].parent
+        }
+        return chain
+    }
+}

@@ -1,0 +1,62 @@
+/// Every slop, timeout and threshold of the engine, with its unit and where the number came
+/// from, in one place (SPEC 5.7). The configuration's `gestures` section overrides the
+/// recognizer defaults per type, and each recognizer may override them again for itself.
+public struct GestureSettings: Hashable, Sendable {
+    /// Global overrides per recognizer type (`gestures.tap`, …).
+    public var overrides: [RecognizerKind: RecognizerParameters]
+    /// How far (points) outside a control's bounds a tracked touch still counts as inside.
+    /// 70 pt: SPEC 5.7, UIKit's observed `UIControl` tracking slop.
+    public var trackingSlop: Double
+    /// `UITouch.tapCount`: a touch continues a tap sequence when it begins within this many
+    /// seconds after the previous tap on the same view ended. 0.35 s: SPEC 5.7 `maxInterval`.
+    public var touchTapInterval: Double
+    /// …and within this many points of where the previous tap began. 45 pt: SPEC 5.7
+    /// `maxMovement`, the distance within which a finger still counts as a tap.
+    public var touchTapDistance: Double
+
+    public init(overrides: [RecognizerKind: RecognizerParameters] = [:], trackingSlop: Double = 70,
+                touchTapInterval: Double = 0.35, touchTapDistance: Double = 45) {
+        self.overrides = overrides
+        self.trackingSlop = trackingSlop
+        self.touchTapInterval = touchTapInterval
+        self.touchTapDistance = touchTapDistance
+    }
+
+    /// The built-in defaults of each recognizer type.
+    public static func defaults(for kind: RecognizerKind) -> RecognizerParameters {
+        switch kind {
+        case .tap:
+            // SPEC 5.7. maxMovement 45 pt and maxInterval 0.35 s are UIKit's observed tap limits.
+            RecognizerParameters(taps: 1, maxMovement: 45, maxDuration: 0.75, maxInterval: 0.35, touches: 1)
+        case .longPress:
+            // UILongPressGestureRecognizer: minimumPressDuration 0.5 s, allowableMovement 10 pt.
+            RecognizerParameters(touches: 1, minimumDuration: 0.5, allowableMovement: 10)
+        case .pan:
+            // SPEC 5.7: a pan begins once the touches have moved 10 pt (UIKit's hysteresis).
+            RecognizerParameters(minimumTouches: 1, maximumTouches: Int.max, slop: 10)
+        case .swipe:
+            // UIKit does not document its swipe thresholds. 50 pt in at most 0.5 s at an
+            // average of at least 200 pt/s matches a flick on a phone-sized panel; on large
+            // kiosk panels raise minimumDistance in `gestures.swipe`.
+            RecognizerParameters(maxDuration: 0.5, touches: 1, direction: [.right], minimumDistance: 50,
+                                 minimumVelocity: 200)
+        case .pinch:
+            // Begin once the distance between the two touches changed by 5 % (scale 0.95/1.05).
+            RecognizerParameters(minimumScaleChange: 0.05)
+        case .rotation:
+            // Begin once the line between the two touches turned by 0.1 rad (about 5.7°).
+            RecognizerParameters(minimumRotation: 0.1)
+        case .edgePan:
+            // UIScreenEdgePanGestureRecognizer: touches must start within 20 pt of the edge.
+            RecognizerParameters(minimumTouches: 1, maximumTouches: Int.max, slop: 10, edges: [.left],
+                                 edgeWidth: 20)
+        }
+    }
+
+    /// The parameters in force for a recognizer: its own values, then the global overrides of
+    /// its type, then the defaults. Every parameter of ``RecognizerParameters/keys(for:)`` is set.
+    public func resolved(_ spec: RecognizerSpec) -> RecognizerParameters {
+        let global = (overrides[spec.kind] ?? RecognizerParameters()).overriding(Self.defaults(for: spec.kind))
+        return spec.parameters.overriding(global)
+    }
+}
