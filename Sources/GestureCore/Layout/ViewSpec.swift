@@ -45,7 +45,10 @@ public struct ViewSpec: Hashable, Sendable {
     }
 
     /// Whether the view consumes touch deliveries (SPEC 5.4).
-    public var handlesTouches: Bool { handlesTouchesOverride ?? (kind == .control) }
+    public var handlesTouches: Bool {
+        get { handlesTouchesOverride ?? (kind == .control) }
+        set { handlesTouchesOverride = newValue }
+    }
 }
 
 /// A view's replacement of the default hit test (SPEC 4).

@@ -1,0 +1,94 @@
+/// A touch phase as delivered to views and recognizers (SPEC 5.1).
+public enum TouchPhase: String, Hashable, Sendable {
+    case began, moved, ended, cancelled
+}
+
+/// One resolved event of the engine (SPEC 8), before it gets a sequence number.
+/// Views are named by their tree and index, so building an event copies no strings.
+public enum EngineEvent: Sendable {
+    case touches(TouchesEvent)
+    case gesture(GestureEvent)
+    case control(ControlEvent)
+    case hitTest(HitTestEvent)
+
+    public var time: Timestamp {
+        switch self {
+        case .touches(let e): e.time
+        case .gesture(let e): e.time
+        case .control(let e): e.time
+        case .hitTest(let e): e.time
+        }
+    }
+}
+
+/// A touch as one delivery carries it.
+public struct TouchInfo: Hashable, Sendable {
+    public var id: TouchID
+    public var phase: TouchPhase
+    /// Screen points.
+    public var location: Point
+    /// In the hit view's own coordinates.
+    public var viewLocation: Point
+    /// Screen points, where the touch was at the previous delivery.
+    public var previousLocation: Point
+    public var tapCount: Int
+    public var majorRadius: Double?
+    public var force: Double?
+}
+
+/// `touchesBegan/Moved/Ended/Cancelled` delivered to a hit view and forwarded along the
+/// responder chain.
+public struct TouchesEvent: Sendable {
+    public var time: Timestamp
+    public var phase: TouchPhase
+    public var tree: ViewTree
+    /// The hit view of these touches.
+    public var view: ViewIndex
+    /// The responders that received the delivery, in order (the hit view first).
+    public var responders: [ViewIndex]
+    public var touches: [TouchInfo]
+}
+
+/// The public state of a recognizer as gesture events report it (SPEC 5.5, 8).
+public enum GestureState: String, Hashable, Sendable {
+    case possible, began, changed, ended, cancelled, recognized, failed
+}
+
+/// A recognizer changed state (or, while `began`/`changed`, its values changed).
+public struct GestureEvent: Sendable {
+    public var time: Timestamp
+    public var recognizer: String
+    public var kind: RecognizerKind
+    public var tree: ViewTree
+    /// The view the recognizer is attached to.
+    public var view: ViewIndex
+    public var state: GestureState
+    public var touches: [TouchID]
+    public var values: GestureValues
+}
+
+/// The control events of `UIControl` (SPEC 5.7).
+public enum ControlEventKind: String, Hashable, Sendable {
+    case touchDown, touchDownRepeat, touchDragInside, touchDragOutside, touchDragEnter, touchDragExit
+    case touchUpInside, touchUpOutside, touchCancel
+}
+
+/// A control event of a control that tracks a touch.
+public struct ControlEvent: Sendable {
+    public var time: Timestamp
+    public var tree: ViewTree
+    public var view: ViewIndex
+    public var event: ControlEventKind
+    public var touch: TouchID
+}
+
+/// The hit test of a touch that began, with its trace (only when tracing).
+public struct HitTestEvent: Sendable {
+    public var time: Timestamp
+    /// `nil` for a hit test asked for a point, without a touch.
+    public var touch: TouchID?
+    public var location: Point
+    public var tree: ViewTree
+    public var view: ViewIndex?
+    public var trace: HitTestTrace
+}

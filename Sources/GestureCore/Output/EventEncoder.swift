@@ -1,0 +1,117 @@
+/// Turns events into JSON Lines (SPEC 8) and numbers them: `seq` strictly increases from 1
+/// over one output stream.
+public struct EventEncoder {
+    public private(set) var nextSequence = 1
+    private var writer = JSONWriter()
+
+    public init() {}
+
+    /// Appends one line (with its newline) for `event` to `output`.
+    public mutating func encode(_ event: OutputEvent, into output: inout [UInt8]) {
+        writer.reset()
+        writer.beginObject()
+        switch event {
+        case .engine(let event): encodeEngine(event)
+        case .device(let time, let action, let name, let message):
+            header("device", time)
+            writer.key("action"); writer.string(action)
+            writer.key("name"); writer.string(name)
+            writer.key("message"); writer.string(message)
+        case .layout(let time, let revision, let message):
+            header("layout", time)
+            writer.key("revision"); writer.int(revision)
+            writer.key("message"); writer.string(message)
+        case .warning(let time, let message):
+            header("warning", time)
+            writer.key("message"); writer.string(message)
+        }
+        writer.endObject()
+        writer.newline()
+        output.append(contentsOf: writer.bytes)
+    }
+
+    /// One line for `event`, as a string (tests, tools).
+    public mutating func line(_ event: OutputEvent) -> String {
+        var bytes: [UInt8] = []
+        encode(event, into: &bytes)
+        bytes.removeLast()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private mutating func header(_ type: StaticString, _ time: Timestamp) {
+        writer.key("type"); writer.string(String(describing: type))
+        writer.key("seq"); writer.int(nextSequence)
+        nextSequence += 1
+        writer.key("time"); writer.int(time.microseconds)
+    }
+
+    private mutating func encodeEngine(_ event: EngineEvent) {
+        switch event {
+        case .touches(let e):
+            header("touches", e.time)
+            writer.key("phase"); writer.string(e.phase.rawValue)
+            writer.key("view"); writer.string(e.tree.id(of: e.view))
+            writer.key("responders"); writer.beginArray()
+            for responder in e.responders { writer.string(e.tree.id(of: responder)) }
+            writer.endArray()
+            writer.key("touches"); writer.beginArray()
+            for touch in e.touches {
+                writer.beginObject()
+                writer.key("id"); writer.int(touch.id.rawValue)
+                writer.key("phase"); writer.string(touch.phase.rawValue)
+                writer.key("x"); writer.number(touch.location.x)
+                writer.key("y"); writer.number(touch.location.y)
+                writer.key("viewX"); writer.number(touch.viewLocation.x)
+                writer.key("viewY"); writer.number(touch.viewLocation.y)
+                writer.key("previousX"); writer.number(touch.previousLocation.x)
+                writer.key("previousY"); writer.number(touch.previousLocation.y)
+                writer.key("tapCount"); writer.int(touch.tapCount)
+                if let radius = touch.majorRadius { writer.key("majorRadius"); writer.number(radius) }
+                if let force = touch.force { writer.key("force"); writer.number(force) }
+                writer.endObject()
+            }
+            writer.endArray()
+        case .gesture(let e):
+            header("gesture", e.time)
+            writer.key("recognizer"); writer.string(e.recognizer)
+            writer.key("kind"); writer.string(e.kind.rawValue)
+            writer.key("view"); writer.string(e.tree.id(of: e.view))
+            writer.key("state"); writer.string(e.state.rawValue)
+            writer.key("x"); writer.number(e.values.location.x)
+            writer.key("y"); writer.number(e.values.location.y)
+            writer.key("touches"); writer.beginArray()
+            for touch in e.touches { writer.int(touch.rawValue) }
+            writer.endArray()
+            let v = e.values
+            if let taps = v.taps { writer.key("taps"); writer.int(taps) }
+            if let t = v.translation {
+                writer.key("translationX"); writer.number(t.x)
+                writer.key("translationY"); writer.number(t.y)
+            }
+            if let velocity = v.velocity {
+                writer.key("velocityX"); writer.number(velocity.x)
+                writer.key("velocityY"); writer.number(velocity.y)
+            }
+            if let scale = v.scale { writer.key("scale"); writer.number(scale) }
+            if let rotation = v.rotation { writer.key("rotation"); writer.number(rotation) }
+            // UIKit names the pinch's and the rotation's rate `velocity` too.
+            if let velocity = v.scaleVelocity ?? v.rotationVelocity { writer.key("velocity"); writer.number(velocity) }
+            if let direction = v.direction { writer.key("direction"); writer.string(direction.rawValue) }
+        case .control(let e):
+            header("control", e.time)
+            writer.key("view"); writer.string(e.tree.id(of: e.view))
+            writer.key("event"); writer.string(e.event.rawValue)
+            writer.key("touch"); writer.int(e.touch.rawValue)
+        case .hitTest(let e):
+            header("hitTest", e.time)
+            if let touch = e.touch { writer.key("touch"); writer.int(touch.rawValue) }
+            writer.key("x"); writer.number(e.location.x)
+            writer.key("y"); writer.number(e.location.y)
+            writer.key("view")
+            if let view = e.view { writer.string(e.tree.id(of: view)) } else { writer.null() }
+            writer.key("trace"); writer.beginArray()
+            for line in e.trace.lines(in: e.tree) { writer.string(line) }
+            writer.endArray()
+        }
+    }
+}

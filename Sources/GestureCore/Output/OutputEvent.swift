@@ -1,0 +1,22 @@
+/// Everything that goes out on the event stream (SPEC 8): the engine's events, and the
+/// events of the edges (device, layout, warning), which carry a human-readable message.
+public enum OutputEvent: Sendable {
+    case engine(EngineEvent)
+    /// `action`: `added`, `removed`, `resynchronised`.
+    case device(time: Timestamp, action: String, name: String, message: String)
+    case layout(time: Timestamp, revision: Int, message: String)
+    case warning(time: Timestamp, message: String)
+
+    /// The `type` field, used by subscription filters.
+    public var kind: String {
+        switch self {
+        case .engine(.touches): "touches"
+        case .engine(.gesture): "gesture"
+        case .engine(.control): "control"
+        case .engine(.hitTest): "hitTest"
+        case .device: "device"
+        case .layout: "layout"
+        case .warning: "warning"
+        }
+    }
+}

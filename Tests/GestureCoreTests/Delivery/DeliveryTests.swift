@@ -1,0 +1,208 @@
+import Testing
+@testable import GestureCore
+
+@Suite("Touch delivery along the responder chain")
+struct DeliveryTests {
+    @Test func touchStaysWithItsViewAfterLeavingIt() {
+        var script = TouchScript(scenarioA())
+        script.down(1, 20, 320)
+        script.move(1, 300, 100)
+        script.up(1)
+        #expect(script.take() == ["began BlackView > RootView: #1", "moved BlackView > RootView: #1",
+                                  "ended BlackView > RootView: #1"])
+    }
+
+    @Test func handlesTouchesStopsForwarding() {
+        var script = TouchScript(view("Root", 0, 0, 400, 400, [
+            view("Card", 0, 0, 200, 200, [view("Label", 0, 0, 100, 100)]) { $0.handlesTouches = true },
+        ]))
+        script.down(1, 10, 10)
+        script.up(1)
+        #expect(script.take() == ["began Label > Card: #1", "ended Label > Card: #1"])
+    }
+
+    @Test func touchEventCarriesScreenAndViewCoordinates() throws {
+        var engine = Engine(tree: try ViewTree(root: scenarioA()))
+        var events: [EngineEvent] = []
+        engine.process(TouchFrame(time: Timestamp(microseconds: 1200),
+                                  changes: [.down(ContactID(0), Point(x: 20, y: 320), majorRadius: 4, force: 0.5)]),
+                       into: &events)
+        var encoder = EventEncoder()
+        #expect(encoder.line(.engine(events[0])) == #"{"type":"touches","seq":1,"time":1200,"phase":"began","view":"BlackView","responders":["BlackView","RootView"],"touches":[{"id":1,"phase":"began","x":20.0,"y":320.0,"viewX":20.0,"viewY":20.0,"previousX":20.0,"previousY":320.0,"tapCount":1,"majorRadius":4.0,"force":0.5}]}"#)
+    }
+
+    @Test func touchWithNoHitViewIsDeliveredNowhere() {
+        var script = TouchScript(view("Root", 0, 0, 100, 100))
+        script.down(1, 500, 500)
+        script.up(1)
+        #expect(script.take() == [])
+        #expect(script.engine.activeTouchCount == 0)
+    }
+
+    @Test func touchIdsAreFreshEvenWhenContactsAreReused() {
+        var script = TouchScript(view("Root", 0, 0, 100, 100))
+        script.down(0, 10, 10)
+        script.up(0)
+        script.down(0, 10, 10)
+        script.up(0)
+        #expect(script.take() == ["began Root: #1", "ended Root: #1", "began Root: #2", "ended Root: #2"])
+    }
+
+    @Test func cancelledInputCancelsTheDelivery() {
+        var script = TouchScript(scenarioA())
+        script.down(1, 20, 320)
+        script.cancel(1)
+        #expect(script.take() == ["began BlackView > RootView: #1", "cancelled BlackView > RootView: #1"])
+    }
+
+    @Test func cancelAllEndsEveryTouch() {
+        var script = TouchScript(view("Root", 0, 0, 400, 400) { $0.multipleTouchEnabled = true })
+        script.frame(.down(ContactID(1), Point(x: 10, y: 10)), .down(ContactID(2), Point(x: 20, y: 20)))
+        var events: [EngineEvent] = []
+        script.engine.cancelAll(at: Timestamp(microseconds: 5000), into: &events)
+        #expect(script.take() == ["began Root: #1 #2"])
+        #expect(events.map(TouchScript.describe) == ["cancelled Root: #1 #2"])
+        #expect(script.engine.activeTouchCount == 0)
+    }
+
+    @Test func multipleTouchEnabledViewGetsEveryTouchInOneDeliveryPerPhase() {
+        var script = TouchScript(view("Root", 0, 0, 400, 400) { $0.multipleTouchEnabled = true })
+        script.frame(.down(ContactID(1), Point(x: 10, y: 10)), .down(ContactID(2), Point(x: 50, y: 50)))
+        script.frame(.move(ContactID(1), Point(x: 12, y: 10)), .move(ContactID(2), Point(x: 52, y: 50)))
+        script.down(3, 90, 90)
+        script.frame(.up(ContactID(1)), .move(ContactID(2), Point(x: 60, y: 50)))
+        script.frame(.up(ContactID(2)), .up(ContactID(3)))
+        #expect(script.take() == ["began Root: #1 #2", "moved Root: #1 #2", "began Root: #3", "moved Root: #2",
+                                  "ended Root: #1", "ended Root: #2 #3"])
+    }
+
+    @Test func viewThatIsNotMultipleTouchEnabledGetsOnlyTheFirstTouch() {
+        var script = TouchScript(view("Root", 0, 0, 400, 400, [view("Pad", 0, 0, 200, 200)]))
+        script.down(1, 10, 10)
+        script.down(2, 50, 50)
+        script.move(2, 60, 60)
+        script.up(2)
+        script.move(1, 20, 20)
+        script.up(1)
+        script.down(3, 10, 10)
+        #expect(script.take() == ["began Pad > Root: #1", "moved Pad > Root: #1", "ended Pad > Root: #1",
+                                  "began Pad > Root: #3"])
+    }
+
+    @Test func differentViewsEachGetTheirOwnDelivery() {
+        var script = TouchScript(view("Root", 0, 0, 400, 400, [view("Left", 0, 0, 200, 400), view("Right", 200, 0, 200, 400)]))
+        script.frame(.down(ContactID(1), Point(x: 300, y: 10)), .down(ContactID(2), Point(x: 10, y: 10)))
+        #expect(script.take() == ["began Right > Root: #1", "began Left > Root: #2"])
+    }
+
+    @Test func exclusiveTouchViewBlocksOthersWhileTracking() {
+        let layout = view("Root", 0, 0, 400, 400, [
+            control("Exclusive", 0, 0, 200, 400) { $0.exclusiveTouch = true },
+            control("Other", 200, 0, 200, 400),
+        ])
+        var script = TouchScript(layout)
+        script.down(1, 10, 10)
+        script.down(2, 300, 10)
+        script.up(2)
+        script.up(1)
+        script.down(3, 300, 10)
+        #expect(script.take() == ["began Exclusive: #1", "Exclusive touchDown #1", "ended Exclusive: #1",
+                                  "Exclusive touchUpInside #1", "began Other: #3", "Other touchDown #3"])
+    }
+
+    @Test func exclusiveTouchViewGetsNothingWhileOthersTrack() {
+        let layout = view("Root", 0, 0, 400, 400, [
+            control("Exclusive", 0, 0, 200, 400) { $0.exclusiveTouch = true },
+            control("Other", 200, 0, 200, 400),
+        ])
+        var script = TouchScript(layout)
+        script.down(1, 300, 10)
+        script.down(2, 10, 10)
+        script.up(2)
+        script.up(1)
+        #expect(script.take() == ["began Other: #1", "Other touchDown #1", "ended Other: #1", "Other touchUpInside #1"])
+    }
+
+    @Test func tapCountGrowsForQuickTapsAtTheSamePlace() throws {
+        var engine = Engine(tree: try ViewTree(root: view("Root", 0, 0, 400, 400)))
+        var events: [EngineEvent] = []
+        var taps: [Int] = []
+        for (ms, x) in [(0, 100.0), (200, 110.0), (400, 105.0), (1200, 105.0), (1300, 300.0)] as [(Int64, Double)] {
+            events.removeAll()
+            engine.process(TouchFrame(time: Timestamp(microseconds: ms * 1000), changes: [.down(ContactID(0), Point(x: x, y: 100))]), into: &events)
+            engine.process(TouchFrame(time: Timestamp(microseconds: (ms + 50) * 1000), changes: [.up(ContactID(0))]), into: &events)
+            if case .touches(let e) = events[0] { taps.append(e.touches[0].tapCount) }
+        }
+        #expect(taps == [1, 2, 3, 1, 1])
+    }
+}
+
+@Suite("Control tracking events")
+struct ControlTests {
+    /// A 100 x 100 button at (100, 100) with the default 70 pt tracking slop.
+    var layout: ViewSpec { view("Root", 0, 0, 800, 800, [control("Button", 100, 100, 100, 100)]) }
+
+    @Test func tapInside() {
+        var script = TouchScript(layout)
+        script.down(1, 150, 150)
+        script.move(1, 155, 150)
+        script.up(1)
+        #expect(script.take() == ["began Button: #1", "Button touchDown #1", "moved Button: #1",
+                                  "Button touchDragInside #1", "ended Button: #1", "Button touchUpInside #1"])
+    }
+
+    @Test func dragOutAndBackIn() {
+        var script = TouchScript(layout)
+        script.down(1, 150, 150)
+        script.move(1, 260, 150)  // 60 pt right of the button: inside the 70 pt slop
+        script.move(1, 275, 150)  // 75 pt: outside
+        script.move(1, 300, 150)
+        script.move(1, 150, 150)
+        script.up(1)
+        #expect(script.take() == [
+            "began Button: #1", "Button touchDown #1",
+            "moved Button: #1", "Button touchDragInside #1",
+            "moved Button: #1", "Button touchDragExit #1",
+            "moved Button: #1", "Button touchDragOutside #1",
+            "moved Button: #1", "Button touchDragEnter #1",
+            "ended Button: #1", "Button touchUpInside #1",
+        ])
+    }
+
+    @Test func releaseOutside() {
+        var script = TouchScript(layout)
+        script.down(1, 150, 150)
+        script.move(1, 400, 400)
+        script.up(1)
+        #expect(script.take() == ["began Button: #1", "Button touchDown #1", "moved Button: #1",
+                                  "Button touchDragExit #1", "ended Button: #1", "Button touchUpOutside #1"])
+    }
+
+    @Test func cancel() {
+        var script = TouchScript(layout)
+        script.down(1, 150, 150)
+        script.cancel(1)
+        #expect(script.take() == ["began Button: #1", "Button touchDown #1", "cancelled Button: #1",
+                                  "Button touchCancel #1"])
+    }
+
+    @Test func repeatedTouchDown() {
+        var script = TouchScript(layout)
+        script.down(1, 150, 150)
+        script.up(1)
+        script.wait(100)
+        script.down(1, 152, 150)
+        #expect(script.take() == ["began Button: #1", "Button touchDown #1", "ended Button: #1",
+                                  "Button touchUpInside #1", "began Button: #2", "Button touchDown #2",
+                                  "Button touchDownRepeat #2"])
+    }
+
+    @Test func ownTrackingSlop() {
+        var script = TouchScript(view("Root", 0, 0, 800, 800, [control("Button", 100, 100, 100, 100) { $0.trackingSlop = 0 }]))
+        script.down(1, 150, 150)
+        script.move(1, 201, 150)
+        script.up(1)
+        #expect(script.take() == ["began Button: #1", "Button touchDown #1", "moved Button: #1",
+                                  "Button touchDragExit #1", "ended Button: #1", "Button touchUpOutside #1"])
+    }
+}

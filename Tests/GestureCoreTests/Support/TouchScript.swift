@@ -1,0 +1,75 @@
+@testable import GestureCore
+
+/// A touch script on a virtual timeline (STYLE rule 10): fingers go down, move, lift and wait;
+/// every resolved event is logged as one readable line so tests assert the whole ordered log.
+struct TouchScript {
+    var engine: Engine
+    /// Milliseconds on the virtual timeline.
+    private(set) var now: Int64 = 0
+    private(set) var log: [String] = []
+    private var events: [EngineEvent] = []
+
+    init(_ root: ViewSpec, settings: GestureSettings = GestureSettings(), tracing: Bool = false) {
+        engine = Engine(tree: try! ViewTree(root: root), settings: settings, tracing: tracing)
+    }
+
+    mutating func frame(_ changes: TouchChange...) {
+        run(TouchFrame(time: Timestamp(microseconds: now * 1000), changes: changes))
+    }
+
+    mutating func down(_ finger: Int, _ x: Double, _ y: Double) { frame(.down(ContactID(finger), Point(x: x, y: y))) }
+    mutating func move(_ finger: Int, _ x: Double, _ y: Double) { frame(.move(ContactID(finger), Point(x: x, y: y))) }
+    mutating func up(_ finger: Int) { frame(.up(ContactID(finger))) }
+    mutating func cancel(_ finger: Int) { frame(.cancel(ContactID(finger))) }
+
+    /// Lets `milliseconds` pass, firing the engine's deadlines on the way.
+    mutating func wait(_ milliseconds: Int64) {
+        now += milliseconds
+        events.removeAll()
+        engine.advance(to: Timestamp(microseconds: now * 1000), into: &events)
+        log += events.map(Self.describe)
+    }
+
+    /// Returns the log so far and clears it.
+    mutating func take() -> [String] {
+        defer { log.removeAll() }
+        return log
+    }
+
+    private mutating func run(_ frame: TouchFrame) {
+        events.removeAll()
+        engine.process(frame, into: &events)
+        log += events.map(Self.describe)
+    }
+
+    static func describe(_ event: EngineEvent) -> String {
+        switch event {
+        case .touches(let e):
+            let responders = e.responders.map { e.tree.id(of: $0) }.joined(separator: " > ")
+            let touches = e.touches.map { "#\($0.id)" }.joined(separator: " ")
+            return "\(e.phase.rawValue) \(responders): \(touches)"
+        case .gesture(let e):
+            var line = "\(e.recognizer) \(e.state.rawValue)"
+            if let taps = e.values.taps { line += " taps=\(taps)" }
+            if let direction = e.values.direction { line += " \(direction.rawValue)" }
+            return line
+        case .control(let e):
+            return "\(e.tree.id(of: e.view)) \(e.event.rawValue) #\(e.touch)"
+        case .hitTest(let e):
+            return "hitTest #\(e.touch.map(String.init(describing:)) ?? "-") => \(e.view.map { e.tree.id(of: $0) } ?? "none")"
+        }
+    }
+}
+
+/// Shorthands for building layouts in tests.
+func view(_ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ subviews: [ViewSpec] = [],
+          configure: (inout ViewSpec) -> Void = { _ in }) -> ViewSpec {
+    var spec = ViewSpec(id: id, frame: Rect(x: x, y: y, width: w, height: h), subviews: subviews)
+    configure(&spec)
+    return spec
+}
+
+func control(_ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _ subviews: [ViewSpec] = [],
+             configure: (inout ViewSpec) -> Void = { _ in }) -> ViewSpec {
+    view(id, x, y, w, h, subviews) { $0.kind = .control; configure(&$0) }
+}
