@@ -35,11 +35,14 @@ let package = Package(
         // libevdev devices and libmtdev (protocol A) at the input edge.
         .target(name: "EvdevInput", dependencies: ["GestureCore", "CLibevdev", "CMtdev"]),
 
+        // Drivers that run the engine: replay (and later the live loop and the socket server).
+        .target(name: "GestureRuntime", dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput"]),
+
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "GestureConfig", "Recordings", "EvdevInput",
+                "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -48,6 +51,7 @@ let package = Package(
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "Recordings"]),
+        .testTarget(name: "GestureRuntimeTests", dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings"]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
     ],
     swiftLanguageModes: [.v6]

@@ -2,27 +2,42 @@
 /// events out (SPEC 1). It never reads a clock and performs no I/O, so live input, replays and
 /// tests run the very same code.
 ///
-/// The pipeline of one frame, in order (see ``process(_:into:)``):
-/// 1. touches that begin are hit-tested once and attached to their view for life;
-/// 2. positions and phases are updated;
-/// 3. touch deliveries are grouped per view and phase and sent along the responder chain;
-/// 4. controls turn their deliveries into control events;
-/// 5. touches whose last delivery was made are forgotten.
+/// The pipeline of one frame, in order (``process(_:into:)``):
+/// 1. deadlines due by the frame's time fire first (``advance(to:into:)``);
+/// 2. touches that begin are hit-tested once and attached to their view and recognizers;
+///    positions and phases of the others are updated;
+/// 3. recognizers receive the frame's touch inputs before any view (SPEC 5.3) and the arena
+///    resolves their verdicts into gesture events;
+/// 4. touch deliveries, held or released per `delaysTouchesBegan/Ended` and cancelled per
+///    `cancelsTouchesInView`, are grouped per view and phase and sent along the responder chain;
+///    controls turn theirs into control events;
+/// 5. finished recognizers reset and finished touches are forgotten.
 public struct Engine {
     public private(set) var tree: ViewTree
     public let settings: GestureSettings
-    /// Emit `hitTest` events with the trace for every touch that begins.
-    public var tracing: Bool
+    /// Emit `hitTest` events for touches that begin and `failed` gesture transitions.
+    public var tracing: Bool {
+        didSet { arena.tracing = tracing }
+    }
 
+    private var arena: GestureArena
     private var touches: [TouchRecord] = []
     private var nextTouchID = 1
     private var lastTap: (tree: ViewTree, view: ViewIndex, location: Point, time: Timestamp, count: Int)?
-    /// Scratch buffers reused from frame to frame.
+    // Scratch buffers reused from frame to frame.
+    private var inputs: [(touch: Int, phase: TouchPhase)] = []
     private var pending: [(touch: Int, info: TouchInfo)] = []
+    private var cancellations: [TouchID] = []
+    private var framed: [Int] = []
 
-    public init(tree: ViewTree, settings: GestureSettings = GestureSettings(), tracing: Bool = false) {
+    /// - Parameter screen: the screen in points; edge pans measure their bands from its edges
+    ///   (defaults to the root view's frame).
+    public init(tree: ViewTree, settings: GestureSettings = GestureSettings(), screen: Rect? = nil,
+                tracing: Bool = false) {
         self.tree = tree
         self.settings = settings
+        let context = RecognizerContext(screen: screen ?? tree[tree.root].spec.frame)
+        arena = GestureArena(tree: tree, settings: settings, context: context, tracing: tracing)
         self.tracing = tracing
     }
 
@@ -30,48 +45,79 @@ public struct Engine {
     public var activeTouchCount: Int { touches.count }
 
     /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none.
-    public var nextDeadline: Timestamp? { nil }
+    public var nextDeadline: Timestamp? { arena.nextDeadline }
 
-    /// Replaces the layout. Touches already down keep their views (SPEC 9).
+    /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
     public mutating func replaceLayout(_ newTree: ViewTree) {
         tree = newTree
+        arena.replaceLayout(newTree)
+        if touches.isEmpty { arena.dropRetired() }
     }
 
-    /// Fires every deadline up to `time`.
+    /// Fires every deadline up to and including `time`, earliest first.
     public mutating func advance(to time: Timestamp, into events: inout [EngineEvent]) {
-        _ = time
+        while let deadline = arena.nextDeadline, deadline <= time {
+            cancellations.removeAll(keepingCapacity: true)
+            arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
+            settleDeliveries(at: deadline, into: &events)
+        }
     }
 
     /// Runs one frame through the pipeline, appending the resolved events to `events`.
     public mutating func process(_ frame: TouchFrame, into events: inout [EngineEvent]) {
-        advance(to: frame.time, into: &events)
-        pending.removeAll(keepingCapacity: true)
+        let time = frame.time
+        advance(to: time, into: &events)
+        inputs.removeAll(keepingCapacity: true)
+        cancellations.removeAll(keepingCapacity: true)
+
+        // Stage 2: touches begin, move and end.
         for change in frame.changes {
             switch change {
             case .down(let contact, let point, let radius, let force):
                 if let existing = touchIndex(contact: contact) {
                     // The input layer never sends two downs for one contact; end the old touch so
                     // it cannot be left without an end.
-                    endInput(existing, phase: .cancelled, at: frame.time)
+                    endInput(existing, phase: .cancelled, at: time)
                 }
-                begin(contact: contact, at: point, radius: radius, force: force, time: frame.time, events: &events)
+                begin(contact: contact, at: point, radius: radius, force: force, time: time, events: &events)
             case .move(let contact, let point, let radius, let force):
                 guard let index = touchIndex(contact: contact) else { continue }
                 touches[index].previousLocation = touches[index].location
                 touches[index].location = point
                 if let radius { touches[index].majorRadius = radius }
                 if let force { touches[index].force = force }
-                queue(index, .moved)
+                inputs.append((index, .moved))
             case .up(let contact):
                 guard let index = touchIndex(contact: contact) else { continue }
-                endInput(index, phase: .ended, at: frame.time)
+                endInput(index, phase: .ended, at: time)
             case .cancel(let contact):
                 guard let index = touchIndex(contact: contact) else { continue }
-                endInput(index, phase: .cancelled, at: frame.time)
+                endInput(index, phase: .cancelled, at: time)
             }
         }
-        deliver(at: frame.time, into: &events)
-        forgetFinishedTouches()
+
+        // Stage 3: recognizers see every input of the frame before any view does.
+        framed.removeAll(keepingCapacity: true)
+        for (index, phase) in inputs {
+            let touch = touches[index]
+            let sample = TouchSample(touch: touch.id, location: touch.location, time: time)
+            let input: RecognizerInput = switch phase {
+            case .began: .touchBegan(sample)
+            case .moved: .touchMoved(sample)
+            case .ended: .touchEnded(sample)
+            case .cancelled: .touchCancelled(sample)
+            }
+            for slot in touch.recognizers {
+                arena.feed(input, to: slot, at: time, events: &events, cancellations: &cancellations)
+                if !framed.contains(slot) { framed.append(slot) }
+            }
+        }
+        for slot in framed {
+            arena.feed(.frameEnd(time), to: slot, at: time, events: &events, cancellations: &cancellations)
+        }
+
+        // Stage 4: the views' deliveries.
+        settleDeliveries(at: time, into: &events)
     }
 
     /// Cancels every touch still down (device removed, daemon stopping, end of a recording).
@@ -88,13 +134,13 @@ public struct Engine {
         return HitTestEvent(time: time, touch: nil, location: point, tree: tree, view: view, trace: trace)
     }
 
-    // MARK: - Stages
+    // MARK: - Stage 2: touches
 
     private func touchIndex(contact: ContactID) -> Int? {
         touches.firstIndex { $0.contact == contact }
     }
 
-    /// Stage 1: a new touch is hit-tested once and attached to its view.
+    /// A new touch is hit-tested once and attached to its view and recognizers.
     private mutating func begin(contact: ContactID, at point: Point, radius: Double?, force: Double?,
                                 time: Timestamp, events: inout [EngineEvent]) {
         let id = TouchID(nextTouchID)
@@ -108,39 +154,49 @@ public struct Engine {
         } else {
             view = HitTester.hitTest(tree, at: point)
         }
-        let delivers = view.map { acceptsNewTouch($0) } ?? false
+        let access = view.map { admission(of: $0) } ?? .nothing
         var tapCount = 1
         if let view, let last = lastTap, last.tree === tree, last.view == view,
            (time - last.time).seconds <= settings.touchTapInterval,
            last.location.distance(to: point) <= settings.touchTapDistance {
             tapCount = last.count + 1
         }
-        var record = TouchRecord(id: id, contact: contact, tree: tree, view: view, deliversToView: delivers,
-                                 beganAt: time, beganLocation: point, location: point, previousLocation: point,
-                                 tapCount: tapCount, majorRadius: radius, force: force)
-        if !delivers { record.delivery = .finished }
-        if let view, delivers, tree[view].spec.kind == .control { record.control = ControlTracking() }
-        touches.append(record)
-        queue(touches.count - 1, .began)
+        var recognizers: [Int] = []
+        if let view, access != .nothing {
+            recognizers = arena.candidates(for: view, in: tree)
+            arena.attach(id, to: recognizers)
+        }
+        var control: ControlTracking?
+        if let view, access == .viewAndRecognizers, tree[view].spec.kind == .control { control = ControlTracking() }
+        touches.append(TouchRecord(
+            id: id, contact: contact, tree: tree, view: view, recognizers: recognizers, beganAt: time,
+            beganLocation: point, location: point, previousLocation: point, tapCount: tapCount,
+            majorRadius: radius, force: force, delivery: access == .viewAndRecognizers ? .notBegun : .finished,
+            control: control))
+        inputs.append((touches.count - 1, .began))
     }
 
-    /// Whether the view `view` of the current tree receives a touch that begins now
-    /// (`multipleTouchEnabled` and `exclusiveTouch`, SPEC 3).
-    private func acceptsNewTouch(_ view: ViewIndex) -> Bool {
+    /// Who receives a touch that begins on `view` of the current tree (SPEC 3).
+    private enum Admission { case viewAndRecognizers, recognizersOnly, nothing }
+
+    private func admission(of view: ViewIndex) -> Admission {
         let spec = tree[view].spec
-        for other in touches where other.deliversToView && other.delivery != .finished && other.contact != nil {
+        var result = Admission.viewAndRecognizers
+        for other in touches where other.contact != nil && !other.delivery.isFinished {
             guard let otherView = other.view else { continue }
             let sameView = other.tree === tree && otherView == view
-            // UIKit: a view that is not multipleTouchEnabled is delivered only the first touch.
-            if sameView && !spec.multipleTouchEnabled { return false }
-            // UIKit's isExclusiveTouch: while an exclusive view tracks a touch no other view gets
-            // one, and an exclusive view gets none while other views track touches.
-            if !sameView && (spec.exclusiveTouch || other.tree[otherView].spec.exclusiveTouch) { return false }
+            // UIKit's isExclusiveTouch: while an exclusive view tracks a touch, no other view gets
+            // one, and an exclusive view gets none while other views track touches. The touch is
+            // dropped as a whole, recognizers included.
+            if !sameView && (spec.exclusiveTouch || other.tree[otherView].spec.exclusiveTouch) { return .nothing }
+            // A view that is not multipleTouchEnabled is delivered only the first touch; its
+            // recognizers still get every touch.
+            if sameView && !spec.multipleTouchEnabled { result = .recognizersOnly }
         }
-        return true
+        return result
     }
 
-    /// Stage 2: the finger lifted or the contact was cancelled at the input.
+    /// The finger lifted or the contact was cancelled at the input.
     private mutating func endInput(_ index: Int, phase: TouchPhase, at time: Timestamp) {
         touches[index].contact = nil
         touches[index].inputEnded = true
@@ -148,27 +204,108 @@ public struct Engine {
            touches[index].beganLocation.distance(to: touches[index].location) <= settings.touchTapDistance {
             lastTap = (touches[index].tree, view, touches[index].beganLocation, time, touches[index].tapCount)
         }
-        queue(index, phase)
+        inputs.append((index, phase))
     }
 
-    private mutating func queue(_ index: Int, _ phase: TouchPhase) {
-        let touch = touches[index]
-        guard touch.deliversToView else { return }
-        switch (touch.delivery, phase) {
-        case (.notBegun, .began), (.delivering, .moved), (.delivering, .ended), (.delivering, .cancelled):
-            pending.append((index, touch.info(phase)))
-            touches[index].delivery = (phase == .began || phase == .moved) ? .delivering : .finished
-        case (.notBegun, _), (.delivering, .began), (.finished, _):
-            // A touch that never began at its view gets nothing else there; one that finished
-            // gets nothing after its end.
-            if phase == .ended || phase == .cancelled { touches[index].delivery = .finished }
+    // MARK: - Stage 4: deliveries
+
+    /// Applies recognitions' cancellations, releases held deliveries whose recognizers decided,
+    /// offers the frame's inputs to the views, sends everything, then resets finished
+    /// recognizers and forgets finished touches.
+    private mutating func settleDeliveries(at time: Timestamp, into events: inout [EngineEvent]) {
+        pending.removeAll(keepingCapacity: true)
+        for touch in cancellations {
+            if let index = touches.firstIndex(where: { $0.id == touch }) { cancelDelivery(index) }
+        }
+        for index in touches.indices { release(index) }
+        for (index, phase) in inputs { offer(index, phase) }
+        inputs.removeAll(keepingCapacity: true)
+        send(at: time, into: &events)
+        arena.resetFinished()
+        touches.removeAll { $0.inputEnded && $0.delivery.isFinished }
+        if touches.isEmpty { arena.dropRetired() }
+    }
+
+    /// A recognizer recognized and cancels the touch in its view (`cancelsTouchesInView`).
+    private mutating func cancelDelivery(_ index: Int) {
+        switch touches[index].delivery {
+        case .notBegun, .heldBegan:
+            // The view never saw the touch: it gets nothing at all.
+            touches[index].delivery = .finished
+        case .delivering, .heldEnded:
+            pending.append((index, touches[index].info(.cancelled)))
+            touches[index].delivery = .finished
+        case .finished:
+            break
         }
     }
 
-    /// Stages 3 and 4: deliveries grouped per view and phase, along the responder chain, and
-    /// the control events they produce. Order: phases in the order began, moved, ended,
-    /// cancelled; within a phase, views in the order of their first touch in the frame.
-    private mutating func deliver(at time: Timestamp, into events: inout [EngineEvent]) {
+    /// Sends held deliveries whose recognizers no longer delay them.
+    private mutating func release(_ index: Int) {
+        let touch = touches[index]
+        switch touch.delivery {
+        case .heldBegan(let queue):
+            guard !arena.holdsBegan(touch.id, recognizers: touch.recognizers) else { return }
+            touches[index].delivery = .delivering
+            for info in queue { deliver(index, info) }
+        case .heldEnded(let info):
+            guard !arena.holdsEnded(touch.id, recognizers: touch.recognizers) else { return }
+            pending.append((index, info))
+            touches[index].delivery = .finished
+        case .notBegun, .delivering, .finished:
+            break
+        }
+    }
+
+    /// One input phase of this frame reaches the touch's view, unless a recognizer holds it.
+    private mutating func offer(_ index: Int, _ phase: TouchPhase) {
+        let info = touches[index].info(phase)
+        switch (touches[index].delivery, phase) {
+        case (.notBegun, .began):
+            if arena.holdsBegan(info.id, recognizers: touches[index].recognizers) {
+                touches[index].delivery = .heldBegan([info])
+            } else {
+                touches[index].delivery = .delivering
+                pending.append((index, info))
+            }
+        case (.heldBegan(var queue), .moved), (.heldBegan(var queue), .ended):
+            // Consecutive held moves collapse into the latest, so a released queue carries at
+            // most began, moved, ended.
+            if phase == .moved, queue.last?.phase == .moved { queue.removeLast() }
+            queue.append(info)
+            touches[index].delivery = .heldBegan(queue)
+        case (.heldBegan, .cancelled):
+            touches[index].delivery = .finished
+        case (.delivering, _):
+            deliver(index, info)
+        case (.notBegun, _), (.heldBegan, .began), (.heldEnded, _), (.finished, _):
+            // Nothing reaches a view that never began or already finished the touch.
+            break
+        }
+    }
+
+    /// Sends one delivery of a touch its view is receiving; an `ended` may be held.
+    private mutating func deliver(_ index: Int, _ info: TouchInfo) {
+        switch info.phase {
+        case .began, .moved:
+            pending.append((index, info))
+        case .ended:
+            if arena.holdsEnded(info.id, recognizers: touches[index].recognizers) {
+                touches[index].delivery = .heldEnded(info)
+            } else {
+                pending.append((index, info))
+                touches[index].delivery = .finished
+            }
+        case .cancelled:
+            pending.append((index, info))
+            touches[index].delivery = .finished
+        }
+    }
+
+    /// Groups the pending deliveries per view and phase and sends them along the responder
+    /// chain, with the control events they produce. Order: phases in the order began, moved,
+    /// ended, cancelled; within a phase, views in the order of their first touch.
+    private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
         guard !pending.isEmpty else { return }
         for phase in [TouchPhase.began, .moved, .ended, .cancelled] {
             var groups: [(touch: Int, infos: [TouchInfo])] = []
@@ -193,6 +330,7 @@ public struct Engine {
                 }
             }
         }
+        pending.removeAll(keepingCapacity: true)
     }
 
     private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout [EngineEvent]) {
@@ -208,10 +346,5 @@ public struct Engine {
         if let second {
             events.append(.control(ControlEvent(time: time, tree: tree, view: view, event: second, touch: info.id)))
         }
-    }
-
-    /// Stage 5: a touch is forgotten once its input ended and its view has had its last delivery.
-    private mutating func forgetFinishedTouches() {
-        touches.removeAll { $0.inputEnded && $0.delivery == .finished }
     }
 }

@@ -7,9 +7,8 @@ struct TouchRecord {
     let tree: ViewTree
     /// The hit view (`nil`: no view took the touch).
     let view: ViewIndex?
-    /// False when the view is not delivered this touch at all (no hit view,
-    /// `multipleTouchEnabled: false` with another touch down, `exclusiveTouch`).
-    let deliversToView: Bool
+    /// Arena indices of the recognizers that receive this touch.
+    var recognizers: [Int]
     let beganAt: Timestamp
     let beganLocation: Point
     var location: Point
@@ -18,7 +17,7 @@ struct TouchRecord {
     var majorRadius: Double?
     var force: Double?
     /// Where the view's deliveries stand.
-    var delivery: ViewDelivery = .notBegun
+    var delivery: ViewDelivery
     /// The touch lifted or was cancelled at the input.
     var inputEnded = false
     /// Control tracking, when the hit view is a control.
@@ -31,12 +30,32 @@ struct TouchRecord {
     }
 }
 
-/// Where a touch's deliveries to its view stand.
-enum ViewDelivery: Equatable {
-    /// No delivery yet (a `began` may be held by a recognizer).
+/// Where a touch's deliveries to its view stand (SPEC 5.3). Transitions:
+///
+/// | state        | began              | moved      | ended                   | cancelled  | recognizer cancels |
+/// |--------------|--------------------|------------|-------------------------|------------|--------------------|
+/// | notBegun     | delivering / held  | –          | –                       | –          | finished           |
+/// | heldBegan(q) | –                  | q + moved  | q + ended               | finished   | finished           |
+/// | delivering   | –                  | delivering | finished / heldEnded    | finished   | finished (cancelled sent) |
+/// | heldEnded    | –                  | –          | –                       | –          | finished (cancelled sent) |
+/// | finished     | –                  | –          | –                       | –          | –                  |
+///
+/// A held `began` queue is released in order when no recognizer delays it any more; a held
+/// `ended` is sent as `ended` when no recognizer delays it any more.
+enum ViewDelivery {
+    /// No delivery yet.
     case notBegun
+    /// `began` (and what followed) held by `delaysTouchesBegan`.
+    case heldBegan([TouchInfo])
     /// `began` was delivered; `moved` deliveries follow.
     case delivering
+    /// `ended` held by `delaysTouchesEnded`.
+    case heldEnded(TouchInfo)
     /// `ended` or `cancelled` was delivered, or the view never receives this touch.
     case finished
+
+    var isFinished: Bool {
+        if case .finished = self { return true }
+        return false
+    }
 }

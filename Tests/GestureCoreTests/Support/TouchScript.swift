@@ -73,3 +73,22 @@ func control(_ id: String, _ x: Double, _ y: Double, _ w: Double, _ h: Double, _
              configure: (inout ViewSpec) -> Void = { _ in }) -> ViewSpec {
     view(id, x, y, w, h, subviews) { $0.kind = .control; configure(&$0) }
 }
+
+/// A recognizer for test layouts.
+func recognizer(_ id: String, _ kind: RecognizerKind, requireToFail: [String] = [], simultaneousWith: [String] = [],
+                configure: (inout RecognizerSpec) -> Void = { _ in }) -> RecognizerSpec {
+    var spec = RecognizerSpec(id: id, kind: kind, requireToFail: requireToFail, simultaneousWith: simultaneousWith)
+    configure(&spec)
+    return spec
+}
+
+extension TouchScript {
+    /// Moves a finger in `steps` equal steps, `interval` milliseconds apart.
+    mutating func drag(_ finger: Int, from start: Point, to end: Point, steps: Int, interval: Int64) {
+        for step in 1...steps {
+            wait(interval)
+            let t = Double(step) / Double(steps)
+            move(finger, start.x + (end.x - start.x) * t, start.y + (end.y - start.y) * t)
+        }
+    }
+}

@@ -1,0 +1,248 @@
+/// Decides which recognizers may recognize (SPEC 5.6). The rule in one sentence: **the first
+/// recognizer to recognize wins every touch it shares with others, unless they are allowed to
+/// be simultaneous; a recognizer that requires others to fail waits until they have.**
+///
+/// The arena holds every recognizer of the layout (and, after a layout change, the previous
+/// layout's recognizers until their sequences end). It feeds them touch inputs, turns their
+/// verdicts into states and gesture events, and reports the touches whose view deliveries a
+/// recognition cancels (`cancelsTouchesInView`).
+struct GestureArena {
+    private(set) var slots: [RecognizerSlot] = []
+    let settings: GestureSettings
+    let context: RecognizerContext
+    var tracing: Bool
+
+    init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
+        self.settings = settings
+        self.context = context
+        self.tracing = tracing
+        add(tree)
+    }
+
+    /// Retires the current recognizers and adds those of `tree`. A retired recognizer that holds
+    /// a touch finishes its sequence; one that holds none is finished at once, silently, with
+    /// whatever it waited for (a double tap half done on a screen that is gone).
+    mutating func replaceLayout(_ tree: ViewTree) {
+        for index in slots.indices {
+            slots[index].retired = true
+            if slots[index].activeTouches.isEmpty {
+                slots[index].state = .failed
+                slots[index].pending = nil
+            }
+        }
+        add(tree)
+    }
+
+    private mutating func add(_ tree: ViewTree) {
+        let base = slots.count
+        var indexByID: [String: Int] = [:]
+        for (offset, entry) in tree.recognizers.enumerated() {
+            indexByID[entry.spec.id] = base + offset
+            slots.append(RecognizerSlot(spec: entry.spec, tree: tree, view: entry.view,
+                                        parameters: settings.resolved(entry.spec), context: context))
+        }
+        for index in base..<slots.count {
+            slots[index].requiredToFail = slots[index].spec.requireToFail.compactMap { indexByID[$0] }
+            for other in slots[index].spec.simultaneousWith.compactMap({ indexByID[$0] }) where other != index {
+                if !slots[index].simultaneous.contains(other) { slots[index].simultaneous.append(other) }
+                if !slots[other].simultaneous.contains(index) { slots[other].simultaneous.append(index) }
+            }
+        }
+    }
+
+    /// Drops the retired recognizers. Indices shift, so the engine calls this only when it tracks
+    /// no touch at all (no touch refers to a slot then). Retired slots always precede the
+    /// current layout's.
+    mutating func dropRetired() {
+        let dropped = slots.prefix(while: \.retired).count
+        guard dropped > 0 else { return }
+        slots.removeFirst(dropped)
+        for index in slots.indices {
+            slots[index].requiredToFail = slots[index].requiredToFail.map { $0 - dropped }
+            slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped }
+        }
+    }
+
+    /// The recognizers that receive a touch hitting `view` of `tree` (SPEC 5.2): the hit view's
+    /// first, then each ancestor's up to the root, each view's in attachment order. Disabled,
+    /// retired, finished and full recognizers do not receive it. A control keeps single-finger
+    /// single taps for itself: its ancestors' one-tap one-finger tap recognizers do not see
+    /// touches that hit it (UIKit's `UIControl.gestureRecognizerShouldBegin`).
+    func candidates(for view: ViewIndex, in tree: ViewTree) -> [Int] {
+        var result: [Int] = []
+        let hitIsControl = tree[view].spec.kind == .control
+        for ancestor in tree.ancestry(of: view) {
+            for index in slots.indices where slots[index].tree === tree && slots[index].view == ancestor {
+                let slot = slots[index]
+                guard slot.spec.enabled, !slot.retired, !slot.isTerminal,
+                      slot.activeTouches.count < slot.touchCapacity else { continue }
+                if hitIsControl, ancestor != view, slot.spec.kind == .tap {
+                    let parameters = settings.resolved(slot.spec)
+                    if parameters.taps == 1 && parameters.touches == 1 { continue }
+                }
+                result.append(index)
+            }
+        }
+        return result
+    }
+
+    /// Gives a touch that began to the recognizers `candidates` chose.
+    mutating func attach(_ touch: TouchID, to indices: [Int]) {
+        for index in indices {
+            slots[index].activeTouches.append(touch)
+            slots[index].sequenceTouches.append(touch)
+        }
+    }
+
+    /// Feeds one input to one recognizer and applies its verdict.
+    mutating func feed(_ input: RecognizerInput, to index: Int, at time: Timestamp,
+                       events: inout [EngineEvent], cancellations: inout [TouchID]) {
+        switch input {
+        case .touchEnded(let sample), .touchCancelled(let sample):
+            slots[index].activeTouches.removeAll { $0 == sample.touch }
+        case .touchBegan, .touchMoved, .frameEnd, .deadline: break
+        }
+        guard !slots[index].isTerminal else { return }
+        let verdict = slots[index].machine.handle(input)
+        apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
+    }
+
+    /// The earliest deadline of any recognizer still deciding.
+    var nextDeadline: Timestamp? {
+        var earliest: Timestamp?
+        for slot in slots where !slot.isTerminal {
+            if let deadline = slot.machine.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
+    }
+
+    /// Fires the recognizers whose deadline is exactly `deadline` (the engine walks the
+    /// deadlines in order with ``nextDeadline``).
+    mutating func fireDeadline(_ deadline: Timestamp, events: inout [EngineEvent], cancellations: inout [TouchID]) {
+        for index in slots.indices where !slots[index].isTerminal && slots[index].machine.deadline == deadline {
+            feed(.deadline(deadline), to: index, at: deadline, events: &events, cancellations: &cancellations)
+        }
+    }
+
+    /// Resets recognizers that reached a terminal state and hold no touch (SPEC 5.5).
+    mutating func resetFinished() {
+        for index in slots.indices where slots[index].isTerminal && slots[index].activeTouches.isEmpty {
+            slots[index].machine.reset()
+            slots[index].state = .possible
+            slots[index].pending = nil
+            slots[index].sequenceTouches.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// Whether a `began` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesBegan`).
+    func holdsBegan(_ touch: TouchID, recognizers: [Int]) -> Bool {
+        recognizers.contains { index in
+            let slot = slots[index]
+            return slot.delaysTouchesBegan && slot.state == .possible && slot.sequenceTouches.contains(touch)
+        }
+    }
+
+    /// Whether an `ended` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesEnded`).
+    func holdsEnded(_ touch: TouchID, recognizers: [Int]) -> Bool {
+        recognizers.contains { index in
+            let slot = slots[index]
+            return slot.delaysTouchesEnded && slot.state == .possible && slot.sequenceTouches.contains(touch)
+        }
+    }
+
+    // MARK: - Verdicts
+
+    private mutating func apply(_ verdict: RecognizerVerdict, to index: Int, at time: Timestamp,
+                                events: inout [EngineEvent], cancellations: inout [TouchID]) {
+        let state = slots[index].state
+        switch (state, verdict) {
+        case (_, .none):
+            return
+        case (.possible, .began), (.possible, .recognized):
+            request(verdict, for: index, at: time, events: &events, cancellations: &cancellations)
+        case (.possible, .changed):
+            // Still waiting for a failure requirement; the values are taken when it may begin.
+            return
+        case (.possible, .ended), (.possible, .cancelled), (.possible, .failed):
+            // A continuous recognizer that finished while it was still waiting never began.
+            fail(index, at: time, events: &events, cancellations: &cancellations)
+        case (.began, .changed), (.changed, .changed):
+            transition(index, to: .changed, at: time, events: &events)
+        case (.began, .ended), (.changed, .ended):
+            transition(index, to: .ended, at: time, events: &events)
+        case (.began, .cancelled), (.changed, .cancelled), (.began, .failed), (.changed, .failed):
+            transition(index, to: .cancelled, at: time, events: &events)
+        case (.began, .began), (.changed, .began), (.began, .recognized), (.changed, .recognized):
+            // Impossible for a well-formed machine: it already began.
+            return
+        case (.recognized, _), (.ended, _), (.cancelled, _), (.failed, _):
+            return
+        }
+    }
+
+    /// A recognizer asks to begin or to recognize: it waits for failure requirements, loses to
+    /// a recognizer that already owns a shared touch, or wins.
+    private mutating func request(_ verdict: RecognizerVerdict, for index: Int, at time: Timestamp,
+                                  events: inout [EngineEvent], cancellations: inout [TouchID]) {
+        let required = slots[index].requiredToFail
+        if required.contains(where: { slots[$0].isActive || slots[$0].state == .ended }) {
+            fail(index, at: time, events: &events, cancellations: &cancellations)
+            return
+        }
+        if required.contains(where: { slots[$0].state == .possible && slots[$0].isEngaged }) {
+            slots[index].pending = verdict
+            return
+        }
+        for other in slots.indices where other != index && slots[other].isActive
+            && slots[other].shares(slots[index]) && !slots[index].simultaneous.contains(other) {
+            fail(index, at: time, events: &events, cancellations: &cancellations)
+            return
+        }
+        slots[index].pending = nil
+        transition(index, to: verdict == .began ? .began : .recognized, at: time, events: &events)
+        // Exclusivity: everyone else holding one of its touches loses.
+        for other in slots.indices where other != index && slots[other].shares(slots[index])
+            && !slots[index].simultaneous.contains(other) {
+            switch slots[other].state {
+            case .possible: fail(other, at: time, events: &events, cancellations: &cancellations)
+            case .began, .changed: transition(other, to: .cancelled, at: time, events: &events)
+            case .recognized, .ended, .cancelled, .failed: break
+            }
+        }
+        if slots[index].cancelsTouchesInView {
+            for touch in slots[index].sequenceTouches where !cancellations.contains(touch) {
+                cancellations.append(touch)
+            }
+        }
+        // Recognizers that required this one to fail fail now.
+        for other in slots.indices where slots[other].requiredToFail.contains(index) && slots[other].state == .possible {
+            fail(other, at: time, events: &events, cancellations: &cancellations)
+        }
+    }
+
+    private mutating func fail(_ index: Int, at time: Timestamp, events: inout [EngineEvent],
+                               cancellations: inout [TouchID]) {
+        guard slots[index].state == .possible else { return }
+        slots[index].pending = nil
+        transition(index, to: .failed, at: time, events: &events)
+        // Recognizers waiting for this failure may now go ahead.
+        for other in slots.indices where slots[other].pending != nil && slots[other].requiredToFail.contains(index) {
+            let stillWaiting = slots[other].requiredToFail.contains {
+                slots[$0].state == .possible && slots[$0].isEngaged
+            }
+            if !stillWaiting, let verdict = slots[other].pending {
+                request(verdict, for: other, at: time, events: &events, cancellations: &cancellations)
+            }
+        }
+    }
+
+    private mutating func transition(_ index: Int, to state: GestureState, at time: Timestamp,
+                                     events: inout [EngineEvent]) {
+        slots[index].state = state
+        guard state != .failed || tracing else { return }
+        let slot = slots[index]
+        events.append(.gesture(GestureEvent(time: time, recognizer: slot.spec.id, kind: slot.spec.kind,
+                                            tree: slot.tree, view: slot.view, state: state,
+                                            touches: slot.sequenceTouches, values: slot.machine.values)))
+    }
+}
