@@ -66,14 +66,17 @@ public struct LongPressRecognizer: Sendable {
     /// move shows up as `.changed` at the frame's end, a lift or cancel as `.ended` or
     /// `.cancelled` at the next `.frameEnd` or `.deadline`).
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.admit(input) else {
+        guard touches.accepts(input) else {
             anomalies += 1
             return .none
         }
-        defer { touches.retire(input) }
+        // An overdue deadline fires first, before the input moves the touches it measures.
         let time = RecognizerTouches.time(of: input)
-        if let due = deadline, time >= due {
-            let fired = transition(.deadline(due))
+        var fired = RecognizerVerdict.none
+        if let due = deadline, time >= due { fired = transition(.deadline(due)) }
+        touches.admit(input)
+        defer { touches.retire(input) }
+        if fired != .none {
             if fired == .began {
                 let then = transition(input)
                 if then == .ended || then == .cancelled {
@@ -81,7 +84,7 @@ public struct LongPressRecognizer: Sendable {
                 }
                 return .began
             }
-            if fired != .none { return fired }
+            return fired // a pending end that came due
         }
         return transition(input)
     }

@@ -61,10 +61,11 @@ public struct PinchRecognizer: Sendable {
 
     /// Feeds one input; returns what the machine wants.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.admit(input) else {
+        guard touches.accepts(input) else {
             anomalies += 1
             return .none
         }
+        touches.admit(input)
         defer { touches.retire(input) }
         return transition(input)
     }
@@ -83,7 +84,7 @@ public struct PinchRecognizer: Sendable {
             state = .oneFinger
             return .none
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
-            return .none // unreachable: admit() rejects touches it never saw
+            return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
             return .none
 

@@ -29,22 +29,26 @@ struct RecognizerTouches: Sendable {
         }
     }
 
-    /// Bookkeeping before the state machine sees `input`: a began touch is added, a moved,
-    /// ended or cancelled touch gets its new location. Returns `false` for an impossible
-    /// input (a second began for a held touch, a change of a touch it never saw), which the
-    /// machine then ignores and counts as an anomaly.
-    mutating func admit(_ input: RecognizerInput) -> Bool {
+    /// Whether `input` is possible: not a second began for a held touch, nor a change of a
+    /// touch it never saw. The machine ignores an impossible input and counts an anomaly.
+    func accepts(_ input: RecognizerInput) -> Bool {
+        switch input {
+        case .touchBegan(let s): index(of: s.touch) == nil
+        case .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s): index(of: s.touch) != nil
+        case .frameEnd, .deadline: true
+        }
+    }
+
+    /// Bookkeeping before the state machine sees an accepted `input`: a began touch is
+    /// added, a moved, ended or cancelled touch gets its new location.
+    mutating func admit(_ input: RecognizerInput) {
         switch input {
         case .touchBegan(let s):
-            guard index(of: s.touch) == nil else { return false }
             entries.append(Entry(id: s.touch, start: s.location, location: s.location, ignored: false))
-            return true
         case .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s):
-            guard let i = index(of: s.touch) else { return false }
-            entries[i].location = s.location
-            return true
+            if let i = index(of: s.touch) { entries[i].location = s.location }
         case .frameEnd, .deadline:
-            return true
+            break
         }
     }
 

@@ -83,15 +83,16 @@ public struct TapRecognizer: Sendable {
     /// Feeds one input; returns what the machine wants. An input at or after a pending
     /// deadline first fires that deadline (which can only fail a tap).
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.admit(input) else {
+        guard touches.accepts(input) else {
             anomalies += 1
             return .none
         }
+        // An overdue deadline fires first, before the input changes anything it looks at.
+        var fired = RecognizerVerdict.none
+        if let due = deadline, RecognizerTouches.time(of: input) >= due { fired = transition(.deadline(due)) }
+        touches.admit(input)
         defer { touches.retire(input) }
-        if let due = deadline, RecognizerTouches.time(of: input) >= due {
-            let fired = transition(.deadline(due))
-            if fired != .none { return fired }
-        }
+        if fired != .none { return fired } // a tap's or swipe's deadline can only fail it
         return transition(input)
     }
 
@@ -107,7 +108,7 @@ public struct TapRecognizer: Sendable {
         case (.ready, .touchBegan(let s)):
             return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil))
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
-            return .none // unreachable: admit() rejects touches it never saw
+            return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
             return .none
 
