@@ -1,0 +1,107 @@
+/// The touches one recognizer state machine holds: where each landed, where it is now, and
+/// whether the gesture uses it. Every machine keeps one of these next to its state enum
+/// because the touches are valid in every state (the arena needs them even after a terminal
+/// verdict, to know when all of them ended and the machine may be reset — SPEC 5.5).
+struct RecognizerTouches: Sendable {
+    /// One touch as the machine remembers it.
+    struct Entry: Sendable {
+        var id: TouchID
+        /// Where the finger landed (tap and long-press movement limits measure from here).
+        var start: Point
+        var location: Point
+        /// A finger that joined after the gesture took its full set of fingers (long press,
+        /// pan beyond `maximumTouches`, pinch and rotation): held, but not part of the gesture.
+        var ignored: Bool
+    }
+
+    private(set) var entries: [Entry] = []
+
+    /// Reserves room for the usual number of fingers once, so `handle` does not allocate.
+    init(capacity: Int) {
+        entries.reserveCapacity(capacity)
+    }
+
+    /// The time an input happened at: touch inputs carry it in their sample.
+    static func time(of input: RecognizerInput) -> Timestamp {
+        switch input {
+        case .touchBegan(let s), .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s): s.time
+        case .frameEnd(let t), .deadline(let t): t
+        }
+    }
+
+    /// Whether `input` is possible: not a second began for a held touch, nor a change of a
+    /// touch it never saw. The machine ignores an impossible input and counts an anomaly.
+    func accepts(_ input: RecognizerInput) -> Bool {
+        switch input {
+        case .touchBegan(let s): index(of: s.touch) == nil
+        case .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s): index(of: s.touch) != nil
+        case .frameEnd, .deadline: true
+        }
+    }
+
+    /// Bookkeeping before the state machine sees an accepted `input`: a began touch is
+    /// added, a moved, ended or cancelled touch gets its new location.
+    mutating func admit(_ input: RecognizerInput) {
+        switch input {
+        case .touchBegan(let s):
+            entries.append(Entry(id: s.touch, start: s.location, location: s.location, ignored: false))
+        case .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s):
+            if let i = index(of: s.touch) { entries[i].location = s.location }
+        case .frameEnd, .deadline:
+            break
+        }
+    }
+
+    /// Bookkeeping after the state machine saw `input`: an ended or cancelled touch is
+    /// forgotten. Done after, so the transition still sees the touch where it lifted.
+    mutating func retire(_ input: RecognizerInput) {
+        switch input {
+        case .touchEnded(let s), .touchCancelled(let s):
+            if let i = index(of: s.touch) { entries.remove(at: i) }
+        case .touchBegan, .touchMoved, .frameEnd, .deadline:
+            break
+        }
+    }
+
+    func index(of touch: TouchID) -> Int? {
+        entries.firstIndex { $0.id == touch }
+    }
+
+    func entry(_ touch: TouchID) -> Entry? {
+        index(of: touch).map { entries[$0] }
+    }
+
+    func isIgnored(_ touch: TouchID) -> Bool {
+        entry(touch)?.ignored ?? false
+    }
+
+    mutating func ignore(_ touch: TouchID) {
+        if let i = index(of: touch) { entries[i].ignored = true }
+    }
+
+    var count: Int { entries.count }
+
+    /// The touches the gesture uses, optionally leaving one out (the one joining or leaving).
+    func participatingCount(excluding excluded: TouchID? = nil) -> Int {
+        var n = 0
+        for e in entries where !e.ignored && e.id != excluded { n += 1 }
+        return n
+    }
+
+    /// The centroid of the touches the gesture uses (`.zero` when there are none).
+    func centroid(excluding excluded: TouchID? = nil) -> Point {
+        var x = 0.0, y = 0.0, n = 0.0
+        for e in entries where !e.ignored && e.id != excluded {
+            x += e.location.x
+            y += e.location.y
+            n += 1
+        }
+        return n == 0 ? .zero : Point(x: x / n, y: y / n)
+    }
+
+    var ids: [TouchID] { entries.map(\.id) }
+
+    mutating func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,167 @@
+/// Recognizes `touches` fingers flicked along one of `direction` (UISwipeGestureRecognizer);
+/// a discrete recognizer, transitions in docs/recognizers.md § Swipe.
+///
+/// The movement is that of the fingers' centroid since the last of them landed. At the end of
+/// every frame (and at a lift, with the lift's location), once the movement is at least
+/// `minimumDistance` long it is judged: its dominant axis and sign must be one of
+/// `direction`, the displacement along that axis at least twice the displacement across it
+/// (within about 26.6° of the axis), and its average speed along the axis since the fingers
+/// landed at least `minimumVelocity` — else the swipe fails. It is recognized in the frame
+/// in which the displacement along the axis reaches `minimumDistance`, while the fingers are
+/// still moving, as UIKit does. A lift before that, an extra finger, a cancelled touch, or
+/// `maxDuration` passing since the first finger landed fails it.
+public struct SwipeRecognizer: Sendable {
+    /// Where the machine is; each case carries only what is valid in it.
+    enum State: Sendable {
+        /// No finger yet.
+        case ready
+        /// Fewer than `touches` fingers down; the first landed at `firstLanded`.
+        case gathering(firstLanded: Timestamp)
+        /// All fingers down since `startTime`, when their centroid was at `start`.
+        case tracking(firstLanded: Timestamp, start: Point, startTime: Timestamp)
+        /// Recognized or failed: ignores inputs until `reset()`.
+        case finished
+    }
+
+    /// Displacement along the axis must be at least this many times the displacement across.
+    public static let axisRatio = 2.0
+
+    public let touchesRequired: Int
+    public let directions: [SwipeDirection]
+    public let minimumDistance: Double
+    public let minimumVelocity: Double
+    public let maxDuration: TimeSpan
+
+    private(set) var state: State = .ready
+    private var touches: RecognizerTouches
+    public private(set) var values = GestureValues()
+    /// Impossible inputs ignored so far; kept across `reset()`.
+    public private(set) var anomalies = 0
+
+    public init(parameters: RecognizerParameters, context: RecognizerContext) {
+        let defaults = GestureSettings.defaults(for: .swipe)
+        touchesRequired = max(1, parameters.touches ?? defaults.touches ?? 1)
+        directions = parameters.direction ?? defaults.direction ?? [.right]
+        minimumDistance = parameters.minimumDistance ?? defaults.minimumDistance ?? 50
+        minimumVelocity = parameters.minimumVelocity ?? defaults.minimumVelocity ?? 200
+        maxDuration = TimeSpan(seconds: parameters.maxDuration ?? defaults.maxDuration ?? 0.5)
+        touches = RecognizerTouches(capacity: touchesRequired + 1)
+    }
+
+    /// `maxDuration` after the first finger landed.
+    public var deadline: Timestamp? {
+        switch state {
+        case .gathering(let firstLanded), .tracking(let firstLanded, _, _): firstLanded + maxDuration
+        case .ready, .finished: nil
+        }
+    }
+
+    public var trackedTouches: [TouchID] { touches.ids }
+    public var trackedTouchCount: Int { touches.count }
+    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
+    /// Recognized or failed: the arena resets it once its touches have ended.
+    public var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    /// Feeds one input; returns what the machine wants. An input at or after the deadline
+    /// first fires it, which fails the swipe.
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
+        guard touches.accepts(input) else {
+            anomalies += 1
+            return .none
+        }
+        // An overdue deadline fires first, before the input changes anything it looks at.
+        var fired = RecognizerVerdict.none
+        if let due = deadline, RecognizerTouches.time(of: input) >= due { fired = transition(.deadline(due)) }
+        touches.admit(input)
+        defer { touches.retire(input) }
+        if fired != .none { return fired } // a tap's or swipe's deadline can only fail it
+        return transition(input)
+    }
+
+    /// Back to `possible`, forgetting every touch.
+    public mutating func reset() {
+        state = .ready
+        touches.removeAll()
+        values = GestureValues()
+    }
+
+    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+        switch (state, input) {
+        case (.ready, .touchBegan(let s)):
+            gather(firstLanded: s.time, now: s.time)
+            return .none
+        case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
+            return .none // unreachable: accepts() rejects touches it never saw
+        case (.ready, .frameEnd), (.ready, .deadline):
+            return .none
+
+        case (.gathering(let firstLanded), .touchBegan(let s)):
+            gather(firstLanded: firstLanded, now: s.time)
+            return .none
+        case (.gathering, .touchMoved), (.gathering, .frameEnd):
+            return .none // movement counts from when all fingers are down
+        case (.gathering, .touchEnded), (.gathering, .touchCancelled):
+            return fail()
+        case (.gathering(let firstLanded), .deadline(let t)), (.tracking(let firstLanded, _, _), .deadline(let t)):
+            return t >= firstLanded + maxDuration ? fail() : .none
+
+        case (.tracking, .touchBegan):
+            return fail() // an extra finger
+        case (.tracking, .touchMoved):
+            return .none // judged at the frame's end, when all fingers of the frame moved
+        case (.tracking(_, let start, let startTime), .frameEnd(let t)):
+            return judge(from: start, since: startTime, at: t, lifting: false)
+        case (.tracking(_, let start, let startTime), .touchEnded(let s)):
+            return judge(from: start, since: startTime, at: s.time, lifting: true)
+        case (.tracking, .touchCancelled):
+            return fail()
+
+        case (.finished, _):
+            return .none
+        }
+    }
+
+    private mutating func gather(firstLanded: Timestamp, now: Timestamp) {
+        if touches.count == touchesRequired {
+            state = .tracking(firstLanded: firstLanded, start: touches.centroid(), startTime: now)
+        } else {
+            state = .gathering(firstLanded: firstLanded)
+        }
+    }
+
+    /// The rules in the type's doc; `lifting`: a finger lifts, so it is now or never.
+    private mutating func judge(from start: Point, since startTime: Timestamp, at time: Timestamp,
+                                lifting: Bool) -> RecognizerVerdict {
+        let location = touches.centroid()
+        let d = location - start
+        guard RecognizerMath.length(d) >= minimumDistance else { return lifting ? fail() : .none }
+        let direction: SwipeDirection
+        let along: Double, across: Double
+        if abs(d.x) >= abs(d.y) {
+            direction = d.x >= 0 ? .right : .left
+            along = abs(d.x)
+            across = abs(d.y)
+        } else {
+            direction = d.y >= 0 ? .down : .up
+            along = abs(d.y)
+            across = abs(d.x)
+        }
+        guard directions.contains(direction), along >= Self.axisRatio * across else { return fail() }
+        let elapsed = (time - startTime).seconds
+        if elapsed > 0 && along / elapsed < minimumVelocity { return fail() }
+        guard along >= minimumDistance else { return lifting ? fail() : .none }
+        values = GestureValues()
+        values.location = location
+        values.direction = direction
+        state = .finished
+        return .recognized
+    }
+
+    private mutating func fail() -> RecognizerVerdict {
+        state = .finished
+        return .failed
+    }
+}

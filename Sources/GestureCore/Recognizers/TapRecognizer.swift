@@ -1,0 +1,186 @@
+/// Recognizes `taps` taps of `touches` fingers each (UITapGestureRecognizer); a discrete
+/// recognizer, transitions in docs/recognizers.md § Tap.
+///
+/// A tap starts when its first finger lands and ends when all its fingers have lifted; all
+/// `touches` fingers must be down together at some point. It fails when a finger moves more
+/// than `maxMovement` from where it landed, when the tap lasts `maxDuration` or longer, when
+/// more than `touches` fingers land in one tap, when a touch is cancelled, when the next tap
+/// does not begin strictly within `maxInterval` after the previous one ended, or when a later
+/// tap's location is more than `maxMovement` from the first tap's. A tap's location is the
+/// centroid of its fingers when all of them are down; the recognized location is the centroid
+/// of the last tap's fingers where they lifted.
+public struct TapRecognizer: Sendable {
+    /// Where the machine is; each case carries only what is valid in it.
+    enum State: Sendable {
+        /// No finger yet.
+        case ready
+        /// Fingers of tap number `tap` are landing or down.
+        case pressing(Press)
+        /// Tap `completed` ended at `endedAt`; waiting for the next one to begin.
+        case betweenTaps(completed: Int, endedAt: Timestamp, anchor: Point)
+        /// Recognized or failed: ignores inputs until `reset()`.
+        case finished
+    }
+
+    /// One tap in progress.
+    struct Press: Sendable {
+        /// 1 for the first tap.
+        var tap: Int
+        /// When its first finger landed; `maxDuration` counts from here.
+        var began: Timestamp
+        /// Fingers that landed in this tap so far.
+        var landed: Int
+        /// Whether all `touches` fingers have been down together.
+        var complete: Bool
+        /// The sum of the lift locations of the fingers that lifted, for the final centroid.
+        var liftSum: Point
+        /// The first tap's location: later taps must stay within `maxMovement` of it.
+        var anchor: Point?
+    }
+
+    public let taps: Int
+    public let touchesRequired: Int
+    public let maxMovement: Double
+    public let maxDuration: TimeSpan
+    public let maxInterval: TimeSpan
+
+    private(set) var state: State = .ready
+    private var touches: RecognizerTouches
+    public private(set) var values = GestureValues()
+    /// Impossible inputs ignored so far (a change of an unknown touch, a second began); kept
+    /// across `reset()` so the arena can report them.
+    public private(set) var anomalies = 0
+
+    public init(parameters: RecognizerParameters, context: RecognizerContext) {
+        let defaults = GestureSettings.defaults(for: .tap)
+        taps = max(1, parameters.taps ?? defaults.taps ?? 1)
+        touchesRequired = max(1, parameters.touches ?? defaults.touches ?? 1)
+        maxMovement = parameters.maxMovement ?? defaults.maxMovement ?? 45
+        maxDuration = TimeSpan(seconds: parameters.maxDuration ?? defaults.maxDuration ?? 0.75)
+        maxInterval = TimeSpan(seconds: parameters.maxInterval ?? defaults.maxInterval ?? 0.35)
+        touches = RecognizerTouches(capacity: touchesRequired + 1)
+    }
+
+    /// The next time the machine needs a `.deadline` input: the end of the current tap's
+    /// `maxDuration`, or of the `maxInterval` before the next tap.
+    public var deadline: Timestamp? {
+        switch state {
+        case .pressing(let press): press.began + maxDuration
+        case .betweenTaps(_, let endedAt, _): endedAt + maxInterval
+        case .ready, .finished: nil
+        }
+    }
+
+    public var trackedTouches: [TouchID] { touches.ids }
+    public var trackedTouchCount: Int { touches.count }
+    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
+    /// Recognized or failed: the arena resets it once its touches have ended.
+    public var isFinished: Bool {
+        if case .finished = state { return true }
+        return false
+    }
+
+    /// Feeds one input; returns what the machine wants. An input at or after a pending
+    /// deadline first fires that deadline (which can only fail a tap).
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
+        guard touches.accepts(input) else {
+            anomalies += 1
+            return .none
+        }
+        // An overdue deadline fires first, before the input changes anything it looks at.
+        var fired = RecognizerVerdict.none
+        if let due = deadline, RecognizerTouches.time(of: input) >= due { fired = transition(.deadline(due)) }
+        touches.admit(input)
+        defer { touches.retire(input) }
+        if fired != .none { return fired } // a tap's or swipe's deadline can only fail it
+        return transition(input)
+    }
+
+    /// Back to `possible`, forgetting every touch and tap.
+    public mutating func reset() {
+        state = .ready
+        touches.removeAll()
+        values = GestureValues()
+    }
+
+    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+        switch (state, input) {
+        case (.ready, .touchBegan(let s)):
+            return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil))
+        case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
+            return .none // unreachable: accepts() rejects touches it never saw
+        case (.ready, .frameEnd), (.ready, .deadline):
+            return .none
+
+        case (.pressing(let press), .touchBegan(let s)):
+            return land(s, in: press)
+        case (.pressing, .touchMoved(let s)):
+            return movedTooFar(s) ? fail() : .none
+        case (.pressing(var press), .touchEnded(let s)):
+            if movedTooFar(s) { return fail() }
+            press.liftSum = press.liftSum + s.location
+            guard touches.count == 1 else { // others still down (this one is retired after)
+                state = .pressing(press)
+                return .none
+            }
+            guard press.complete, let anchor = press.anchor else { return fail() }
+            if press.tap == taps {
+                values = GestureValues()
+                let n = Double(touchesRequired)
+                values.location = Point(x: press.liftSum.x / n, y: press.liftSum.y / n)
+                values.taps = taps
+                state = .finished
+                return .recognized
+            }
+            state = .betweenTaps(completed: press.tap, endedAt: s.time, anchor: anchor)
+            return .none
+        case (.pressing, .touchCancelled):
+            return fail()
+        case (.pressing, .frameEnd):
+            return .none
+        case (.pressing(let press), .deadline(let t)):
+            return t >= press.began + maxDuration ? fail() : .none
+
+        case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
+            return land(s, in: Press(tap: completed + 1, began: s.time, landed: 0, complete: false,
+                                     liftSum: .zero, anchor: anchor))
+        case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
+            return .none // unreachable: no touch is down between taps
+        case (.betweenTaps, .frameEnd):
+            return .none
+        case (.betweenTaps(_, let endedAt, _), .deadline(let t)):
+            return t >= endedAt + maxInterval ? fail() : .none
+
+        case (.finished, _):
+            return .none
+        }
+    }
+
+    /// A finger lands in `press` (already added to the touch table).
+    private mutating func land(_ sample: TouchSample, in press: Press) -> RecognizerVerdict {
+        var press = press
+        press.landed += 1
+        if press.landed > touchesRequired { return fail() }
+        if touches.count == touchesRequired && !press.complete {
+            press.complete = true
+            let location = touches.centroid()
+            if let anchor = press.anchor {
+                if anchor.distance(to: location) > maxMovement { return fail() }
+            } else {
+                press.anchor = location
+            }
+        }
+        state = .pressing(press)
+        return .none
+    }
+
+    private func movedTooFar(_ sample: TouchSample) -> Bool {
+        guard let entry = touches.entry(sample.touch) else { return false }
+        return entry.start.distance(to: sample.location) > maxMovement
+    }
+
+    private mutating func fail() -> RecognizerVerdict {
+        state = .finished
+        return .failed
+    }
+}
