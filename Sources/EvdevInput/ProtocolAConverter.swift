@@ -20,11 +20,14 @@ import GestureCore
 /// ```
 ///
 /// mtdev buffers a frame's events and emits the converted frame when the `SYN_REPORT` arrives:
-/// `ABS_MT_SLOT`, `ABS_MT_TRACKING_ID` and the changed `ABS_MT_*` values of each contact,
-/// then the frame's other events (`BTN_TOUCH`, `ABS_X/Y`), then the `SYN_REPORT`; a frame that
-/// changed nothing comes out empty. It matches contacts from frame to frame by least distance
-/// and assigns tracking ids counting up from 0. With no `ABS_MT_TRACKING_ID` and a declared
-/// `ABS_MT_TOUCH_MAJOR`, a contact whose touch major is 0 counts as hovering, not touching.
+/// first the frame's other events (`BTN_TOUCH`, `ABS_X/Y`, queued while it parses), then for
+/// each changed contact `ABS_MT_SLOT` (only when the slot differs from the last one; it starts
+/// in slot 0) and the changed `ABS_MT_*` values including `ABS_MT_TRACKING_ID`, stamped with
+/// the `SYN_REPORT`'s time, then the `SYN_REPORT`; a frame that changed nothing comes out
+/// empty. It matches contacts from frame to frame by least distance, assigns tracking ids
+/// counting up from 0, and smooths values with each axis's fuzz (a move smaller than half the
+/// fuzz is dropped), as the kernel does for protocol B. With no `ABS_MT_TRACKING_ID` and a
+/// declared `ABS_MT_TOUCH_MAJOR`, a contact whose touch major is 0 counts as hovering.
 ///
 /// Wraps: `mtdev_new` + `mtdev_init` (setup), `mtdev_set_mt_event` and
 /// `mtdev_set_abs_minimum/maximum/fuzz/resolution` (capabilities, by hand instead of
