@@ -127,6 +127,23 @@ import Testing
         #expect(script.run(&tracker).count == 1)
     }
 
+    @Test func framesReuseTheTrackersChangeBufferOnceTheCallerLetsGo() {
+        // The per-frame path allocates nothing: the second frame's changes live where the
+        // first frame's did, because the caller dropped the first frame before the next event.
+        var script = S()
+        script.frame(0, [S.id(1), S.x(1), S.y(1)])
+        script.frame(10, [S.x(2)])
+        var tracker = Self.tracker()
+        var addresses: [UnsafeRawPointer?] = []
+        for event in script.events {
+            if let frame = tracker.process(event) {
+                addresses.append(frame.changes.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) })
+            }
+        }
+        #expect(addresses.count == 2)
+        #expect(addresses[0] == addresses[1])
+    }
+
     // MARK: Real streams
 
     @Test func slotZeroIsCurrentWithoutAnySlotEvent() throws {
