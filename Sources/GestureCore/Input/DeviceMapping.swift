@@ -1,0 +1,97 @@
+/// Converts a device's axis values into screen points, contact radii in points and forces in
+/// `0 ... 1`, exactly as SPEC 2 states.
+///
+/// Position: `u = (value - min) / (max - min + 1)` clamped to `[0, 1)`, likewise `v`; then the
+/// screen's calibration, rotation and size. The `+ 1` treats each device value as a cell of
+/// the panel, so the largest value lands just inside the screen, never on its far edge (which a
+/// half-open hit test would put outside the last view).
+public struct DeviceMapping: Hashable, Sendable {
+    /// The X position axis: `ABS_MT_POSITION_X` on multitouch devices, `ABS_X` otherwise.
+    public var xAxis: AbsInfo
+    /// The Y position axis: `ABS_MT_POSITION_Y` on multitouch devices, `ABS_Y` otherwise.
+    public var yAxis: AbsInfo
+    /// The pressure axis (`ABS_MT_PRESSURE`, or `ABS_PRESSURE`); nil when the device has none.
+    public var pressureAxis: AbsInfo?
+    public var screen: ScreenGeometry
+
+    /// A mapping from explicit ranges. Throws when a range is inverted.
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, screen: ScreenGeometry,
+                deviceName: String = "") throws(DeviceMappingError) {
+        guard xAxis.maximum >= xAxis.minimum else {
+            throw .invalidRange(device: deviceName, code: AbsCode.mtPositionX, xAxis)
+        }
+        guard yAxis.maximum >= yAxis.minimum else {
+            throw .invalidRange(device: deviceName, code: AbsCode.mtPositionY, yAxis)
+        }
+        self.xAxis = xAxis
+        self.yAxis = yAxis
+        self.pressureAxis = pressureAxis
+        self.screen = screen
+    }
+
+    /// The mapping for a device: multitouch position axes when it has them (SPEC 2), else
+    /// `ABS_X/ABS_Y`; pressure from `ABS_MT_PRESSURE` (multitouch) or `ABS_PRESSURE`.
+    /// `overrides` win over what the device declares.
+    public init(description: DeviceDescription, screen: ScreenGeometry,
+                overrides: AxisOverrides = .none) throws(DeviceMappingError) {
+        let multitouch = description.reportsMultitouchPositions
+        let xCode = multitouch ? AbsCode.mtPositionX : AbsCode.x
+        let yCode = multitouch ? AbsCode.mtPositionY : AbsCode.y
+        let pressureCode = multitouch ? AbsCode.mtPressure : AbsCode.pressure
+        guard let x = overrides.x ?? description.absInfo[xCode] else {
+            throw .missingAxis(device: description.name, code: xCode)
+        }
+        guard let y = overrides.y ?? description.absInfo[yCode] else {
+            throw .missingAxis(device: description.name, code: yCode)
+        }
+        // Some multitouch panels only range their legacy pressure axis (flatfrog has both).
+        let pressure = overrides.pressure ?? description.absInfo[pressureCode]
+            ?? description.absInfo[AbsCode.pressure]
+        guard x.maximum >= x.minimum else { throw .invalidRange(device: description.name, code: xCode, x) }
+        guard y.maximum >= y.minimum else { throw .invalidRange(device: description.name, code: yCode, y) }
+        self.xAxis = x
+        self.yAxis = y
+        self.pressureAxis = pressure
+        self.screen = screen
+    }
+
+    /// SPEC 2's `u`, `v`: each value's place in its axis range, clamped to `[0, 1)`.
+    public func normalized(_ position: DevicePosition) -> NormalizedPoint {
+        NormalizedPoint(u: Self.fraction(position.x, of: xAxis), v: Self.fraction(position.y, of: yAxis))
+    }
+
+    /// The position in screen points: normalised, calibrated, rotated and scaled (SPEC 2).
+    public func point(_ position: DevicePosition) -> Point {
+        screen.point(for: normalized(position))
+    }
+
+    /// The contact's major radius in points from `ABS_MT_TOUCH_MAJOR`.
+    ///
+    /// The kernel's multi-touch protocol document gives `TOUCH_MAJOR` in surface units, the
+    /// same units as the position axes, as the length of the contact ellipse's major axis (a
+    /// diameter). Its orientation is often not reported (and `ABS_MT_ORIENTATION` ranges differ
+    /// between drivers), so the radius is half the value scaled like the X axis: device units
+    /// per screen point along the screen direction the panel's X axis runs after rotation.
+    /// Calibration is ignored here; it corrects positions, not sizes.
+    public func majorRadius(_ touchMajor: Int32) -> Double {
+        let unitsPerPanel = Double(xAxis.maximum) - Double(xAxis.minimum) + 1
+        return Double(touchMajor) / 2 / unitsPerPanel * screen.extentAlongPanelX
+    }
+
+    /// `(value - min) / (max - min)` of the pressure axis, clamped to `0 ... 1`; nil when the
+    /// device has no pressure range or an empty one.
+    public func force(_ pressure: Int32) -> Double? {
+        guard let axis = pressureAxis, axis.maximum > axis.minimum else { return nil }
+        let fraction = (Double(pressure) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
+        return min(max(fraction, 0), 1)
+    }
+
+    /// The largest double below 1, the top of SPEC 2's `[0, 1)`.
+    static let belowOne: Double = 1.0.nextDown
+
+    static func fraction(_ value: Int32, of axis: AbsInfo) -> Double {
+        // Double arithmetic: `max - min + 1` overflows Int32 for axes declared INT32_MIN ... INT32_MAX.
+        let fraction = (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum) + 1)
+        return min(max(fraction, 0), belowOne)
+    }
+}

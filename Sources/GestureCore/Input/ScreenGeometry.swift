@@ -1,0 +1,29 @@
+/// The screen a touch panel covers: its size in points, how the panel is rotated on it and the
+/// calibration that corrects the panel's normalised positions (SPEC 2).
+public struct ScreenGeometry: Hashable, Sendable {
+    public var size: Size
+    public var rotation: ScreenRotation
+    public var calibration: CalibrationMatrix
+
+    public init(size: Size, rotation: ScreenRotation = .none, calibration: CalibrationMatrix = .identity) {
+        self.size = size
+        self.rotation = rotation
+        self.calibration = calibration
+    }
+
+    public init(width: Double, height: Double, rotation: ScreenRotation = .none,
+                calibration: CalibrationMatrix = .identity) {
+        self.init(size: Size(width: width, height: height), rotation: rotation, calibration: calibration)
+    }
+
+    /// Calibration, then rotation, then scaling to points, in SPEC 2's order.
+    public func point(for normalized: NormalizedPoint) -> Point {
+        let rotated = rotation.apply(to: calibration.apply(to: normalized))
+        return Point(x: rotated.u * size.width, y: rotated.v * size.height)
+    }
+
+    /// The screen extent, in points, along which the panel's X axis runs after rotation.
+    public var extentAlongPanelX: Double {
+        rotation.swapsAxes ? size.height : size.width
+    }
+}
