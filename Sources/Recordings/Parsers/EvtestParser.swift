@@ -49,6 +49,8 @@ struct EvtestParser {
     private var properties: Set<UInt16> = []
     private var currentType: UInt16?
     private var currentAbsCode: UInt16?
+    /// Inside "Key repeat handling:", whose `Value` lines are EV_REP's delay and period.
+    private var inRepeat = false
     private var events: [RawEvent] = []
     private var damaged: [Int] = []
 
@@ -107,13 +109,16 @@ struct EvtestParser {
         }
         guard sawHeader else { return false }
         if scanner.skip("Supported events:") || scanner.skip("Properties:") || scanner.skip("Testing ...") {
+            currentType = nil
             currentAbsCode = nil
+            inRepeat = false
             return true
         }
         if scanner.skip("Key repeat handling:") || scanner.skip("Repeat type") || scanner.skip("Repeat code") {
             // EV_REP's delay and period: their `Value` lines must not land in an axis.
             currentType = nil
             currentAbsCode = nil
+            inRepeat = true
             return true
         }
         if scanner.skip("Event type") {
@@ -158,7 +163,7 @@ struct EvtestParser {
             if let code = currentAbsCode, let keyPath {
                 absInfo[code]?[keyPath: keyPath] = value
             }
-            return currentType != nil
+            return currentType != nil || inRepeat
         }
         return false
     }
