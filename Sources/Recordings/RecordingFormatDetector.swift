@@ -8,7 +8,11 @@ enum RecordingFormatDetector {
     }
 
     static func detect(_ source: RecordingSource) throws(RecordingError) -> Family {
-        for line in TextLine.split(source.bytes).prefix(200) {
+        if source.bytes.allSatisfy({ $0.isBlank || $0 == .newline || $0 == .carriageReturn }) {
+            throw RecordingError(file: source.name, line: nil, message: "expected a recording, found an empty file")
+        }
+        // The first lines decide; a long evemu header is well under 16 KiB.
+        for line in TextLine.split(Array(source.bytes.prefix(16 * 1024))).prefix(200) {
             var scanner = ByteScanner(line)
             scanner.skipBlanks()
             guard let first = scanner.peek else { continue }

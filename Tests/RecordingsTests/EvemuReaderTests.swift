@@ -182,6 +182,10 @@ struct EvemuReaderErrorTests {
         }
     }
 
+    @Test func emptyFile() {
+        #expect(parseError("\n\n", name: "empty.evemu")?.description == "empty.evemu: expected a recording, found an empty file")
+    }
+
     @Test func unrecognisedFormat() {
         let error = parseError("hello world\n", name: "notes.txt")
         #expect(error?.description == "notes.txt: expected an evemu, libinput record, evtest or getevent -t recording; the format was not recognised")
