@@ -1,0 +1,223 @@
+import GestureCore
+
+/// Reads evemu text, format versions 1.0 to 1.3, as `evemu-record` and `evemu-describe` write
+/// it (`src/evemu.c`: `evemu_write`, `evemu_write_event`) and as it is found in the wild:
+///
+/// - `# EVEMU 1.x` may be missing (legacy files, e.g. `quanta-optical.desc`): version 1.0.
+/// - `A:` lines have 5 or 6 fields whatever the version line says (`wacom-dth2242-finger`
+///   says 1.1 and has 5; minima may be negative, `tp-bcm5974`'s `A: 35 -4620 5140 …`).
+/// - `B: 00 …` is unreliable (old writers put the event-type mask there), so it is ignored.
+/// - `E:` values are decimal even when zero-padded (`%04d`: `0035` is 35, `-001` is -1) and
+///   may be followed by a tab and a `# comment`.
+/// - A description file and an events-only file may be separate (`nexus4-touch_dev.desc` +
+///   `.events`); events may use codes the description never declared.
+struct EvemuParser {
+    struct Result {
+        var description: DeviceDescription?
+        var events: [RawEvent]
+        /// The version from the `# EVEMU` line, or nil when the file has none.
+        var declaredVersion: EvemuVersion?
+    }
+
+    static let eventSyntax = "\"E: <sec>.<usec> <type> <code> <value>\""
+    static let nameSyntax = "\"N: <device name>\""
+    static let idSyntax = "\"I: <bus> <vendor> <product> <version>\" (hex)"
+    static let propertySyntax = "\"P: <8 hex bytes>\""
+    static let maskSyntax = "\"B: <type> <8 hex bytes>\""
+    static let absSyntax = "\"A: <code> <min> <max> <fuzz> <flat> [<resolution>]\""
+    static let stateSyntax = "\"L: <code> <state>\" or \"S: <code> <state>\""
+    static let anyLine = "a line starting with \"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"E:\" or \"#\""
+
+    static func parse(_ source: RecordingSource) throws(RecordingError) -> Result {
+        var parser = EvemuParser(file: source.name)
+        for line in TextLine.split(source.bytes) {
+            try parser.consume(line)
+        }
+        return Result(description: parser.makeDescription(), events: parser.events,
+                      declaredVersion: parser.declaredVersion)
+    }
+
+    /// The version in a `# EVEMU <major>.<minor>` line, or nil for any other comment.
+    static func version(in line: TextLine) -> EvemuVersion? {
+        var scanner = ByteScanner(line)
+        guard scanner.skip("#") else { return nil }
+        scanner.skipBlanks()
+        guard scanner.skip("EVEMU"), scanner.skipRequiredBlanks(),
+              let (major, _) = scanner.unsignedDecimal(maxDigits: 4), scanner.skip(.period),
+              let (minor, _) = scanner.unsignedDecimal(maxDigits: 4)
+        else { return nil }
+        return EvemuVersion(Int(major), Int(minor))
+    }
+
+    private let file: String
+    private var declaredVersion: EvemuVersion?
+    private var sawData = false
+    private var name: String?
+    private var id: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) = (0, 0, 0, 0)
+    private var propertyBytes: [UInt8] = []
+    /// Mask bytes per event type, in file order (evemu appends 8 bytes per `B:` line).
+    private var maskBytes: [[UInt8]] = Array(repeating: [], count: 32)
+    private var absInfo: [UInt16: AbsInfo] = [:]
+    private var events: [RawEvent] = []
+
+    private init(file: String) {
+        self.file = file
+        events.reserveCapacity(4096)
+    }
+
+    private func error(_ line: TextLine, expected: String) -> RecordingError {
+        RecordingError(file: file, line: line.number, message: "expected \(expected), found \(line.quoted)")
+    }
+
+    private mutating func consume(_ line: TextLine) throws(RecordingError) {
+        guard let first = line.bytes.first else { return }
+        if first == .hash {
+            // evemu's own reader only looks at the first line; accept the version line anywhere
+            // before the data so a leading blank line does not lose it.
+            if !sawData, declaredVersion == nil, let version = Self.version(in: line) {
+                declaredVersion = version
+            }
+            return
+        }
+        if line.isBlank { return }
+        guard line.bytes.count >= 2, line.bytes[line.bytes.startIndex + 1] == .colon else {
+            throw error(line, expected: Self.anyLine)
+        }
+        sawData = true
+        var scanner = ByteScanner(line)
+        _ = scanner.skip(first)
+        _ = scanner.skip(.colon)
+        switch first {
+        case UInt8(ascii: "E"): try parseEvent(&scanner, line)
+        case UInt8(ascii: "N"): try parseName(&scanner, line)
+        case UInt8(ascii: "I"): try parseID(&scanner, line)
+        case UInt8(ascii: "P"): try parseProperties(&scanner, line)
+        case UInt8(ascii: "B"): try parseMask(&scanner, line)
+        case UInt8(ascii: "A"): try parseAbs(&scanner, line)
+        case UInt8(ascii: "L"), UInt8(ascii: "S"): try parseState(&scanner, line)
+        default: throw error(line, expected: Self.anyLine)
+        }
+    }
+
+    private mutating func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        guard scanner.skipRequiredBlanks(), let time = scanner.timestamp(),
+              scanner.skipRequiredBlanks(), let type = scanner.hex(max: 0xffff),
+              scanner.skipRequiredBlanks(), let code = scanner.hex(max: 0xffff),
+              scanner.skipRequiredBlanks(), let value = scanner.int32(),
+              scanner.isAtEndOrComment()
+        else { throw error(line, expected: Self.eventSyntax) }
+        events.append(RawEvent(time: Timestamp(microseconds: time), type: UInt16(type), code: UInt16(code), value: value))
+    }
+
+    private mutating func parseName(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        // evemu reads the name as the whole rest of the line (`N: %m[^\n\r]`), so a `#` in a
+        // name is part of it.
+        scanner.skipBlanks()
+        var rest = scanner.rest
+        while let last = rest.last, last.isBlank { rest = rest.dropLast() }
+        guard !rest.isEmpty else { throw error(line, expected: Self.nameSyntax) }
+        guard name == nil else {
+            throw RecordingError(file: file, line: line.number,
+                                 message: "expected one device description, found a second \"N:\" line \(line.quoted)")
+        }
+        name = String(decoding: rest, as: UTF8.self)
+    }
+
+    private func requireName(_ line: TextLine) throws(RecordingError) {
+        // evemu requires the name first (`evemu_read`: N, I, P, B, A in that order).
+        guard name != nil else {
+            throw RecordingError(file: file, line: line.number,
+                                 message: "expected \(Self.nameSyntax) before the rest of the device description, found \(line.quoted)")
+        }
+    }
+
+    private mutating func parseID(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        try requireName(line)
+        var fields: [UInt16] = []
+        for _ in 0..<4 {
+            guard scanner.skipRequiredBlanks(), let value = scanner.hex(max: 0xffff) else {
+                throw error(line, expected: Self.idSyntax)
+            }
+            fields.append(UInt16(value))
+        }
+        guard scanner.isAtEndOrComment() else { throw error(line, expected: Self.idSyntax) }
+        id = (fields[0], fields[1], fields[2], fields[3])
+    }
+
+    private func eightBytes(_ scanner: inout ByteScanner) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(8)
+        for _ in 0..<8 {
+            guard scanner.skipRequiredBlanks(), let value = scanner.hex(max: 0xff) else { return nil }
+            bytes.append(UInt8(value))
+        }
+        guard scanner.isAtEndOrComment() else { return nil }
+        return bytes
+    }
+
+    private mutating func parseProperties(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        try requireName(line)
+        guard let bytes = eightBytes(&scanner) else { throw error(line, expected: Self.propertySyntax) }
+        propertyBytes += bytes
+    }
+
+    private mutating func parseMask(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        try requireName(line)
+        guard scanner.skipRequiredBlanks(), let type = scanner.hex(max: 0x1f),
+              let bytes = eightBytes(&scanner)
+        else { throw error(line, expected: Self.maskSyntax) }
+        maskBytes[Int(type)] += bytes
+    }
+
+    private mutating func parseAbs(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        try requireName(line)
+        guard scanner.skipRequiredBlanks(), let code = scanner.hex(max: 0x3f) else {
+            throw error(line, expected: Self.absSyntax)
+        }
+        var fields: [Int32] = []
+        while true {
+            let separated = scanner.skipRequiredBlanks()
+            if scanner.isAtEnd || scanner.peek == .hash { break }
+            guard separated, fields.count < 5, let value = scanner.int32() else {
+                throw error(line, expected: Self.absSyntax)
+            }
+            fields.append(value)
+        }
+        // 5 fields before evemu 1.2 (no resolution), 6 after; real files do not always match
+        // their version line, so the field count decides.
+        guard fields.count >= 4 else { throw error(line, expected: Self.absSyntax) }
+        absInfo[UInt16(code)] = AbsInfo(minimum: fields[0], maximum: fields[1], fuzz: fields[2], flat: fields[3],
+                                        resolution: fields.count == 5 ? fields[4] : 0)
+    }
+
+    private mutating func parseState(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+        // LED and switch states (evemu 2.x): checked, but not needed to replay touches.
+        try requireName(line)
+        guard scanner.skipRequiredBlanks(), scanner.hex(max: 0xffff) != nil,
+              scanner.skipRequiredBlanks(), scanner.int32() != nil, scanner.isAtEndOrComment()
+        else { throw error(line, expected: Self.stateSyntax) }
+    }
+
+    private func makeDescription() -> DeviceDescription? {
+        guard let name else { return nil }
+        var properties: Set<UInt16> = []
+        for (byteIndex, byte) in propertyBytes.enumerated() where byte != 0 {
+            for bit in 0..<8 where byte & (1 << bit) != 0 {
+                properties.insert(UInt16(byteIndex * 8 + bit))
+            }
+        }
+        var codes: [UInt16: Set<UInt16>] = [:]
+        // Type 0 is skipped: see the type comment.
+        for type in 1..<maskBytes.count {
+            var set: Set<UInt16> = []
+            for (byteIndex, byte) in maskBytes[type].enumerated() where byte != 0 {
+                for bit in 0..<8 where byte & (1 << bit) != 0 {
+                    set.insert(UInt16(byteIndex * 8 + bit))
+                }
+            }
+            if !set.isEmpty { codes[UInt16(type)] = set }
+        }
+        return DeviceDescription(name: name, bus: id.bus, vendor: id.vendor, product: id.product, version: id.version,
+                                 codes: codes, absInfo: absInfo, properties: properties)
+    }
+}

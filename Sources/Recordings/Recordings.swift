@@ -1,1 +1,0 @@
-// Recordings module
