@@ -156,7 +156,8 @@ public enum JSON5SyntaxLocator {
                 } else {
                     var message = "expected a key or \"}\", found \(token(at: index))"
                     if scalar == "," { message += "; remove the extra comma" }
-                    if Self.isDigit(scalar) || scalar == "-" { message += "; put keys that start with \(token(at: index)) in quotes" }
+                    if Self.isDigit(scalar) { message += "; put keys that start with a digit in quotes" }
+                    if scalar == "-" { message += "; put keys that start with \"-\" in quotes" }
                     throw Failure(index: index, message: message)
                 }
                 try skipTrivia()
@@ -314,7 +315,8 @@ public enum JSON5SyntaxLocator {
                     while Self.isDigit(current) { index += 1; digits += 1 }
                 }
                 if digits == 0 {
-                    throw Failure(index: start, message: "expected a number, found \(token(at: start))")
+                    throw Failure(index: index, message: index > start && text[start] != "."
+                        ? "expected digits after \"\(text[start])\"" : "expected digits around \".\"")
                 }
                 if current == "e" || current == "E" {
                     index += 1
