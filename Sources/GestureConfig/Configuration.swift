@@ -1,0 +1,73 @@
+import GestureCore
+
+/// Everything the daemon needs from its configuration file (SPEC 12), read and validated:
+/// the device, how its positions map onto the screen, the socket, gesture settings and the
+/// layout.
+public struct Configuration: Hashable, Sendable {
+    /// Where the daemon looks when no `--config` is given.
+    public static let defaultPath = "/etc/gestured/gestured.json5"
+
+    /// The file this configuration was read from.
+    public var file: String
+    /// True when the file is a bare layout: every other value is a default, and the screen is
+    /// the root view's size.
+    public var isBareLayout: Bool
+    public var device: DeviceSelector
+    /// Grab the device exclusively, so nothing else (a desktop session) also acts on touches.
+    public var grab: Bool
+    public var axes: AxisOverrides
+    public var screen: ScreenConfig
+    public var socket: SocketConfig
+    public var settings: GestureSettings
+    public var layout: ViewSpec
+    /// Where the layout came from, so a reload reads the same place.
+    public var layoutSource: LayoutSource
+
+    public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto, grab: Bool = false,
+                axes: AxisOverrides = AxisOverrides(), screen: ScreenConfig, socket: SocketConfig = SocketConfig(),
+                settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource) {
+        self.file = file
+        self.isBareLayout = isBareLayout
+        self.device = device
+        self.grab = grab
+        self.axes = axes
+        self.screen = screen
+        self.socket = socket
+        self.settings = settings
+        self.layout = layout
+        self.layoutSource = layoutSource
+    }
+
+    /// A few lines for `gestured check-config`: what was read, so the user can see it is what
+    /// they meant.
+    public var summary: String {
+        var views = 0, controls = 0, recognizers = 0
+        func count(_ view: ViewSpec) {
+            views += 1
+            if view.kind == .control { controls += 1 }
+            recognizers += view.recognizers.count
+            view.subviews.forEach(count)
+        }
+        count(layout)
+        func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        var lines: [String] = []
+        if isBareLayout {
+            lines.append("\(file): a valid bare layout (every other setting is a default)")
+        } else {
+            lines.append("\(file): a valid configuration")
+        }
+        var screenLine = "screen: \(Self.number(screen.width)) × \(Self.number(screen.height)) points"
+        if screen.rotation != .none { screenLine += ", rotated \(screen.rotation.rawValue)°" }
+        if screen.calibration != ScreenConfig.identityCalibration { screenLine += ", calibrated" }
+        lines.append(screenLine)
+        lines.append("device: \(device)" + (grab ? ", grabbed" : "") + (axes.isEmpty ? "" : ", axis ranges overridden"))
+        lines.append("layout: \(layoutSource): \(plural(views, "view")) (\(plural(controls, "control"))), "
+            + plural(recognizers, "recognizer"))
+        lines.append("socket: \(socket.path)")
+        return lines.joined(separator: "\n")
+    }
+
+    private static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+}

@@ -1,0 +1,19 @@
+import GestureCore
+
+/// A configuration or layout that cannot be used, with every problem found, one per line
+/// when printed. A configuration that refers to a layout file can have problems in both files.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The file that was loaded (the configuration, or the name given to a layout's text).
+    public var file: String
+    public var problems: [ConfigurationProblem]
+
+    public init(file: String, problems: [ConfigurationProblem]) {
+        self.file = file
+        self.problems = problems
+    }
+
+    /// The problems as the core reports layout problems (for `layout.set` replies).
+    public var layoutProblems: [LayoutProblem] { problems.map(\.layoutProblem) }
+
+    public var description: String { problems.map(\.description).joined(separator: "\n") }
+}

@@ -1,0 +1,19 @@
+/// Which input device the daemon reads (SPEC 6, 12: `device`).
+public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
+    /// The first direct-touch device (`INPUT_PROP_DIRECT`, or multitouch position axes and no
+    /// pointer properties); touchpads are never picked.
+    case auto
+    /// A device node or a udev symlink such as `/dev/input/by-path/…`.
+    case path(String)
+    /// The first device whose name matches a shell glob (`eGalax*`), for panels whose node
+    /// changes between boots and that have no stable symlink.
+    case name(pattern: String)
+
+    public var description: String {
+        switch self {
+        case .auto: "auto (the first direct-touch device)"
+        case .path(let path): path
+        case .name(let pattern): "the first device named \"\(pattern)\""
+        }
+    }
+}

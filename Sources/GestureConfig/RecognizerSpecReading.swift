@@ -1,0 +1,118 @@
+import GestureCore
+
+/// Reading recognizers (SPEC 5.7) and their parameters out of JSON values. Which parameters a
+/// type takes, and in which unit, comes from ``RecognizerParameters/keys(for:)``.
+extension SchemaReader {
+    /// The keys every recognizer takes, before its type's parameters.
+    static let recognizerKeys = ["id", "type", "enabled", "cancelsTouchesInView", "delaysTouchesBegan",
+                                 "delaysTouchesEnded", "requireToFail", "simultaneousWith"]
+
+    /// Every parameter name of every type, to tell "belongs to another type" from a typo.
+    static var allParameterNames: [String] {
+        var names: [String] = []
+        for kind in RecognizerKind.allCases {
+            for key in RecognizerParameters.keys(for: kind) where !names.contains(key.name) { names.append(key.name) }
+        }
+        return names
+    }
+
+    /// The recognizer at `path`; unreadable values are reported and replaced by defaults.
+    mutating func recognizer(_ value: JSONValue, at path: String) -> RecognizerSpec {
+        guard let members = object(value, at: path, expected: "a recognizer object { id, type, … }") else {
+            return RecognizerSpec(id: path, kind: .tap)
+        }
+        let key = { (name: String) in Self.path(path, name) }
+
+        var id = path
+        if let value = members["id"] {
+            id = string(value, at: key("id"), expected: "a string (the recognizer's unique name)") ?? path
+        } else {
+            missing(key("id"), "add id: \"…\", a name that is unique in the layout")
+        }
+        let kinds = RecognizerKind.allCases.map(\.rawValue)
+        var kind: RecognizerKind? = nil
+        if let value = members["type"] {
+            kind = word(value, at: key("type"), as: RecognizerKind.self, naming: "a recognizer type")
+        } else {
+            missing(key("type"), "add type: one of \(Self.choices(kinds))")
+        }
+
+        var spec = RecognizerSpec(id: id, kind: kind ?? .tap)
+        spec.enabled = bool(members["enabled"], at: key("enabled")) ?? true
+        spec.cancelsTouchesInView = bool(members["cancelsTouchesInView"], at: key("cancelsTouchesInView"))
+        spec.delaysTouchesBegan = bool(members["delaysTouchesBegan"], at: key("delaysTouchesBegan"))
+        spec.delaysTouchesEnded = bool(members["delaysTouchesEnded"], at: key("delaysTouchesEnded"))
+        spec.requireToFail = recognizerIDs(members["requireToFail"], at: key("requireToFail")) ?? []
+        spec.simultaneousWith = recognizerIDs(members["simultaneousWith"], at: key("simultaneousWith")) ?? []
+
+        if let kind {
+            spec.parameters = parameters(in: members, of: kind, at: path)
+            reportUnknownParameterKeys(in: members, of: kind, at: path, known: Self.recognizerKeys)
+        } else {
+            // Without a type the parameters cannot be read, but typos can still be caught.
+            reportUnknownKeys(in: members, at: path, known: Self.recognizerKeys + Self.allParameterNames,
+                              what: "a recognizer")
+        }
+        return spec
+    }
+
+    /// `requireToFail` / `simultaneousWith`: recognizer ids.
+    mutating func recognizerIDs(_ value: JSONValue?, at path: String) -> [String]? {
+        array(value, at: path, expected: "an array of recognizer ids [\"…\"]") { reader, element, path in
+            reader.string(element, at: path, expected: "a string (a recognizer id)")
+        }
+    }
+
+    /// The parameters of type `kind` among `members` (a recognizer, or `gestures.<type>`), read
+    /// in the order of the parameter table; ranges are the validator's (they apply to values
+    /// built in code too).
+    mutating func parameters(in members: [String: JSONValue], of kind: RecognizerKind, at path: String) -> RecognizerParameters {
+        var parameters = RecognizerParameters()
+        for parameter in RecognizerParameters.keys(for: kind) {
+            guard let value = members[parameter.name] else { continue }
+            let keyPath = Self.path(path, parameter.name)
+            switch parameter.slot {
+            case .count(let slot):
+                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of at least 1")
+            case .seconds(let slot):
+                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of seconds")
+            case .points(let slot):
+                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points")
+            case .pointsPerSecond(let slot):
+                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points per second")
+            case .radians(let slot):
+                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of radians")
+            case .ratio(let slot):
+                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number (a ratio)")
+            case .directions(let slot):
+                parameters[keyPath: slot] = words(value, at: keyPath, as: SwipeDirection.self, naming: "a swipe direction")
+            case .edges(let slot):
+                parameters[keyPath: slot] = words(value, at: keyPath, as: ScreenEdge.self, naming: "a screen edge")
+            }
+        }
+        return parameters
+    }
+
+    /// An array of enumeration words (`direction`, `edges`).
+    mutating func words<Word: RawRepresentable & CaseIterable>(_ value: JSONValue, at path: String, as type: Word.Type,
+                                                                 naming what: String) -> [Word]?
+    where Word.RawValue == String {
+        let expected = "an array of " + Self.choices(Word.allCases.map(\.rawValue))
+        return array(value, at: path, expected: expected) { reader, element, path in
+            reader.word(element, at: path, as: Word.self, naming: what)
+        }
+    }
+
+    /// Unknown keys of an object that holds parameters of `kind`: a parameter of another type
+    /// says so, anything else gets the usual suggestion.
+    mutating func reportUnknownParameterKeys(in members: [String: JSONValue], of kind: RecognizerKind, at path: String,
+                                             known common: [String]) {
+        let own = RecognizerParameters.keys(for: kind).map(\.name)
+        let others = Self.allParameterNames.filter { !own.contains($0) }
+        reportUnknownKeys(in: members, at: path, known: common + own, what: "a \(kind.rawValue) recognizer") { key in
+            guard others.contains(key) else { return nil }
+            return "\(key) is not a parameter of \(kind.rawValue) recognizers; remove it (\(kind.rawValue) takes "
+                + (own.isEmpty ? "no parameters" : Self.list(own)) + ")"
+        }
+    }
+}

@@ -1,0 +1,21 @@
+/// Where clients connect and who may change the layout (SPEC 9, 12: `socket`).
+public struct SocketConfig: Hashable, Sendable {
+    /// The default socket path (SPEC 9).
+    public static let defaultPath = "/run/gestured/gestured.sock"
+
+    public var path: String
+    /// The group that owns the socket file (mode 0660); `nil`: the daemon's own group.
+    public var group: String?
+    /// Members of this group may send `layout.set` and `view.update`; `nil`: nobody by group.
+    public var controlGroup: String?
+    /// Users who may send `layout.set` and `view.update`, by name.
+    public var controlUsers: [String]
+
+    public init(path: String = SocketConfig.defaultPath, group: String? = nil, controlGroup: String? = nil,
+                controlUsers: [String] = []) {
+        self.path = path
+        self.group = group
+        self.controlGroup = controlGroup
+        self.controlUsers = controlUsers
+    }
+}
