@@ -209,15 +209,18 @@ public struct Engine {
 
     // MARK: - Stage 4: deliveries
 
-    /// Applies recognitions' cancellations, releases held deliveries whose recognizers decided,
-    /// offers the frame's inputs to the views, sends everything, then resets finished
-    /// recognizers and forgets finished touches.
+    /// Applies recognitions' cancellations and releases held deliveries whose recognizers
+    /// decided, sends those, then offers the frame's inputs to the views and sends them, then
+    /// resets finished recognizers and forgets finished touches.
     private mutating func settleDeliveries(at time: Timestamp, into events: inout [EngineEvent]) {
         pending.removeAll(keepingCapacity: true)
         for touch in cancellations {
             if let index = touches.firstIndex(where: { $0.id == touch }) { cancelDelivery(index) }
         }
         for index in touches.indices { release(index) }
+        // What the recognizers decided goes out before the frame's own deliveries, as in UIKit,
+        // where a recognition cancels the view's touches while the event is being dispatched.
+        send(at: time, into: &events)
         for (index, phase) in inputs { offer(index, phase) }
         inputs.removeAll(keepingCapacity: true)
         send(at: time, into: &events)

@@ -74,7 +74,10 @@ struct GestureArena {
         for ancestor in tree.ancestry(of: view) {
             for index in slots.indices where slots[index].tree === tree && slots[index].view == ancestor {
                 let slot = slots[index]
-                guard slot.spec.enabled, !slot.retired, !slot.isTerminal,
+                // A machine that already gave its verdict (a tap waiting on a failure requirement)
+                // cannot use another touch; giving it one would make the touch part of a gesture
+                // it took no part in.
+                guard slot.spec.enabled, !slot.retired, !slot.isTerminal, !slot.machine.isFinished,
                       slot.activeTouches.count < slot.touchCapacity else { continue }
                 if hitIsControl, ancestor != view, slot.spec.kind == .tap {
                     let parameters = settings.resolved(slot.spec)
