@@ -51,6 +51,16 @@ import Testing
         #expect(s.log == ["10 began", "20 changed", "30 changed", "40 changed", "50 changed", "60 ended"])
     }
 
+    @Test func velocityDoesNotSpikeWhenAFingerJoins() {
+        var s = RecognizerScript(.pan)
+        s.down(1, 100, 100)
+        for i in 1...10 { s.move(1, 100 + 10 * Double(i), 100, after: 10) }
+        s.frame(after: 10, .move(1, 210, 100), .down(2, 700, 500)) // the centroid jumps 250 pt
+        for i in 1...5 { s.frame(after: 10, .move(1, 210 + 10 * Double(i), 100), .move(2, 700 + 10 * Double(i), 500)) }
+        #expect(close(s.values.velocity, Point(x: 1000, y: 0), 1))
+        #expect(s.values.translation == Point(x: 160, y: 0))
+    }
+
     @Test func maximumTouchesExceededFails() {
         var s = RecognizerScript(.pan, RecognizerParameters(maximumTouches: 1))
         s.down(1, 100, 100)
