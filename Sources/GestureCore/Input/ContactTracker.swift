@@ -27,14 +27,17 @@
 ///
 /// | phase                  | frame brings                 | changes            | next phase                 |
 /// |------------------------|------------------------------|--------------------|----------------------------|
-/// | empty                  | id ≥ 0, finger               | down               | touching                   |
+/// | empty                  | id ≥ 0, finger               | down (a)           | touching                   |
 /// | empty                  | id ≥ 0, palm                 | —                  | ignored                    |
+/// | empty                  | id ≥ 0 another slot has      | (anomaly)          | ignored                    |
 /// | empty                  | position, id -1              | (anomaly)          | empty                      |
 /// | touching               | same id, values changed      | move               | touching                   |
 /// | touching               | same id, tool becomes palm   | cancel             | ignored                    |
 /// | touching               | id -1                        | up                 | empty                      |
 /// | touching               | new id ≥ 0 (no -1 between)   | up, then as empty  | as from empty              |
 /// | ignored                | new id                       | as from empty      | as from empty              |
+///
+/// (a) at the slot's last known position when the frame brings none.
 ///
 /// `reconcile(with:at:)` applies the same table with `cancel` instead of `up`; `finish(at:)`
 /// cancels every touching slot and empties them all.
