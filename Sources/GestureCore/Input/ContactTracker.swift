@@ -27,17 +27,17 @@
 ///
 /// | phase                  | frame brings                 | changes            | next phase                 |
 /// |------------------------|------------------------------|--------------------|----------------------------|
-/// | empty                  | id ≥ 0, finger, position     | down               | touching                   |
-/// | empty                  | id ≥ 0, no position ever     | (anomaly)          | awaitingPosition           |
+/// | empty                  | id ≥ 0, finger               | down (a)           | touching                   |
 /// | empty                  | id ≥ 0, palm                 | —                  | ignored                    |
+/// | empty                  | id ≥ 0 another slot has      | (anomaly)          | ignored                    |
 /// | empty                  | position, id -1              | (anomaly)          | empty                      |
 /// | touching               | same id, values changed      | move               | touching                   |
 /// | touching               | same id, tool becomes palm   | cancel             | ignored                    |
 /// | touching               | id -1                        | up                 | empty                      |
 /// | touching               | new id ≥ 0 (no -1 between)   | up, then as empty  | as from empty              |
 /// | ignored                | new id                       | as from empty      | as from empty              |
-/// | awaitingPosition       | same id, position            | down               | touching                   |
-/// | awaitingPosition       | new id                       | as from empty      | as from empty              |
+///
+/// (a) at the slot's last known position when the frame brings none.
 ///
 /// `reconcile(with:at:)` applies the same table with `cancel` instead of `up`; `finish(at:)`
 /// cancels every touching slot and empties them all.
@@ -53,13 +53,16 @@ public struct ContactTracker: Sendable {
     }
 
     /// The values the kernel last reported for a slot. The kernel only sends values that
-    /// changed, so they persist from one contact in a slot to the next.
+    /// changed, so they persist from one contact in a slot to the next, and they start at the
+    /// kernel's own initial values: `input_mt_init_slots` allocates zeroed slots. That is why
+    /// the eGalax recording's first finger, landing on the top edge (hidrec-egalax-7224.2f.evemu
+    /// lines 89–93), sends `ABS_MT_POSITION_X` but no `ABS_MT_POSITION_Y`: y was already 0.
     struct SlotValues: Hashable, Sendable {
         var trackingID: Int32 = -1
-        var x: Int32?
-        var y: Int32?
-        var touchMajor: Int32?
-        var pressure: Int32?
+        var x: Int32 = 0
+        var y: Int32 = 0
+        var touchMajor: Int32 = 0
+        var pressure: Int32 = 0
         var toolType: Int32 = ToolType.finger
     }
 
@@ -70,8 +73,6 @@ public struct ContactTracker: Sendable {
         /// A palm, or a duplicate tracking id: nothing in the slot is a touch until its
         /// tracking id changes.
         case ignored(trackingID: Int32)
-        /// A contact began in a slot that never had a position; its down is deferred.
-        case awaitingPosition(trackingID: Int32)
     }
 
     /// Whether events are applied or discarded.
@@ -194,7 +195,7 @@ public struct ContactTracker: Sendable {
         for slot in 0..<slotCount {
             switch phases[slot] {
             case .touching(let contact): changes.append(.cancel(contact))
-            case .empty, .ignored, .awaitingPosition: break
+            case .empty, .ignored: break
             }
             phases[slot] = .empty
             committed[slot] = SlotValues()
@@ -253,7 +254,7 @@ public struct ContactTracker: Sendable {
         phases.compactMap {
             switch $0 {
             case .touching(let contact): contact
-            case .empty, .ignored, .awaitingPosition: nil
+            case .empty, .ignored: nil
             }
         }
     }
@@ -356,7 +357,7 @@ public struct ContactTracker: Sendable {
         switch phases[slot] {
         case .empty:
             if new.trackingID >= 0 {
-                begin(slot: slot, at: time, reportingMissingPosition: true)
+                begin(slot: slot, at: time)
             } else if new.x != old.x || new.y != old.y {
                 report(.valuesWithoutContact(time: time, slot: slot))
             }
@@ -368,35 +369,30 @@ public struct ContactTracker: Sendable {
                 }
                 phases[slot] = .empty
                 if new.trackingID >= 0 {
-                    begin(slot: slot, at: time, reportingMissingPosition: true)
+                    begin(slot: slot, at: time)
                 }
             } else if new.toolType == ToolType.palm {
                 changes.append(.cancel(contact))
                 phases[slot] = .ignored(trackingID: new.trackingID)
             } else if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
-                        || new.pressure != old.pressure,
-                      let position = position(of: new) {
-                changes.append(.move(contact, mapping.point(position),
-                                     majorRadius: new.touchMajor.map(mapping.majorRadius),
-                                     force: new.pressure.flatMap(mapping.force)))
+                        || new.pressure != old.pressure {
+                changes.append(.move(contact, mapping.point(DevicePosition(x: new.x, y: new.y)),
+                                     majorRadius: mapping.majorRadius(new.touchMajor),
+                                     force: mapping.force(new.pressure)))
             }
         case .ignored(let trackingID):
             if new.trackingID != trackingID {
                 phases[slot] = .empty
                 if new.trackingID >= 0 {
-                    begin(slot: slot, at: time, reportingMissingPosition: true)
+                    begin(slot: slot, at: time)
                 }
-            }
-        case .awaitingPosition(let trackingID):
-            phases[slot] = .empty
-            if new.trackingID >= 0 {
-                begin(slot: slot, at: time, reportingMissingPosition: new.trackingID != trackingID)
             }
         }
     }
 
-    /// Starts the contact now in `slot`'s pending values (its phase is `.empty`).
-    private mutating func begin(slot: Int, at time: Timestamp, reportingMissingPosition: Bool) {
+    /// Starts the contact now in `slot`'s pending values (its phase is `.empty`), at the slot's
+    /// last known position when the frame brought none.
+    private mutating func begin(slot: Int, at time: Timestamp) {
         let values = pending[slot]
         let contact: ContactID
         switch mode {
@@ -412,22 +408,10 @@ public struct ContactTracker: Sendable {
             phases[slot] = .ignored(trackingID: values.trackingID)
             return
         }
-        guard let position = position(of: values) else {
-            if reportingMissingPosition {
-                report(.contactWithoutPosition(time: time, slot: slot, trackingID: values.trackingID))
-            }
-            phases[slot] = .awaitingPosition(trackingID: values.trackingID)
-            return
-        }
-        changes.append(.down(contact, mapping.point(position),
-                             majorRadius: values.touchMajor.map(mapping.majorRadius),
-                             force: values.pressure.flatMap(mapping.force)))
+        changes.append(.down(contact, mapping.point(DevicePosition(x: values.x, y: values.y)),
+                             majorRadius: mapping.majorRadius(values.touchMajor),
+                             force: mapping.force(values.pressure)))
         phases[slot] = .touching(contact)
-    }
-
-    private func position(of values: SlotValues) -> DevicePosition? {
-        guard let x = values.x, let y = values.y else { return nil }
-        return DevicePosition(x: x, y: y)
     }
 
     private mutating func report(_ anomaly: InputAnomaly) {

@@ -12,11 +12,13 @@ public struct DeviceMapping: Hashable, Sendable {
     public var yAxis: AbsInfo
     /// The pressure axis (`ABS_MT_PRESSURE`, or `ABS_PRESSURE`); nil when the device has none.
     public var pressureAxis: AbsInfo?
+    /// `ABS_MT_TOUCH_MAJOR`; nil when the device does not report contact sizes.
+    public var touchMajorAxis: AbsInfo?
     public var screen: ScreenGeometry
 
     /// A mapping from explicit ranges. Throws when a range is inverted.
-    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, screen: ScreenGeometry,
-                deviceName: String = "") throws(DeviceMappingError) {
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, pressureAxis: AbsInfo? = nil, touchMajorAxis: AbsInfo? = nil,
+                screen: ScreenGeometry, deviceName: String = "") throws(DeviceMappingError) {
         guard xAxis.maximum >= xAxis.minimum else {
             throw .invalidRange(device: deviceName, code: AbsCode.mtPositionX, xAxis)
         }
@@ -26,6 +28,7 @@ public struct DeviceMapping: Hashable, Sendable {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.pressureAxis = pressureAxis
+        self.touchMajorAxis = touchMajorAxis
         self.screen = screen
     }
 
@@ -52,6 +55,7 @@ public struct DeviceMapping: Hashable, Sendable {
         self.xAxis = x
         self.yAxis = y
         self.pressureAxis = pressure
+        self.touchMajorAxis = multitouch ? description.absInfo[AbsCode.mtTouchMajor] : nil
         self.screen = screen
     }
 
@@ -65,7 +69,8 @@ public struct DeviceMapping: Hashable, Sendable {
         screen.point(for: normalized(position))
     }
 
-    /// The contact's major radius in points from `ABS_MT_TOUCH_MAJOR`.
+    /// The contact's major radius in points from `ABS_MT_TOUCH_MAJOR`; nil when the device
+    /// does not declare that axis.
     ///
     /// The kernel's multi-touch protocol document gives `TOUCH_MAJOR` in surface units, the
     /// same units as the position axes, as the length of the contact ellipse's major axis (a
@@ -73,7 +78,8 @@ public struct DeviceMapping: Hashable, Sendable {
     /// between drivers), so the radius is half the value scaled like the X axis: device units
     /// per screen point along the screen direction the panel's X axis runs after rotation.
     /// Calibration is ignored here; it corrects positions, not sizes.
-    public func majorRadius(_ touchMajor: Int32) -> Double {
+    public func majorRadius(_ touchMajor: Int32) -> Double? {
+        guard touchMajorAxis != nil else { return nil }
         let unitsPerPanel = Double(xAxis.maximum) - Double(xAxis.minimum) + 1
         return Double(touchMajor) / 2 / unitsPerPanel * screen.extentAlongPanelX
     }

@@ -5,8 +5,6 @@ public enum InputAnomaly: Hashable, Sendable, CustomStringConvertible {
     case slotOutOfRange(time: Timestamp, slot: Int32, slotCount: Int)
     /// A slot with no contact changed position: there is no touch to move.
     case valuesWithoutContact(time: Timestamp, slot: Int)
-    /// A contact began in a slot that never had a position; its `down` waits for one.
-    case contactWithoutPosition(time: Timestamp, slot: Int, trackingID: Int32)
     /// A contact began with a tracking id that another slot's contact still has; it is ignored.
     case duplicateTrackingID(time: Timestamp, slot: Int, trackingID: Int32, otherSlot: Int)
     /// `SYN_MT_REPORT` reached the tracker: protocol A needs `ProtocolAConverter` first.
@@ -21,9 +19,6 @@ public enum InputAnomaly: Hashable, Sendable, CustomStringConvertible {
                 + "its events are ignored"
         case .valuesWithoutContact(let time, let slot):
             "kernel bug: slot \(slot) changed position at \(time.microseconds) µs with no contact in it; ignored"
-        case .contactWithoutPosition(let time, let slot, let trackingID):
-            "kernel bug: tracking id \(trackingID) began in slot \(slot) at \(time.microseconds) µs "
-                + "with no position yet; its down waits for one"
         case .duplicateTrackingID(let time, let slot, let trackingID, let otherSlot):
             "kernel bug: tracking id \(trackingID) began in slot \(slot) at \(time.microseconds) µs "
                 + "while slot \(otherSlot) still has it; the slot is ignored until its tracking id changes"

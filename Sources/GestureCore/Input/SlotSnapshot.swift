@@ -4,7 +4,8 @@ public struct SlotSnapshot: Hashable, Sendable {
     /// `ABS_MT_TRACKING_ID`; -1 (any negative value) when no contact is in the slot. On a
     /// single-touch device: 0 while `BTN_TOUCH` is down, else -1.
     public var trackingID: Int32
-    /// The slot's position values; nil keeps the last known position.
+    /// The slot's position values; nil keeps the last known position (libevdev always knows
+    /// them, so a live resync gives them all).
     public var position: DevicePosition?
     /// `ABS_MT_TOUCH_MAJOR`; nil keeps the last known value.
     public var touchMajor: Int32?

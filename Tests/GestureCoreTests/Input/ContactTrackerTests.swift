@@ -91,14 +91,22 @@ import Testing
         #expect(script.run(&tracker).last == TouchFrame(time: Self.at(20), changes: [.down(Self.c(2), Self.p(100, 200))]))
     }
 
-    @Test func aContactWithNoPositionEverWaitsForOne() {
+    @Test func aFreshSlotStartsAtTheKernelsInitialZero() throws {
+        // hidrec-egalax-7224.2f.evemu lines 89–100: the first finger lands on the top edge and
+        // sends no ABS_MT_POSITION_Y, because the kernel's slot value was already 0.
+        let description = DeviceFixtures.egalax
+        let mapping = try DeviceMapping(description: description, screen: ScreenGeometry(width: 32768, height: 32768))
+        var tracker = ContactTracker(description: description, mapping: mapping)
         var script = S()
-        script.frame(0, [S.id(1)])
-        script.frame(10, [S.x(5)])
-        script.frame(20, [S.y(6)])
-        var tracker = Self.tracker()
-        #expect(script.run(&tracker) == [TouchFrame(time: Self.at(20), changes: [.down(Self.c(1), Self.p(5, 6))])])
-        #expect(tracker.takeAnomalies() == [.contactWithoutPosition(time: Self.at(0), slot: 0, trackingID: 1)])
+        script.frame(0, [S.id(0), S.x(32752), S.touch(1), S.absX(32752)])
+        script.frame(44, [S.x(32704), S.absX(32704)])
+        script.frame(51, [S.x(32656), S.y(64), S.absX(32656), S.absY(64)])
+        #expect(script.run(&tracker) == [
+            TouchFrame(time: Self.at(0), changes: [.down(Self.c(0), Self.p(32752, 0))]),
+            TouchFrame(time: Self.at(44), changes: [.move(Self.c(0), Self.p(32704, 0))]),
+            TouchFrame(time: Self.at(51), changes: [.move(Self.c(0), Self.p(32656, 64))]),
+        ])
+        #expect(tracker.anomalyCount == 0)
     }
 
     @Test func radiusAndForceTravelWithTheContact() throws {
@@ -166,7 +174,8 @@ import Testing
     }
 
     @Test func multitouchOnlyDevice() throws {
-        // nexus4-touch_dev.events lines 1–10 and 420–430: no BTN_TOUCH, no ABS_X/Y.
+        // nexus4-touch_dev.events lines 1–10 and 420–432: no BTN_TOUCH, no ABS_X/Y. Slot 0's
+        // second contact sends no TOUCH_MAJOR: it is still 5 from the first.
         let description = DeviceFixtures.nexus4
         let mapping = try DeviceMapping(description: description, screen: ScreenGeometry(width: 1536, height: 2560))
         var tracker = ContactTracker(description: description, mapping: mapping)
@@ -174,7 +183,8 @@ import Testing
         script.frame(0, [S.id(5), S.x(890), S.y(576), S.pressure(55), S.major(5)])
         script.frame(10, [S.x(892), S.y(561), S.pressure(57)])
         script.frame(1265, [S.id(-1)])
-        script.frame(1941, [S.id(6), S.x(494), S.y(640), S.pressure(53), S.slot(1), S.id(7), S.x(1128), S.y(653), S.pressure(56)])
+        script.frame(1941, [S.id(6), S.x(494), S.y(640), S.pressure(53),
+                            S.slot(1), S.id(7), S.x(1128), S.y(653), S.pressure(56), S.major(5)])
         let frames = script.run(&tracker)
         // 1536 x 2560 points for 1536 x 2560 units: points equal values; major 5 → 2.5.
         #expect(frames == [
@@ -183,7 +193,7 @@ import Testing
             TouchFrame(time: Self.at(1265), changes: [.up(Self.c(5))]),
             TouchFrame(time: Self.at(1941), changes: [
                 .down(Self.c(6), Self.p(494, 640), majorRadius: 2.5, force: 53.0 / 255),
-                .down(Self.c(7), Self.p(1128, 653), force: 56.0 / 255),
+                .down(Self.c(7), Self.p(1128, 653), majorRadius: 2.5, force: 56.0 / 255),
             ]),
         ])
     }
@@ -260,19 +270,20 @@ import Testing
             SlotSnapshot(trackingID: 1, position: DevicePosition(x: 15, y: 10)),  // survived, moved
             SlotSnapshot(trackingID: 4, position: DevicePosition(x: 25, y: 25)),  // 2 lifted, 4 landed
             .empty,                                                               // 3 lifted
-            SlotSnapshot(trackingID: 5),                                          // landed: last known position unknown
+            SlotSnapshot(trackingID: 5, position: DevicePosition(x: 50, y: 60)),  // landed
         ])
         #expect(tracker.reconcile(with: snapshot, at: Self.at(15)) == TouchFrame(time: Self.at(15), changes: [
             .move(Self.c(1), Self.p(15, 10)),
             .cancel(Self.c(2)), .down(Self.c(4), Self.p(25, 25)),
             .cancel(Self.c(3)),
+            .down(Self.c(5), Self.p(50, 60)),
         ]))
         #expect(!tracker.needsResync)
-        #expect(tracker.activeContacts == [Self.c(1), Self.c(4)])
-        // Slot 3 is current now; its contact goes down once it has a position.
+        #expect(tracker.activeContacts == [Self.c(1), Self.c(4), Self.c(5)])
+        // Slot 3 is current now, as the snapshot said.
         var more = S()
-        more.frame(20, [S.x(50), S.y(60)])
-        #expect(more.run(&tracker) == [TouchFrame(time: Self.at(20), changes: [.down(Self.c(5), Self.p(50, 60))])])
+        more.frame(20, [S.x(55)])
+        #expect(more.run(&tracker) == [TouchFrame(time: Self.at(20), changes: [.move(Self.c(5), Self.p(55, 60))])])
     }
 
     @Test func reconcileWithUnchangedStateYieldsNothing() {

@@ -94,6 +94,9 @@ import Testing
         let rotated = try DeviceMapping(description: DeviceFixtures.nexus4,
                                         screen: ScreenGeometry(width: 1280, height: 768, rotation: .clockwise90))
         #expect(rotated.majorRadius(10) == 2.5)
+        // The eGalax declares no ABS_MT_TOUCH_MAJOR: no radius.
+        let egalax = try DeviceMapping(description: DeviceFixtures.egalax, screen: ScreenGeometry(width: 1, height: 1))
+        #expect(egalax.majorRadius(10) == nil)
     }
 
     @Test(arguments: [(Int32(0), 0.0), (51, 0.2), (255, 1.0), (300, 1.0), (-3, 0.0)])
