@@ -62,7 +62,7 @@ public struct GestureValues: Hashable, Sendable {
     public var location: Point = .zero
     /// tap: the number of taps recognized.
     public var taps: Int?
-    /// pan, edgePan: translation since the gesture began, points.
+    /// pan, edgePan: translation since the touches landed (the slop included, as UIKit reports it), points.
     public var translation: Point?
     /// pan, edgePan: points per second.
     public var velocity: Point?
