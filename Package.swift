@@ -23,6 +23,9 @@ let package = Package(
             providers: [.apt(["libmtdev-dev"])]
         ),
 
+        // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd, inotify).
+        .systemLibrary(name: "CLinux"),
+
         // The pure engine: standard library only (no Foundation, Glibc or Dispatch).
         .target(name: "GestureCore"),
 
@@ -32,17 +35,22 @@ let package = Package(
         // Recorded evdev logs (evemu, libinput record, evtest, getevent) and the evemu writer.
         .target(name: "Recordings", dependencies: ["GestureCore"]),
 
+        // Thin, typed wrappers over the system calls the edges use: errors with errno and the
+        // call's name, the monotonic clock, and an epoll event loop with a deadline timer.
+        .target(name: "GestureSystem", dependencies: ["CLinux"]),
+
         // libevdev devices and libmtdev (protocol A) at the input edge.
-        .target(name: "EvdevInput", dependencies: ["GestureCore", "CLibevdev", "CMtdev"]),
+        .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev"]),
 
         // Drivers that run the engine: replay (and later the live loop and the socket server).
-        .target(name: "GestureRuntime", dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput"]),
+        .target(name: "GestureRuntime",
+                dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem"]),
 
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gestured",
             dependencies: [
-                "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime",
+                "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime", "GestureSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +59,7 @@ let package = Package(
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "Recordings"]),
+        .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem"]),
         .testTarget(name: "GestureRuntimeTests", dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings"]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
     ],
