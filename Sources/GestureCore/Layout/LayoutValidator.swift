@@ -73,11 +73,24 @@ public enum LayoutValidator {
         for candidate in candidates where candidate != name {
             let known = Array(candidate.lowercased())
             var distance = editDistance(typed, known)
-            // "userInteraction" for "userInteractionEnabled": a truncated key is a likely intent.
-            if distance > allowed, typed.count >= 4, known.starts(with: typed) { distance = allowed }
+            // "userInteraction" for "userInteractionEnabled", "maxTouches" for "maximumTouches":
+            // a truncated or abbreviated key is a likely intent.
+            if distance > allowed, typed.count >= 4, typed.first == known.first, isSubsequence(typed, of: known) {
+                distance = allowed
+            }
             if distance <= allowed, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         return best?.candidate
+    }
+
+    /// True when the letters of `short` appear in `long` in the same order.
+    private static func isSubsequence(_ short: [Character], of long: [Character]) -> Bool {
+        var remaining = long[...]
+        for letter in short {
+            guard let found = remaining.firstIndex(of: letter) else { return false }
+            remaining = remaining[(found + 1)...]
+        }
+        return true
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of
