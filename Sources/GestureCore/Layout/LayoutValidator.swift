@@ -78,6 +78,11 @@ public enum LayoutValidator {
             if distance > allowed, typed.count >= 4, typed.first == known.first, isSubsequence(typed, of: known) {
                 distance = allowed
             }
+            // "rotate" for "rotation": a long shared beginning with a different ending.
+            let shared = zip(typed, known).prefix { $0 == $1 }.count
+            if distance > allowed, shared >= 4, shared >= typed.count - 2 { distance = allowed }
+            // No "did you mean "x"?" for "z": an edit must change less than half of the word.
+            guard distance * 2 <= max(typed.count, known.count) else { continue }
             if distance <= allowed, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         return best?.candidate
