@@ -135,12 +135,14 @@ public enum ConfigurationLoader {
                              socket: socket, settings: settings, layout: layout, layoutSource: layoutSource)
     }
 
-    /// The generic value of JSON5 `text`, or the position of its first syntax error.
+    /// The generic value of JSON5 `text`, or the position of its first syntax error, or of
+    /// every repeated key.
     static func decodeJSON5(_ text: String, file: String) throws(ConfigurationError) -> JSONValue {
         let decoder = JSONDecoder()
         decoder.allowsJSON5 = true
+        let value: JSONValue
         do {
-            return try decoder.decode(JSONValue.self, from: Data(text.utf8))
+            value = try decoder.decode(JSONValue.self, from: Data(text.utf8))
         } catch {
             let problem: ConfigurationProblem
             if let finding = JSON5SyntaxLocator.firstError(in: text) {
@@ -155,6 +157,14 @@ public enum ConfigurationLoader {
             }
             throw ConfigurationError(file: file, problems: [problem])
         }
+        // The decoder keeps one of two equal keys without a word; the user meant something by both.
+        let duplicates = JSON5SyntaxLocator.duplicateKeys(in: text)
+        if !duplicates.isEmpty {
+            throw ConfigurationError(file: file, problems: duplicates.map {
+                ConfigurationProblem(file: file, location: .position(line: $0.line, column: $0.column), message: $0.message)
+            })
+        }
+        return value
     }
 
     /// Why a file could not be read, and what to do about it.

@@ -21,20 +21,19 @@ extension SchemaReader {
                 + "or { name: \"\(string.isEmpty ? "eGalax*" : string)\" } to pick the device by name")
             return nil
         case .object(let members):
-            reportUnknownKeys(in: members, at: path, known: ["name"], what: "a device selector")
             let key = Self.path(path, "name")
-            guard let value = members["name"] else {
+            var pattern: String? = nil
+            if let value = members["name"] {
+                pattern = string(value, at: key, expected: "a string (a device name pattern such as \"eGalax*\")")
+                if pattern == "" {
+                    report(key, "the pattern is empty; write the device name, with * for any characters")
+                    pattern = nil
+                }
+            } else {
                 missing(key, "add name: \"…\", a pattern such as \"eGalax*\" matched against the device name")
-                return nil
             }
-            guard let pattern = string(value, at: key, expected: "a string (a device name pattern such as \"eGalax*\")") else {
-                return nil
-            }
-            if pattern.isEmpty {
-                report(key, "the pattern is empty; write the device name, with * for any characters")
-                return nil
-            }
-            return .name(pattern: pattern)
+            reportUnknownKeys(in: members, at: path, known: ["name"], what: "a device selector")
+            return pattern.map { .name(pattern: $0) }
         case let other?:
             mismatch(path, expected: "\"auto\", a device path or { name: \"…\" }", found: other)
             return nil

@@ -34,6 +34,20 @@ public enum JSON5SyntaxLocator {
         }
     }
 
+    /// Keys that appear more than once in the same object, which the decoder accepts silently
+    /// keeping only one value: each repetition, in document order. Stops at a syntax error.
+    public static func duplicateKeys(in text: String) -> [Finding] {
+        var scanner = Scanner(Array(text.unicodeScalars))
+        try? scanner.document()
+        return scanner.duplicates.map { duplicate in
+            let (line, column) = scanner.position(of: duplicate.index)
+            let (firstLine, firstColumn) = scanner.position(of: duplicate.first)
+            return Finding(line: line, column: column,
+                           message: "the key \"\(duplicate.key)\" appears again in this object (first at line \(firstLine), "
+                               + "column \(firstColumn)); remove one of them, since only one value is used")
+        }
+    }
+
     /// A syntax error at a scalar index.
     private struct Failure: Error {
         var index: Int
@@ -45,6 +59,8 @@ public enum JSON5SyntaxLocator {
     private struct Scanner {
         let text: [Unicode.Scalar]
         var index = 0
+        /// Repeated keys: where, which, and where the first one is.
+        var duplicates: [(index: Int, key: String, first: Int)] = []
 
         init(_ text: [Unicode.Scalar]) { self.text = text }
 
@@ -144,8 +160,10 @@ public enum JSON5SyntaxLocator {
                 index += 1
                 return
             }
+            var seen: [String: Int] = [:]
             while true {
                 guard let scalar = current else { throw unclosed("object", open: open, close: "}") }
+                let keyStart = index
                 let key: String
                 if scalar == "\"" || scalar == "'" {
                     let start = index
@@ -159,6 +177,11 @@ public enum JSON5SyntaxLocator {
                     if Self.isDigit(scalar) { message += "; put keys that start with a digit in quotes" }
                     if scalar == "-" { message += "; put keys that start with \"-\" in quotes" }
                     throw Failure(index: index, message: message)
+                }
+                if let first = seen[key] {
+                    duplicates.append((keyStart, key, first))
+                } else {
+                    seen[key] = keyStart
                 }
                 try skipTrivia()
                 guard let colon = current else { throw unclosed("object", open: open, close: "}") }

@@ -98,9 +98,12 @@ extension SchemaReader {
                                                                  naming what: String) -> [Word]?
     where Word.RawValue == String {
         let expected = "an array of " + Self.choices(Word.allCases.map(\.rawValue))
-        return array(value, at: path, expected: expected) { reader, element, path in
+        let words = array(value, at: path, expected: expected) { reader, element, path in
             reader.word(element, at: path, as: Word.self, naming: what)
         }
+        // All or nothing: the words that could be read are not what the user meant either.
+        guard case .array(let elements) = value, words?.count == elements.count else { return nil }
+        return words
     }
 
     /// Unknown keys of an object that holds parameters of `kind`: a parameter of another type

@@ -90,7 +90,9 @@ extension SchemaReader {
             case "self": return HitTestOverride.`self`
             default:
                 let words = ["default", "none", "self"]
-                if let near = LayoutValidator.suggestion(for: word, among: words + ["redirect"]) {
+                if word == "redirect" {
+                    report(path, "\"redirect\" is not a hit-test override; write { redirect: \"<view id>\" } to redirect")
+                } else if let near = LayoutValidator.suggestion(for: word, among: words + ["redirect"]) {
                     if near == "redirect" {
                         report(path, "\"\(word)\" is not a hit-test override; write { redirect: \"<view id>\" } to redirect")
                     } else {
@@ -102,13 +104,15 @@ extension SchemaReader {
                 return nil
             }
         case .object(let members):
-            reportUnknownKeys(in: members, at: path, known: ["redirect"], what: "a hit-test redirect")
             let key = Self.path(path, "redirect")
-            guard let target = members["redirect"] else {
+            var target: String? = nil
+            if let value = members["redirect"] {
+                target = string(value, at: key, expected: "a string (the id of a descendant view)")
+            } else {
                 missing(key, "add redirect: \"<id of a descendant>\"")
-                return nil
             }
-            return string(target, at: key, expected: "a string (the id of a descendant view)").map { .redirect($0) }
+            reportUnknownKeys(in: members, at: path, known: ["redirect"], what: "a hit-test redirect")
+            return target.map { .redirect($0) }
         case let other?:
             mismatch(path, expected: expected, found: other)
             return nil

@@ -126,3 +126,23 @@ struct JSON5SyntaxLocatorTests {
         #expect(value == .object(["a": .array([.number(1), .string("x"), .bool(true), .null, .object(["b": .number(-2)])])]))
     }
 }
+
+/// The decoder keeps one of two equal keys silently; the loader reports every repetition.
+struct DuplicateKeyTests {
+    @Test func findsEveryRepeatedKeyInEachObject() {
+        let text = "{\n  id: \"a\",\n  frame: [0, 0, 1, 1],\n  'id': \"b\",\n  subviews: [{ x: 1, x: 2 }, { x: 1 }],\n}"
+        #expect(JSON5SyntaxLocator.duplicateKeys(in: text) == [
+            JSON5SyntaxLocator.Finding(line: 4, column: 3, message: "the key \"id\" appears again in this object "
+                + "(first at line 2, column 3); remove one of them, since only one value is used"),
+            JSON5SyntaxLocator.Finding(line: 5, column: 22, message: "the key \"x\" appears again in this object "
+                + "(first at line 5, column 16); remove one of them, since only one value is used"),
+        ])
+    }
+
+    @Test func theLoaderRefusesRepeatedKeys() {
+        #expect(ProblemLines.layout("{ id: \"a\", frame: [0, 0, 1, 1], hidden: true, hidden: false }") == [
+            "1:47: the key \"hidden\" appears again in this object (first at line 1, column 33); remove one of them, "
+                + "since only one value is used",
+        ])
+    }
+}

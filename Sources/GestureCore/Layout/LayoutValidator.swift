@@ -73,11 +73,29 @@ public enum LayoutValidator {
         for candidate in candidates where candidate != name {
             let known = Array(candidate.lowercased())
             var distance = editDistance(typed, known)
-            // "userInteraction" for "userInteractionEnabled": a truncated key is a likely intent.
-            if distance > allowed, typed.count >= 4, known.starts(with: typed) { distance = allowed }
+            // "userInteraction" for "userInteractionEnabled", "maxTouches" for "maximumTouches":
+            // a truncated or abbreviated key is a likely intent.
+            if distance > allowed, typed.count >= 4, typed.first == known.first, isSubsequence(typed, of: known) {
+                distance = allowed
+            }
+            // "rotate" for "rotation": a long shared beginning with a different ending.
+            let shared = zip(typed, known).prefix { $0 == $1 }.count
+            if distance > allowed, shared >= 4, shared >= typed.count - 2 { distance = allowed }
+            // No "did you mean "x"?" for "z": an edit must change less than half of the word.
+            guard distance * 2 <= max(typed.count, known.count) else { continue }
             if distance <= allowed, distance < (best?.distance ?? Int.max) { best = (candidate, distance) }
         }
         return best?.candidate
+    }
+
+    /// True when the letters of `short` appear in `long` in the same order.
+    private static func isSubsequence(_ short: [Character], of long: [Character]) -> Bool {
+        var remaining = long[...]
+        for letter in short {
+            guard let found = remaining.firstIndex(of: letter) else { return false }
+            remaining = remaining[(found + 1)...]
+        }
+        return true
     }
 
     /// Optimal string alignment distance: insertions, deletions, substitutions and swaps of

@@ -1,0 +1,289 @@
+import Testing
+@testable import GestureConfig
+import GestureCore
+
+/// The configuration file (SPEC 12): each section, the bare-layout rule, layout files relative
+/// to the configuration, and the printed form of errors.
+struct ConfigurationTests {
+    static let layout = "layout: { id: \"root\", frame: [0, 0, 800, 480] }"
+
+    /// The problems of a configuration with `members` and an inline layout.
+    static func problems(_ members: String) -> [String] {
+        ProblemLines.configuration("{ \(members), \(layout) }")
+    }
+
+    static func configuration(_ members: String) throws -> Configuration {
+        try ConfigurationLoader.parse(text: "{ \(members), \(layout) }", file: "kiosk.json5")
+    }
+
+    struct Case: CustomTestStringConvertible, Sendable {
+        var members: String
+        var problems: [String]
+        init(_ members: String, _ problems: String...) {
+            self.members = members
+            self.problems = problems
+        }
+        var testDescription: String { members }
+    }
+
+    static let cases: [Case] = [
+        Case("device: \"eGalax\"", "device: \"eGalax\" is neither \"auto\" nor a device path; write a path such as "
+             + "\"/dev/input/by-id/…\", or { name: \"eGalax\" } to pick the device by name"),
+        Case("device: 5", "device: expected \"auto\", a device path or { name: \"…\" }, found a number"),
+        Case("device: { name: \"\" }", "device.name: the pattern is empty; write the device name, with * for any characters"),
+        Case("device: { nam: \"eGalax*\" }",
+             "device.name: missing; add name: \"…\", a pattern such as \"eGalax*\" matched against the device name",
+             "device.nam: unknown key; did you mean \"name\"?"),
+        Case("grab: \"yes\"", "grab: expected true or false, found a string"),
+        Case("axes: [0, 4095]", "axes: expected an object { x: { min, max }, y: { min, max } }, found an array of 2 elements"),
+        Case("axes: { x: { min: 10, max: 5 } }",
+             "axes.x.max: max (5) is not greater than min (10); swap them, or use rotation or calibration to flip the axis"),
+        Case("axes: { x: { min: 0 }, z: {} }",
+             "axes.x.max: missing; add max: the largest value the panel reports on this axis",
+             "axes.z: unknown key; remove it (axes takes x, y)"),
+        Case("axes: { y: { min: 0.5, max: 4095, resolution: -1 } }",
+             "axes.y.min: 0.5 is not a whole number; use a whole number of device units",
+             "axes.y.resolution: -1 is negative; use the units per millimetre, or 0 if unknown"),
+        Case("axes: { x: { min: 0, max: 1e12 } }",
+             "axes.x.max: 1000000000000 does not fit a device axis; use a value from -2147483648 to 2147483647"),
+        Case("screen: { height: 480 }",
+             "screen.width: missing; add width: the screen's width in points, the unit of the layout's frames"),
+        Case("screen: { width: 0, height: -1 }",
+             "screen.width: 0 is not a usable width; use a number of points greater than 0",
+             "screen.height: -1 is not a usable height; use a number of points greater than 0"),
+        Case("screen: { width: 800, height: 480, rotation: 45 }",
+             "screen.rotation: 45 is not a supported rotation; use 0, 90, 180 or 270 (degrees clockwise of the panel relative to the screen)"),
+        Case("screen: { width: 800, height: 480, rotation: \"90\" }",
+             "screen.rotation: expected 0, 90, 180 or 270, found a string"),
+        Case("screen: { width: 800, height: 480, calibration: [1, 0, 0] }",
+             "screen.calibration: expected an array of 6 numbers [a, b, c, d, e, f], found an array of 3 elements"),
+        Case("screen: { width: 800, height: 480, calibration: [1, 0, 0, 0, 1, Infinity] }",
+             "screen.calibration[5]: Infinity is not allowed here; use a finite number"),
+        Case("screen: { width: 800, height: 480, rotate: 90 }", "screen.rotate: unknown key; did you mean \"rotation\"?"),
+        Case("scren: { width: 800, height: 480 }", "scren: unknown key; did you mean \"screen\"?"),
+        Case("socket: \"/run/g.sock\"",
+             "socket: expected an object { path, group, controlGroup, controlUsers }, found a string"),
+        Case("socket: { path: \"\", group: \"\", controlUsers: [\"\", 3] }",
+             "socket.path: the path is empty; use an absolute path such as \"/run/gestured/gestured.sock\"",
+             "socket.group: the group name is empty; name a group, or remove the key for none",
+             "socket.controlUsers[0]: the user name is empty; name a user or remove the entry",
+             "socket.controlUsers[1]: expected a string (a user name), found a number"),
+        Case("socket: { controlGroup: 5, user: [] }",
+             "socket.controlGroup: expected a group name (a string) or null, found a number",
+             "socket.user: unknown key; remove it (socket takes path, group, controlGroup, controlUsers)"),
+        Case("gestures: { tap: { maxInterval: -1, slop: 2 } }",
+             "gestures.tap.slop: slop is not a parameter of tap recognizers; remove it (tap takes taps, touches, maxMovement, maxDuration, maxInterval)",
+             "gestures.tap.maxInterval: -1 is negative; use 0 seconds or more"),
+        Case("gestures: { tapp: {}, pan: 3 }",
+             "gestures.pan: expected an object of pan parameters, found a number",
+             "gestures.tapp: unknown key; did you mean \"tap\"?"),
+        Case("gestures: { pan: { id: \"x\" } }",
+             "gestures.pan.id: unknown key; remove it (a pan recognizer takes minimumTouches, maximumTouches, slop)"),
+        Case("gestures: { control: { trackingSlop: -1 }, touch: { tapInterval: \"x\", tapDist: 1 } }",
+             "gestures.control.trackingSlop: -1 is negative; use 0 points or more",
+             "gestures.touch.tapInterval: expected a number of seconds, found a string",
+             "gestures.touch.tapDist: unknown key; did you mean \"tapDistance\"?"),
+    ]
+
+    @Test(arguments: cases)
+    func reportsTheKeyPathAndWhatToChange(_ example: Case) {
+        #expect(Self.problems(example.members) == example.problems)
+    }
+
+    @Test func readsEverySection() throws {
+        let configuration = try Self.configuration("""
+            device: { name: "eGalax*" }, grab: true,
+            axes: { x: { min: 0, max: 4095, resolution: 12 }, y: { min: -100, max: 100 } },
+            screen: { width: 1920, height: 1080, rotation: 90, calibration: [1, 0, 0.01, 0, 1, -0.02] },
+            socket: { path: "/tmp/g.sock", group: "gestured", controlGroup: null, controlUsers: ["signage"] },
+            gestures: { tap: { maxInterval: 0.3, taps: 2 }, swipe: { direction: ["up"] },
+                        control: { trackingSlop: 40 }, touch: { tapInterval: 0.25, tapDistance: 30 } }
+            """)
+        #expect(configuration.device == .name(pattern: "eGalax*"))
+        #expect(configuration.grab)
+        #expect(configuration.axes == AxisOverrides(x: AxisOverride(minimum: 0, maximum: 4095, resolution: 12),
+                                                    y: AxisOverride(minimum: -100, maximum: 100)))
+        #expect(configuration.screen == ScreenConfig(width: 1920, height: 1080, rotation: .clockwise90,
+                                                     calibration: [1, 0, 0.01, 0, 1, -0.02]))
+        #expect(configuration.socket == SocketConfig(path: "/tmp/g.sock", group: "gestured", controlUsers: ["signage"]))
+        #expect(configuration.settings == GestureSettings(
+            overrides: [.tap: RecognizerParameters(taps: 2, maxInterval: 0.3), .swipe: RecognizerParameters(direction: [.up])],
+            trackingSlop: 40, touchTapInterval: 0.25, touchTapDistance: 30))
+        #expect(!configuration.isBareLayout)
+        #expect(configuration.layoutSource == .inline(file: "kiosk.json5"))
+    }
+
+    @Test func defaultsForAMinimalConfiguration() throws {
+        let configuration = try ConfigurationLoader.parse(text: "{ \(Self.layout) }", file: "kiosk.json5")
+        #expect(configuration == Configuration(
+            file: "kiosk.json5", screen: ScreenConfig(width: 800, height: 480),
+            layout: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 800, height: 480)),
+            layoutSource: .inline(file: "kiosk.json5")))
+        #expect(configuration.socket.path == "/run/gestured/gestured.sock")
+        #expect(configuration.socket.group == nil && configuration.socket.controlGroup == nil)
+    }
+
+    @Test(arguments: [("\"auto\"", DeviceSelector.auto), ("\"/dev/input/event3\"", .path("/dev/input/event3")),
+                      ("\"/dev/input/by-path/pci-0000:00:14.0-usb-0:1:1.0-event\"",
+                       .path("/dev/input/by-path/pci-0000:00:14.0-usb-0:1:1.0-event")),
+                      ("{ name: \"ILITEK*\" }", .name(pattern: "ILITEK*"))])
+    func readsDeviceSelectors(_ text: String, _ device: DeviceSelector) throws {
+        #expect(try Self.configuration("device: \(text)").device == device)
+    }
+
+    // MARK: Bare layout or configuration
+
+    @Test func aViewAtTheTopIsABareLayout() throws {
+        let configuration = try ConfigurationLoader.parse(text: "{ id: \"root\", frame: [0, 0, 640, 400] }", file: "bare.json5")
+        #expect(configuration.isBareLayout)
+        #expect(configuration.screen == ScreenConfig(width: 640, height: 400))
+        #expect(configuration.layoutSource == .inline(file: "bare.json5"))
+        #expect(configuration.settings == GestureSettings())
+    }
+
+    @Test func aBareLayoutUsesTheLayoutPrefix() {
+        #expect(ProblemLines.configuration("{ id: \"root\", frame: [0, 0, 640, 400], hiden: true }") == [
+            "layout.hiden: unknown key; did you mean \"hidden\"?",
+        ])
+        #expect(ProblemLines.configuration("{ frame: [0, 0, 640, 400] }") == [
+            "layout.id: missing; add id: \"…\", a name that is unique in the layout",
+        ])
+    }
+
+    @Test func viewKeysInAConfigurationSayHowToFixTheFile() {
+        #expect(ProblemLines.configuration("{ screen: { width: 640, height: 400 }, id: \"root\", frame: [0, 0, 640, 400] }") == [
+            "layout: missing; add layout: \"layouts/….json5\" (a path relative to this file) or the root view inline",
+            "frame: frame is a view key, but this file is a configuration; move the root view under layout: { … }, "
+                + "or remove the configuration keys to make the file a bare layout",
+            "id: id is a view key, but this file is a configuration; move the root view under layout: { … }, "
+                + "or remove the configuration keys to make the file a bare layout",
+        ])
+    }
+
+    @Test func anEmptyObjectIsAConfigurationWithoutALayout() {
+        #expect(ProblemLines.configuration("{}") == [
+            "layout: missing; add layout: \"layouts/….json5\" (a path relative to this file) or the root view inline",
+        ])
+    }
+
+    @Test func theTopLevelMustBeAnObject() {
+        #expect(ProblemLines.configuration("[]") == [
+            "the file holds an empty array, not an object; write a configuration { screen, layout, … } or a bare layout { id, frame, … }",
+        ])
+    }
+
+    @Test func inlineLayoutProblemsUseTheLayoutPrefix() {
+        #expect(ProblemLines.configuration("{ grab: 1, layout: { id: \"root\", frame: [0, 0, 1, 1], alpha: 3 } }") == [
+            "grab: expected true or false, found a number",
+            "layout.alpha: 3 is outside 0…1; use a value from 0 (transparent) to 1 (opaque)",
+        ])
+        #expect(ProblemLines.configuration("{ layout: 5 }") == [
+            "layout: expected a path to a layout file (a string) or the root view { id, frame, … }, found a number",
+        ])
+        #expect(ProblemLines.configuration("{ layout: \"\" }") == [
+            "layout: the path is empty; name the layout file, relative to this file",
+        ])
+    }
+
+    // MARK: Layout files
+
+    @Test(arguments: [
+        ("layouts/lobby.json5", "config/lobby.json5", "config/layouts/lobby.json5"),
+        ("lobby.json5", "gestured.json5", "lobby.json5"),
+        ("/srv/kiosk/lobby.json5", "config/gestured.json5", "/srv/kiosk/lobby.json5"),
+        ("../shared/lobby.json5", "/etc/gestured/gestured.json5", "/etc/gestured/../shared/lobby.json5"),
+        ("lobby.json5", "/gestured.json5", "/lobby.json5"),
+    ])
+    func resolvesLayoutPathsAgainstTheConfigurationsDirectory(_ path: String, _ file: String, _ resolved: String) {
+        #expect(ConfigurationLoader.resolve(path, relativeTo: file) == resolved)
+    }
+
+    static let relative = "Tests/Fixtures/config/relative"
+
+    @Test func loadsALayoutFileNextToTheConfiguration() throws {
+        let configuration = try ConfigurationLoader.load(path: PackageRoot.file("\(Self.relative)/kiosk.json5"))
+        #expect(configuration.layoutSource == .file(path: PackageRoot.file("\(Self.relative)/layouts/panel.json5")))
+        #expect(configuration.layout.id == "panel")
+        #expect(configuration.layout.subviews.map(\.id) == ["ok"])
+        #expect(configuration.screen == ScreenConfig(width: 800, height: 480))
+    }
+
+    /// Problems in the layout file name that file; the configuration's own problems come first.
+    @Test func problemsInTheLayoutFileNameThatFile() throws {
+        let path = PackageRoot.file("\(Self.relative)/layout-syntax-error.json5")
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(PackageRoot.relative(error.description) == """
+            \(Self.relative)/layout-syntax-error.json5: screen.width: 0 is not a usable width; use a number of points greater than 0
+            \(Self.relative)/layouts/syntax-error.json5:3:26: missing "," between the value of "frame" and "subviews"; add a comma
+            """)
+    }
+
+    @Test func keyPathsInALayoutFileStartWithLayout() throws {
+        let path = PackageRoot.file("\(Self.relative)/layout-key-problems.json5")
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(PackageRoot.relative(error.description) == """
+            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].trackingSlop: expected a number of points, found a string
+            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
+            """)
+    }
+
+    @Test func aMissingLayoutFileIsReportedAtTheLayoutKey() throws {
+        let path = PackageRoot.file("\(Self.relative)/missing-layout.json5")
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
+        #expect(PackageRoot.relative(error.description) == """
+            \(Self.relative)/missing-layout.json5: layout: cannot read "\(Self.relative)/layouts/nowhere.json5" (no such file); \
+            check the path, remembering that it is relative to the directory of this file
+            """)
+    }
+
+    @Test func aMissingConfigurationFileSaysSo() {
+        #expect(throws: ConfigurationError(file: "/nonexistent/gestured.json5", problems: [
+            ConfigurationProblem(file: "/nonexistent/gestured.json5", location: .file,
+                                 message: "cannot read the file (no such file); check the path"),
+        ])) {
+            try ConfigurationLoader.load(path: "/nonexistent/gestured.json5")
+        }
+    }
+
+    @Test func aDirectoryIsNotAConfiguration() throws {
+        let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: PackageRoot.file("config")) }
+        #expect(error.problems.map(\.message) == ["cannot read the file (it is a directory); name a file"])
+    }
+
+    // MARK: Printing
+
+    @Test func printsOneProblemPerLine() {
+        let error = ConfigurationError(file: "kiosk.json5", problems: [
+            ConfigurationProblem(file: "kiosk.json5", location: .keyPath("screen.width"), message: "missing; add width"),
+            ConfigurationProblem(file: "layouts/a.json5", location: .position(line: 3, column: 7), message: "unterminated string"),
+            ConfigurationProblem(file: "kiosk.json5", location: .file, message: "cannot read the file"),
+        ])
+        #expect(error.description == """
+            kiosk.json5: screen.width: missing; add width
+            layouts/a.json5:3:7: unterminated string
+            kiosk.json5: cannot read the file
+            """)
+        #expect(error.layoutProblems == [
+            LayoutProblem(path: "screen.width", message: "missing; add width"),
+            LayoutProblem(path: "layouts/a.json5:3:7", message: "unterminated string"),
+            LayoutProblem(path: "kiosk.json5", message: "cannot read the file"),
+        ])
+    }
+
+    @Test func axisOverridesApplyToTheAxesADeviceDeclares() {
+        let overrides = AxisOverrides(x: AxisOverride(minimum: 0, maximum: 4095, resolution: 10))
+        let multitouch = DeviceDescription(name: "panel", absInfo: [
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 100, fuzz: 4),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 100),
+        ])
+        #expect(overrides.applied(to: multitouch).absInfo == [
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095, fuzz: 4, resolution: 10),
+            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 100),
+        ])
+        // A recording without a description declares nothing: both x axes get the range.
+        #expect(overrides.applied(to: DeviceDescription(name: "getevent")).absInfo == [
+            AbsCode.x: AbsInfo(minimum: 0, maximum: 4095, resolution: 10),
+            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095, resolution: 10),
+        ])
+    }
+}
