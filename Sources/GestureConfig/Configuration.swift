@@ -16,7 +16,7 @@ public struct Configuration: Hashable, Sendable {
     /// Grab the device exclusively, so nothing else (a desktop session) also acts on touches.
     public var grab: Bool
     public var axes: AxisOverrides
-    public var screen: ScreenConfig
+    public var screen: ScreenGeometry
     public var socket: SocketConfig
     public var settings: GestureSettings
     public var layout: ViewSpec
@@ -24,7 +24,7 @@ public struct Configuration: Hashable, Sendable {
     public var layoutSource: LayoutSource
 
     public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto, grab: Bool = false,
-                axes: AxisOverrides = AxisOverrides(), screen: ScreenConfig, socket: SocketConfig = SocketConfig(),
+                axes: AxisOverrides = .none, screen: ScreenGeometry, socket: SocketConfig = SocketConfig(),
                 settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource) {
         self.file = file
         self.isBareLayout = isBareLayout
@@ -56,11 +56,11 @@ public struct Configuration: Hashable, Sendable {
         } else {
             lines.append("\(file): a valid configuration")
         }
-        var screenLine = "screen: \(Self.number(screen.width)) × \(Self.number(screen.height)) points"
+        var screenLine = "screen: \(Self.number(screen.size.width)) × \(Self.number(screen.size.height)) points"
         if screen.rotation != .none { screenLine += ", rotated \(screen.rotation.rawValue)°" }
-        if screen.calibration != ScreenConfig.identityCalibration { screenLine += ", calibrated" }
+        if screen.calibration != .identity { screenLine += ", calibrated" }
         lines.append(screenLine)
-        lines.append("device: \(device)" + (grab ? ", grabbed" : "") + (axes.isEmpty ? "" : ", axis ranges overridden"))
+        lines.append("device: \(device)" + (grab ? ", grabbed" : "") + (axes == .none ? "" : ", axis ranges overridden"))
         lines.append("layout: \(layoutSource): \(plural(views, "view")) (\(plural(controls, "control"))), "
             + plural(recognizers, "recognizer"))
         lines.append("socket: \(socket.path)")

@@ -33,7 +33,7 @@ public enum ConfigurationLoader {
                 throw ConfigurationError(file: file, problems: problems.map { ConfigurationProblem(file: file, $0) })
             }
             return Configuration(file: file, isBareLayout: true,
-                                 screen: ScreenConfig(width: layout.frame.size.width, height: layout.frame.size.height),
+                                 screen: ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                                  layout: layout, layoutSource: .inline(file: file))
         }
         return try readConfiguration(members, file: file)
@@ -85,7 +85,7 @@ public enum ConfigurationLoader {
         var reader = SchemaReader()
         let device = reader.device(members["device"], at: "device") ?? .auto
         let grab = reader.bool(members["grab"], at: "grab") ?? false
-        let axes = reader.axes(members["axes"], at: "axes") ?? AxisOverrides()
+        let axes = reader.axes(members["axes"], at: "axes") ?? .none
         let screen = reader.screen(members["screen"], at: "screen")
         let socket = reader.socket(members["socket"], at: "socket") ?? SocketConfig()
         let settings = reader.gestures(members["gestures"], at: "gestures") ?? GestureSettings()
@@ -131,7 +131,7 @@ public enum ConfigurationLoader {
         let problems = reader.problems.map { ConfigurationProblem(file: file, $0) } + layoutFileProblems
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
         return Configuration(file: file, device: device, grab: grab, axes: axes,
-                             screen: screen ?? ScreenConfig(width: layout.frame.size.width, height: layout.frame.size.height),
+                             screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                              socket: socket, settings: settings, layout: layout, layoutSource: layoutSource)
     }
 

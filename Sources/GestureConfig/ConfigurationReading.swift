@@ -54,7 +54,7 @@ extension SchemaReader {
     }
 
     /// `{ min, max, resolution? }` in device units.
-    mutating func axis(_ value: JSONValue?, at path: String) -> AxisOverride? {
+    mutating func axis(_ value: JSONValue?, at path: String) -> AbsInfo? {
         guard let value else { return nil }
         guard let members = object(value, at: path, expected: "an object { min, max, resolution }") else { return nil }
         let key = { (name: String) in Self.path(path, name) }
@@ -82,12 +82,12 @@ extension SchemaReader {
                 + "calibration to flip the axis")
             return nil
         }
-        return AxisOverride(minimum: minimum, maximum: maximum, resolution: max(0, resolution ?? 0))
+        return AbsInfo(minimum: minimum, maximum: maximum, resolution: max(0, resolution ?? 0))
     }
 
     // MARK: screen
 
-    mutating func screen(_ value: JSONValue?, at path: String) -> ScreenConfig? {
+    mutating func screen(_ value: JSONValue?, at path: String) -> ScreenGeometry? {
         guard let value else { return nil }
         guard let members = object(value, at: path, expected: "an object { width, height, rotation, calibration }") else {
             return nil
@@ -107,26 +107,26 @@ extension SchemaReader {
         }
         let width = size("width")
         let height = size("height")
-        var rotation = ScreenConfig.Rotation.none
+        var rotation = ScreenRotation.none
         if let degrees = number(members["rotation"], at: key("rotation"), expected: "0, 90, 180 or 270") {
-            if let valid = Int(exactly: degrees).flatMap(ScreenConfig.Rotation.init(rawValue:)) {
+            if let valid = Int(exactly: degrees).flatMap(ScreenRotation.init(degrees:)) {
                 rotation = valid
             } else {
                 report(key("rotation"), "\(Self.describe(degrees)) is not a supported rotation; use 0, 90, 180 or 270 "
                     + "(degrees clockwise of the panel relative to the screen)")
             }
         }
-        var calibration = ScreenConfig.identityCalibration
+        var calibration = CalibrationMatrix.identity
         if let matrix = numbers(members["calibration"], at: key("calibration"), names: ["a", "b", "c", "d", "e", "f"],
                                 expected: "an array of 6 numbers [a, b, c, d, e, f]") {
             for (index, number) in matrix.enumerated() where !number.isFinite {
                 report(Self.path(key("calibration"), index), "\(Self.describe(number)) is not allowed here; use a finite number")
             }
-            if matrix.allSatisfy(\.isFinite) { calibration = matrix }
+            if matrix.allSatisfy(\.isFinite), let valid = CalibrationMatrix(matrix) { calibration = valid }
         }
         reportUnknownKeys(in: members, at: path, known: ["width", "height", "rotation", "calibration"], what: "screen")
         guard let width, let height else { return nil }
-        return ScreenConfig(width: width, height: height, rotation: rotation, calibration: calibration)
+        return ScreenGeometry(width: width, height: height, rotation: rotation, calibration: calibration)
     }
 
     // MARK: socket

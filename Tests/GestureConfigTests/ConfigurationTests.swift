@@ -101,10 +101,10 @@ struct ConfigurationTests {
             """)
         #expect(configuration.device == .name(pattern: "eGalax*"))
         #expect(configuration.grab)
-        #expect(configuration.axes == AxisOverrides(x: AxisOverride(minimum: 0, maximum: 4095, resolution: 12),
-                                                    y: AxisOverride(minimum: -100, maximum: 100)))
-        #expect(configuration.screen == ScreenConfig(width: 1920, height: 1080, rotation: .clockwise90,
-                                                     calibration: [1, 0, 0.01, 0, 1, -0.02]))
+        #expect(configuration.axes == AxisOverrides(x: AbsInfo(minimum: 0, maximum: 4095, resolution: 12),
+                                                    y: AbsInfo(minimum: -100, maximum: 100)))
+        #expect(configuration.screen == ScreenGeometry(width: 1920, height: 1080, rotation: .clockwise90,
+                                                     calibration: CalibrationMatrix([1, 0, 0.01, 0, 1, -0.02])!))
         #expect(configuration.socket == SocketConfig(path: "/tmp/g.sock", group: "gestured", controlUsers: ["signage"]))
         #expect(configuration.settings == GestureSettings(
             overrides: [.tap: RecognizerParameters(taps: 2, maxInterval: 0.3), .swipe: RecognizerParameters(direction: [.up])],
@@ -116,7 +116,7 @@ struct ConfigurationTests {
     @Test func defaultsForAMinimalConfiguration() throws {
         let configuration = try ConfigurationLoader.parse(text: "{ \(Self.layout) }", file: "kiosk.json5")
         #expect(configuration == Configuration(
-            file: "kiosk.json5", screen: ScreenConfig(width: 800, height: 480),
+            file: "kiosk.json5", screen: ScreenGeometry(width: 800, height: 480),
             layout: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 800, height: 480)),
             layoutSource: .inline(file: "kiosk.json5")))
         #expect(configuration.socket.path == "/run/gestured/gestured.sock")
@@ -136,7 +136,7 @@ struct ConfigurationTests {
     @Test func aViewAtTheTopIsABareLayout() throws {
         let configuration = try ConfigurationLoader.parse(text: "{ id: \"root\", frame: [0, 0, 640, 400] }", file: "bare.json5")
         #expect(configuration.isBareLayout)
-        #expect(configuration.screen == ScreenConfig(width: 640, height: 400))
+        #expect(configuration.screen == ScreenGeometry(width: 640, height: 400))
         #expect(configuration.layoutSource == .inline(file: "bare.json5"))
         #expect(configuration.settings == GestureSettings())
     }
@@ -205,7 +205,7 @@ struct ConfigurationTests {
         #expect(configuration.layoutSource == .file(path: PackageRoot.file("\(Self.relative)/layouts/panel.json5")))
         #expect(configuration.layout.id == "panel")
         #expect(configuration.layout.subviews.map(\.id) == ["ok"])
-        #expect(configuration.screen == ScreenConfig(width: 800, height: 480))
+        #expect(configuration.screen == ScreenGeometry(width: 800, height: 480))
     }
 
     /// Problems in the layout file name that file; the configuration's own problems come first.
@@ -267,23 +267,6 @@ struct ConfigurationTests {
             LayoutProblem(path: "screen.width", message: "missing; add width"),
             LayoutProblem(path: "layouts/a.json5:3:7", message: "unterminated string"),
             LayoutProblem(path: "kiosk.json5", message: "cannot read the file"),
-        ])
-    }
-
-    @Test func axisOverridesApplyToTheAxesADeviceDeclares() {
-        let overrides = AxisOverrides(x: AxisOverride(minimum: 0, maximum: 4095, resolution: 10))
-        let multitouch = DeviceDescription(name: "panel", absInfo: [
-            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 100, fuzz: 4),
-            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 100),
-        ])
-        #expect(overrides.applied(to: multitouch).absInfo == [
-            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095, fuzz: 4, resolution: 10),
-            AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 100),
-        ])
-        // A recording without a description declares nothing: both x axes get the range.
-        #expect(overrides.applied(to: DeviceDescription(name: "getevent")).absInfo == [
-            AbsCode.x: AbsInfo(minimum: 0, maximum: 4095, resolution: 10),
-            AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 4095, resolution: 10),
         ])
     }
 }

@@ -45,7 +45,7 @@ struct SampleFileTests {
         let configuration = try Self.load("config/scenario-a.json5")
         #expect(configuration.isBareLayout)
         #expect(configuration.layout == Self.scenarioA)
-        #expect(configuration.screen == ScreenConfig(width: 400, height: 800))
+        #expect(configuration.screen == ScreenGeometry(width: 400, height: 800))
     }
 
     @Test func scenarioAPassThroughDiffersOnlyInBlackView() throws {
@@ -95,7 +95,7 @@ struct SampleFileTests {
         #expect(!configuration.isBareLayout)
         #expect(configuration.device == .auto)
         #expect(configuration.grab)
-        #expect(configuration.screen == ScreenConfig(width: 1920, height: 1080))
+        #expect(configuration.screen == ScreenGeometry(width: 1920, height: 1080))
         #expect(configuration.socket == SocketConfig(path: "/run/gestured/gestured.sock", group: "gestured",
                                                      controlGroup: "kiosk", controlUsers: ["signage"]))
         #expect(configuration.settings == GestureSettings(
