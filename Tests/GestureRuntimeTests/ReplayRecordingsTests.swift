@@ -1,0 +1,161 @@
+import Foundation
+import GestureConfig
+import GestureCore
+import GestureRuntime
+import Recordings
+import Testing
+
+/// One shared recording, what replaying it must give, and a touch position computed by hand.
+struct RecordingCase: Sendable, CustomTestStringConvertible {
+    let file: String
+    var events: String? = nil
+    var config = "full-screen.json5"
+    /// Distinct touches that begin: the recording's count of new tracking ids (or BTN_TOUCH
+    /// presses), counted independently of gestured with a script over its `E:` lines.
+    let touches: Int
+    /// Where the first touch begins, from the first frame's raw values by SPEC 2 on the
+    /// 1000 x 1000 test screen.
+    let first: (x: Double, y: Double)
+    var testDescription: String { file }
+}
+
+@Suite("Replaying every shared recording")
+struct ReplayRecordingsTests {
+    static let cases: [RecordingCase] = [
+        // ABS_MT_POSITION 340, 242 on 0..799, 0..479: 340/800*1000, 242/480*1000.
+        RecordingCase(file: "atmel-maxtouch.1-finger-fast-taps.evemu", touches: 9, first: (425.0, 504.16666666666663)),
+        // 415/800*1000, 107/480*1000.
+        RecordingCase(file: "atmel-maxtouch.4-finger-drag-down.evemu", touches: 4, first: (518.75, 222.91666666666669)),
+        // 265/1280*1000, 520/768*1000.
+        RecordingCase(file: "ep0430m09.4-finger-drag-down.evemu", touches: 4, first: (207.03125, 677.0833333333334)),
+        // 32752/32768*1000; the first finger never sends a Y in its first frame: the slot's
+        // initial 0 (the kernel's), so y = 0.
+        RecordingCase(file: "hidrec-egalax-7224.2f.evemu", touches: 7, first: (999.51171875, 0.0)),
+        // 428/11175*1000, 474/6289*1000.
+        RecordingCase(file: "hidrec-flatfrog-3200.12f.evemu", touches: 17, first: (38.29977628635347, 75.36969311496264)),
+        // Protocol A through mtdev: 7411/9601*1000, 4677/7201*1000.
+        RecordingCase(file: "ntrig-dell-xt2.protoA.evemu", touches: 4, first: (771.8987605457764, 649.4931259547285)),
+        // 5-field A: lines; 1415/4649*1000, 1326/2557*1000.
+        RecordingCase(file: "wacom-dth2242-finger.10f.evemu", touches: 66, first: (304.3665304366531, 518.5764567852952)),
+        // MT-only, split files; 890/1536*1000, 576/2560*1000.
+        RecordingCase(file: "nexus4-touch_dev.desc", events: "nexus4-touch_dev.events", touches: 12,
+                      first: (579.4270833333334, 225.0)),
+        // Slot 0 only, no ABS_MT_SLOT; 513/1921*1000, 320/1081*1000.
+        RecordingCase(file: "quanta-optical.desc", events: "quanta-optical.events", touches: 9,
+                      first: (267.0484122852681, 296.0222016651249)),
+        // No description: ranges from the configuration (0..1439, 0..3199): 0x3c2 = 962,
+        // 962/1440*1000; 0x9c1 = 2497, 2497/3200*1000.
+        RecordingCase(file: "android-getevent-t.swipes.txt", config: "android-phone.json5", touches: 4,
+                      first: (668.0555555555555, 780.3125)),
+    ]
+
+    func replay(_ c: RecordingCase, tracing: Bool = false) throws -> ReplayOutput {
+        try ReplayOutput(recording: TestPaths.recording(c.file), events: c.events.map(TestPaths.recording),
+                         config: TestPaths.fixture(c.config), tracing: tracing)
+    }
+
+    @Test(arguments: cases)
+    func replaysWithEveryTouchEndedExactlyOnce(_ c: RecordingCase) throws {
+        let output = try replay(c)
+        #expect(output.violations() == [])
+        let began = output.beganTouches
+        #expect(began.count == c.touches)
+        #expect(Set(began).count == began.count, "touch ids are never reused")
+        let first = try #require(output.of(type: "touches").first)
+        let touch = try #require((first["touches"] as? [[String: Any]])?.first)
+        #expect(first["phase"] as? String == "began")
+        #expect(touch["x"] as? Double == c.first.x)
+        #expect(touch["y"] as? Double == c.first.y)
+        #expect(output.of(type: "warning").isEmpty, "\(output.of(type: "warning"))")
+    }
+
+    @Test(arguments: cases)
+    func tracingGivesOneHitTestPerTouch(_ c: RecordingCase) throws {
+        let output = try replay(c, tracing: true)
+        let hitTests = output.of(type: "hitTest")
+        #expect(hitTests.count == c.touches)
+        #expect(hitTests.map { $0["touch"] as! Int } == output.beganTouches)
+        #expect(hitTests.allSatisfy { ($0["trace"] as? [String]) == ["Screen hitTest", "Screen point(inside): true"] })
+    }
+
+    @Test func touchpadRecordingIsRefusedWithAClearMessage() throws {
+        let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
+        let path = TestPaths.recording("tp-bcm5974.three-finger-click.evemu")
+        let recording = try RecordingReader.read(path: path)
+        #expect(throws: ReplayError.notATouchscreen(file: path, reason: DeviceClassification(recording.description!).reason)) {
+            _ = try Replayer(recording: recording, setup: configuration.replaySetup, options: ReplayOptions())
+        }
+        #expect(DeviceClassification(recording.description!).reason.contains("INPUT_PROP_BUTTONPAD"))
+        // Forced, it replays (protocol A through mtdev, negative minima) with every touch ended.
+        var replayer = try Replayer(recording: recording, setup: configuration.replaySetup,
+                                    options: ReplayOptions(allowNonTouchscreen: true))
+        var bytes: [UInt8] = []
+        replayer.run { bytes += $0 }
+        #expect(String(decoding: bytes, as: UTF8.self).contains(#""phase":"began""#))
+    }
+
+    @Test func recordingWithoutDescriptionOrAxesIsRefused() throws {
+        let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
+        let path = TestPaths.recording("android-getevent-t.swipes.txt")
+        #expect(throws: ReplayError.noDescription(file: path)) {
+            _ = try Replayer(recording: try RecordingReader.read(path: path), setup: configuration.replaySetup,
+                             options: ReplayOptions())
+        }
+    }
+
+    @Test func tenFingerReplayIsDeterministic() throws {
+        let c = Self.cases.first { $0.file.hasPrefix("wacom") }!
+        let first = try replay(c, tracing: true)
+        let second = try replay(c, tracing: true)
+        #expect(first.bytes == second.bytes)
+        #expect(first.bytes.count > 100_000)
+    }
+
+    @Test func truncatedRecordingEndsWithItsTouchesCancelled() throws {
+        // The first 5 frames of the 4-finger drag: four fingers down, then the recording stops.
+        let path = TestPaths.recording("atmel-maxtouch.4-finger-drag-down.evemu")
+        var recording = try RecordingReader.read(path: path)
+        var frames = 0
+        let cut = recording.events.firstIndex { event in
+            if event.isFrameEnd { frames += 1 }
+            return frames == 5
+        }!
+        recording.events = Array(recording.events[...cut]) + [recording.events[cut + 1]]  // and half a frame
+        let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
+        var replayer = try Replayer(recording: recording, setup: configuration.replaySetup, options: ReplayOptions())
+        var bytes: [UInt8] = []
+        replayer.run { bytes += $0 }
+        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
+        let cancelled = try #require(lines.last { $0.contains(#""type":"touches""#) })
+        #expect(cancelled.contains(#""phase":"cancelled""#))
+        #expect(cancelled.contains(#""touches":[{"id":1,"#))
+        #expect(lines.last?.contains(#""type":"warning""#) == true, "the discarded half frame is reported")
+        #expect(replayer.engine.activeTouchCount == 0)
+    }
+}
+
+/// Records what a realtime replay asked to wait for, instead of sleeping.
+final class RecordingPacer: Pacer, @unchecked Sendable {
+    private(set) var waits: [Timestamp] = []
+    func wait(until time: Timestamp) { waits.append(time) }
+}
+
+@Suite("Realtime replay")
+struct RealtimeReplayTests {
+    @Test func realtimeGivesTheSameEventsPacedByTheRecordingsTimestamps() throws {
+        let path = TestPaths.recording("atmel-maxtouch.1-finger-fast-taps.evemu")
+        let config = TestPaths.config("lobby.json5")
+        let virtual = try ReplayOutput(recording: path, config: config)
+        let pacer = RecordingPacer()
+        let paced = try ReplayOutput(recording: path, config: config, pacer: pacer)
+        #expect(paced.bytes == virtual.bytes)
+        // One wait per frame that changed a contact, at the frame's time, plus the deadlines
+        // in between; never backwards.
+        let recording = try RecordingReader.read(path: path)
+        let frameTimes = Set(recording.events.filter(\.isFrameEnd).map(\.time))
+        #expect(pacer.waits.count >= 18)
+        #expect(pacer.waits == pacer.waits.sorted())
+        #expect(pacer.waits.filter { frameTimes.contains($0) }.count == 18)
+        #expect(pacer.waits.last! >= recording.events.last!.time)
+    }
+}
