@@ -9,9 +9,10 @@ struct SampleFileTests {
 
     @Test func theSamplesAreThere() {
         #expect(Self.samples == [
-            "config/lobby.json5", "config/scenario-a-passthrough.json5", "config/scenario-a.json5",
-            "config/scenario-b-none.json5", "config/scenario-b-redirect.json5", "config/scenario-b-self.json5",
-            "config/scenario-b.json5", "config/layouts/lobby.json5",
+            "config/gallery.json5", "config/lobby.json5", "config/map.json5", "config/scenario-a-passthrough.json5",
+            "config/scenario-a.json5", "config/scenario-b-none.json5", "config/scenario-b-redirect.json5",
+            "config/scenario-b-self.json5", "config/scenario-b.json5", "config/layouts/gallery.json5",
+            "config/layouts/lobby.json5", "config/layouts/map.json5",
         ])
     }
 
