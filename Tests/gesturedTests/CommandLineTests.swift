@@ -1,0 +1,215 @@
+import Foundation
+import Testing
+
+/// Runs the built `gestured` binary as a user would.
+enum Gestured {
+    static let packageRoot: String = {
+        var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while !FileManager.default.fileExists(atPath: url.appendingPathComponent("Package.swift").path) {
+            url = url.deletingLastPathComponent()
+        }
+        return url.path
+    }()
+
+    /// The binary sits next to the test bundle in the build products directory.
+    static let binary: String = {
+        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        return exe.deletingLastPathComponent().appendingPathComponent("gestured").path
+    }()
+
+    struct Result {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String]) throws -> Result {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                      stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+@Suite("gestured hit-test")
+struct HitTestCommandTests {
+    @Test func printsTheTraceThenTheView() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "20", "320"])
+        #expect(result.status == 0)
+        #expect(result.stdout == """
+            RootView hitTest
+            RootView point(inside): true
+            BlackView hitTest
+            BlackView point(inside): true
+            FrontButton hitTest
+            FrontButton point(inside): false
+            => BlackView
+
+            """)
+    }
+
+    @Test func passThroughScenarioReachesTheButtonBehind() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a-passthrough.json5", "60", "620"])
+        #expect(result.stdout.hasSuffix("BackButton hitTest\nBackButton point(inside): true\n=> BackButton\n"))
+    }
+
+    @Test func noViewPrintsNone() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-b-none.json5", "150", "100"])
+        #expect(result.status == 0)
+        #expect(result.stdout == "Container1 hitTest\n=> none\n")
+    }
+
+    @Test func aConfigurationUsesItsLayout() throws {
+        let result = try Gestured.run(["hit-test", "config/lobby.json5", "1870", "68"])
+        #expect(result.stdout.hasSuffix("=> languageClose\n"), "the 24 pt close button is enlarged by hitOutset")
+    }
+
+    @Test func badArgumentsSayWhatToChange() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "twenty", "320"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("twenty"))
+    }
+}
+
+@Suite("gestured check-config")
+struct CheckConfigCommandTests {
+    @Test(arguments: ["config/lobby.json5", "config/gallery.json5", "config/map.json5", "config/scenario-b.json5"])
+    func validFilesExitZeroWithASummary(_ file: String) throws {
+        let result = try Gestured.run(["check-config", file])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("\(file): a valid "))
+        #expect(result.stderr == "")
+    }
+
+    static let broken: [(String, [String])] = [
+        ("duplicate-id", [
+            #"layout.subviews[1].subviews[0].id: the view id "button" is already used at layout.subviews[0]; give each view a unique id"#,
+        ]),
+        ("malformed", [
+            #"!7:19: missing "," between the value of "id" and "frame"; add a comma"#,
+        ]),
+        ("negative-size", [
+            "layout.subviews[0].frame[2]: the width is -200; make it 0 or more (frames grow right and down from x, y)",
+            "layout.subviews[1].frame[3]: the height is -80; make it 0 or more (frames grow right and down from x, y)",
+        ]),
+        ("redirect-non-descendant", [
+            #"layout.subviews[0].hitTest.redirect: "right" is not inside "left"; a redirect must name one of this view's descendants ("leftList")"#,
+            #"layout.subviews[1].hitTest.redirect: "right" is this view itself; name one of its descendants, or use hitTest: "default""#,
+        ]),
+        ("require-to-fail-cycle", [
+            #"layout.recognizers[2].requireToFail[0]: requireToFail makes a cycle "singleTap" → "doubleTap" → "tripleTap" → "singleTap", so none of them can ever recognize; remove one of these requirements"#,
+        ]),
+        ("tracking-slop-on-view", [
+            #"layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a control with kind: "control""#,
+        ]),
+        ("unknown-key", [
+            "layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
+            #"layout.subviews[0].hiden: unknown key; did you mean "hidden"?"#,
+        ]),
+        ("unknown-require-to-fail", [
+            #"layout.recognizers[1].requireToFail[0]: no recognizer has the id "doubleTapp"; did you mean "doubleTap"?"#,
+            #"layout.recognizers[1].requireToFail[1]: "singleTap" is this recognizer itself; name another recognizer or remove the entry"#,
+        ]),
+        ("wrong-type", [
+            "layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",
+            "layout.subviews[0].id: expected a string (the view's unique name), found a number",
+            "layout.subviews[0].frame[3]: expected a number (height), found a string",
+            "layout.subviews[0].hidden: expected true or false, found a string",
+            "layout.subviews[0].alpha: expected a number from 0 to 1, found a string",
+            #"layout.subviews[0].kind: "button" is not a view kind; use "view" or "control""#,
+        ]),
+    ]
+
+    /// Every problem on stderr, one per line as `FILE: KEY.PATH: message` (a `!` prefix in the
+    /// table stands for `FILE:` directly followed by `LINE:COLUMN`), and exit status 1.
+    @Test(arguments: broken)
+    func brokenFilesPrintEveryProblemAndExitNonZero(_ name: String, _ problems: [String]) throws {
+        let file = "Tests/Fixtures/config/broken/\(name).json5"
+        let result = try Gestured.run(["check-config", file])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        let expected = problems.map { $0.hasPrefix("!") ? file + ":" + $0.dropFirst() : file + ": " + $0 }
+        #expect(result.stderr.split(separator: "\n").map(String.init) == expected)
+    }
+
+    @Test func missingFileSaysSo() throws {
+        let result = try Gestured.run(["check-config", "no/such/file.json5"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("no/such/file.json5: "))
+    }
+}
+
+@Suite("gestured replay")
+struct ReplayCommandTests {
+    @Test func theReadmeDemoReplaysTheBundledRecording() throws {
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5",
+                                       "config/recordings/atmel-maxtouch.4-finger-drag-down.evemu"])
+        #expect(result.status == 0)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix(#"{"type":"device","seq":1,"#) == true)
+        #expect(lines.contains { $0.contains(#""recognizer":"carouselPan","kind":"pan","view":"carousel","state":"began""#) })
+        #expect(lines.contains { $0.contains(#""state":"ended""#) })
+    }
+
+    @Test func aTouchpadIsRefusedUnlessForced() throws {
+        let recording = "../shared/recordings/tp-bcm5974.three-finger-click.evemu"
+        guard FileManager.default.fileExists(atPath: Gestured.packageRoot + "/" + recording) else { return }
+        let refused = try Gestured.run(["replay", "--config", "config/lobby.json5", recording])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("not a touchscreen (touchpad: INPUT_PROP_BUTTONPAD is set)"))
+        #expect(refused.stderr.contains("--force"))
+        let forced = try Gestured.run(["replay", "--force", "--config", "config/lobby.json5", recording])
+        #expect(forced.status == 0)
+    }
+
+    @Test func aMalformedRecordingNamesFileAndLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let bundled = try String(contentsOfFile: Gestured.packageRoot
+            + "/config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu", encoding: .utf8)
+        var lines = bundled.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let firstEvent = lines.firstIndex { $0.hasPrefix("E:") }!
+        lines[firstEvent + 2] = "E: 0.000001 0003"
+        let path = directory.appendingPathComponent("broken.evemu").path
+        try lines.joined(separator: "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(path):\(firstEvent + 3): "))
+    }
+
+    @Test func sigtermEndsAReplayCleanly() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Gestured.binary)
+        process.arguments = ["replay", "--realtime", "--config", "config/lobby.json5",
+                             "config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu"]
+        process.currentDirectoryURL = URL(fileURLWithPath: Gestured.packageRoot)
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        // Wait for the first line (the replay is running and paced), then ask it to stop.
+        var received = Data()
+        while !received.contains(UInt8(ascii: "\n")) {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            received += chunk
+        }
+        process.terminate()
+        received += out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 0)
+        let text = String(decoding: received, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"type":"device""#))
+        #expect(text.hasSuffix("\n"), "output is flushed whole lines")
+    }
+}
