@@ -3,7 +3,6 @@ import PackageDescription
 
 let package = Package(
     name: "gestured",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
     ],

@@ -29,6 +29,7 @@ public struct Engine {
     private var pending: [(touch: Int, info: TouchInfo)] = []
     private var cancellations: [TouchID] = []
     private var framed: [Int] = []
+    private var sent: [Bool] = []
 
     /// - Parameter screen: the screen in points; edge pans measure their bands from its edges
     ///   (defaults to the root view's frame).
@@ -307,34 +308,34 @@ public struct Engine {
 
     /// Groups the pending deliveries per view and phase and sends them along the responder
     /// chain, with the control events they produce. Order: phases in the order began, moved,
-    /// ended, cancelled; within a phase, views in the order of their first touch.
+    /// ended, cancelled; within a phase, views in the order of their first touch. Allocates
+    /// nothing: groups are found by scanning the pending list, which holds a few entries.
     private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
         guard !pending.isEmpty else { return }
-        for phase in [TouchPhase.began, .moved, .ended, .cancelled] {
-            var groups: [(touch: Int, infos: [TouchInfo])] = []
-            for (index, info) in pending where info.phase == phase {
-                let touch = touches[index]
-                if let group = groups.firstIndex(where: {
-                    touches[$0.touch].tree === touch.tree && touches[$0.touch].view == touch.view
-                }) {
-                    groups[group].infos.append(info)
-                } else {
-                    groups.append((index, [info]))
+        sent.removeAll(keepingCapacity: true)
+        sent.append(contentsOf: repeatElement(false, count: pending.count))
+        for phase in Self.phaseOrder {
+            for first in pending.indices where !sent[first] && pending[first].info.phase == phase {
+                let touch = touches[pending[first].touch]
+                var group = TouchList()
+                for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase {
+                    let candidate = touches[pending[other].touch]
+                    guard candidate.tree === touch.tree && candidate.view == touch.view else { continue }
+                    group.append(pending[other].info)
+                    sent[other] = true
                 }
-            }
-            for (index, infos) in groups {
-                let touch = touches[index]
                 guard let view = touch.view else { continue }
-                events.append(.touches(TouchesEvent(
-                    time: time, phase: phase, tree: touch.tree, view: view,
-                    responders: ResponderChain.responders(from: view, in: touch.tree), touches: infos)))
+                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touch.tree, view: view,
+                                                    touches: group)))
                 if touch.control != nil {
-                    for info in infos { controlEvents(for: info, at: time, into: &events) }
+                    for info in group { controlEvents(for: info, at: time, into: &events) }
                 }
             }
         }
         pending.removeAll(keepingCapacity: true)
     }
+
+    private static let phaseOrder: [TouchPhase] = [.began, .moved, .ended, .cancelled]
 
     private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout [EngineEvent]) {
         guard let index = touches.firstIndex(where: { $0.id == info.id }), let view = touches[index].view,

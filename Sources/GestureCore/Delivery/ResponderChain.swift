@@ -1,17 +1,32 @@
 /// UIKit's responder chain for touch deliveries (SPEC 5.4): the hit view first; a view that
 /// does not handle touches forwards the delivery to its superview, up to the root, after which
-/// the window and the application receive it and it ends unhandled.
-public enum ResponderChain {
-    /// The views that receive a delivery to `view`, in order. The window and the application
-    /// are not listed: they never consume a touch delivery in gestured.
-    public static func responders(from view: ViewIndex, in tree: ViewTree) -> [ViewIndex] {
-        var chain: [ViewIndex] = []
-        var current: ViewIndex? = view
-        while let responder = current {
-            chain.append(responder)
-            if tree[responder].handlesTouches { break }
-            current = tree[responder].parent
-        }
-        return chain
+/// the window and the application receive it and it ends unhandled. The window and the
+/// application are not listed: they never consume a touch delivery in gestured.
+///
+/// A sequence computed as it is walked, so a delivery carries only its hit view and building
+/// it allocates nothing.
+public struct ResponderChain: Sequence, Sendable {
+    public let tree: ViewTree
+    public let view: ViewIndex
+
+    public init(from view: ViewIndex, in tree: ViewTree) {
+        self.tree = tree
+        self.view = view
     }
+
+    public struct Iterator: IteratorProtocol {
+        let tree: ViewTree
+        var upcoming: ViewIndex?
+
+        public mutating func next() -> ViewIndex? {
+            guard let responder = upcoming else { return nil }
+            upcoming = tree[responder].handlesTouches ? nil : tree[responder].parent
+            return responder
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(tree: tree, upcoming: view) }
+
+    /// The responders' ids, in order.
+    public var ids: [String] { map { tree.id(of: $0) } }
 }

@@ -44,9 +44,18 @@ public struct TouchesEvent: Sendable {
     public var tree: ViewTree
     /// The hit view of these touches.
     public var view: ViewIndex
+    public var touches: TouchList
+
+    public init(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex, touches: TouchList) {
+        self.time = time
+        self.phase = phase
+        self.tree = tree
+        self.view = view
+        self.touches = touches
+    }
+
     /// The responders that received the delivery, in order (the hit view first).
-    public var responders: [ViewIndex]
-    public var touches: [TouchInfo]
+    public var responders: ResponderChain { ResponderChain(from: view, in: tree) }
 }
 
 /// The public state of a recognizer as gesture events report it (SPEC 5.5, 8).
