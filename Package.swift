@@ -5,6 +5,12 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
+        // never slow down the main build and tests).
+        .library(name: "GestureCore", targets: ["GestureCore"]),
+        .library(name: "GestureConfig", targets: ["GestureConfig"]),
+        .library(name: "Recordings", targets: ["Recordings"]),
+        .library(name: "GestureRuntime", targets: ["GestureRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),

@@ -57,12 +57,12 @@ struct InvariantChecker {
             if !ok { violations.append("recognizer \(e.recognizer): \(e.state) after \(previous)") }
             recognizerState[e.recognizer] = e.state
             if e.state == .began || e.state == .recognized {
+                // Every recognizer that ever began or recognized with a touch, over the touch's
+                // whole life: any two of them must be allowed to be simultaneous.
                 for touch in e.touches {
-                    for other in owners[touch, default: []] where other != e.recognizer {
-                        let otherState = recognizerState[other]
-                        if (otherState == .began || otherState == .changed) && !simultaneous(e.recognizer, other) {
-                            violations.append("\(e.recognizer) and \(other) both own touch \(touch)")
-                        }
+                    for other in owners[touch, default: []] where other != e.recognizer
+                        && !simultaneous(e.recognizer, other) {
+                        violations.append("\(e.recognizer) and \(other) both recognized touch \(touch)")
                     }
                     owners[touch, default: []].append(e.recognizer)
                 }
