@@ -97,6 +97,7 @@ struct Replay: ParsableCommand {
         options.realtime = realtime
         options.trace = trace
         options.server.queueLimit = queueLimit
+        options.server.lowWater = min(1 << 16, queueLimit / 4)
         do {
             let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
                                           options: options, logger: logger)

@@ -435,6 +435,9 @@ public final class EventServer {
                 throw ProtocolError(.forbidden, forbiddenMessage(request, client), requestID: id)
             }
             send(try answer(request, id: id, from: client), to: client)
+            // After the reply, so a replay that a subscription starts sends its first event
+            // after the client learnt it is subscribed.
+            subscriptionsChanged()
         } catch {
             counters.errorReplies += 1
             logger.debug("request refused", metadata: ["client": "\(client.serial)", "code": "\(error.code.rawValue)",
@@ -454,7 +457,6 @@ public final class EventServer {
         switch request {
         case .subscribe(let subscription):
             client.subscription = subscription
-            subscriptionsChanged()
             logger.debug("client subscribed", metadata: ["client": "\(client.serial)"])
             reply.writer.key("subscription")
             reply.writer.beginObject()
@@ -472,7 +474,6 @@ public final class EventServer {
             reply.writer.endObject()
         case .unsubscribe:
             client.subscription = nil
-            subscriptionsChanged()
         case .layoutSet(let value):
             let delegate = try requireDelegate(id)
             let layout: ViewSpec
