@@ -77,7 +77,12 @@ public struct Replayer {
     /// A frame read ahead of time, so ``nextStepTime`` can name it.
     private var pendingFrame: TouchFrame?
     private var stopRequested = false
-    /// The input time of the latest raw event read or deadline fired.
+    /// Where the input ends when a stop was requested from outside (SIGTERM during a wait).
+    private var stopTime: Timestamp?
+    /// The input time of the latest raw event read (frames are read one ahead for pacing).
+    private var lastReadTime: Timestamp
+    /// The input time of the latest frame processed or deadline fired: "now" for events the
+    /// driver adds (a layout change) and for `status`.
     public private(set) var currentTime: Timestamp
     /// Frames the engine processed.
     public private(set) var frameCount = 0
@@ -111,6 +116,7 @@ public struct Replayer {
         deviceName = description.name
         self.recording = recording
         currentTime = recording.events.first?.time ?? .zero
+        lastReadTime = currentTime
         let screen = Rect(x: 0, y: 0, width: setup.screen.size.width, height: setup.screen.size.height)
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: screen, tracing: options.tracing)
     }
@@ -187,9 +193,15 @@ public struct Replayer {
     public var isFinished: Bool { phase == .finished }
 
     /// Ends the replay early (SIGTERM) as a recording that ends here would: the next step
-    /// cancels the touches still down; deadlines after that are not waited for.
-    public mutating func requestStop() {
+    /// cancels the touches still down, at `time` (default: the latest processed input time);
+    /// a frame read ahead but not yet due is dropped; deadlines after that are not waited for.
+    public mutating func requestStop(at time: Timestamp? = nil) {
+        guard !stopRequested, phase == .input || phase == .deadlines else { return }
         stopRequested = true
+        // The engine never saw the frame read ahead; the tracker did, and the engine ignores
+        // ends of contacts it does not know.
+        pendingFrame = nil
+        stopTime = max(time ?? currentTime, currentTime)
     }
 
     /// Takes one step: a deadline due before the next frame, the next frame, the end of the
@@ -199,19 +211,19 @@ public struct Replayer {
         switch phase {
         case .input:
             if !stopRequested, pendingFrame == nil { pendingFrame = readFrame(stop: stop) }
-            // A frame already read is processed even after a stop request: the input stage has
-            // seen it, so the engine must too, or the end would cancel touches it never began.
             guard let frame = pendingFrame else {
                 phase = .ending
                 return step(into: &output, stop: stop)
             }
             // Deadlines that fall before the frame fire at their own time.
-            if !stopRequested, let deadline = engine.nextDeadline, deadline < frame.time {
+            if let deadline = engine.nextDeadline, deadline < frame.time {
                 engine.advance(to: deadline, into: &events)
+                currentTime = max(currentTime, deadline)
                 emit(into: &output)
                 return true
             }
             pendingFrame = nil
+            currentTime = frame.time
             engine.process(frame, into: &events)
             frameCount += 1
             emit(into: &output)
@@ -219,6 +231,7 @@ public struct Replayer {
             return true
         case .ending:
             // The recording ends: fingers still down are cancelled, then pending deadlines fire.
+            currentTime = stopTime ?? lastReadTime
             if let last = input.finish(at: currentTime) {
                 engine.process(last, into: &events)
                 emit(into: &output)
@@ -262,7 +275,7 @@ public struct Replayer {
             }
             let event = recording.events[nextEvent]
             nextEvent += 1
-            currentTime = event.time
+            lastReadTime = event.time
             if let frame = input.feed(event) { return frame }
         }
         return nil

@@ -184,7 +184,9 @@ public final class SocketReplay: EventServerDelegate {
             server.shutdown(reason: "stopping", message: "gestured is stopping")
             return
         }
-        replayer.requestStop()
+        // In real time the input has reached "now"; in virtual time, the last step taken.
+        let now = Timestamp(microseconds: origin.microseconds + (MonotonicClock.microseconds() - anchor))
+        replayer.requestStop(at: options.realtime ? now : nil)
         while replayer.step(into: &produced) { publishProduced() }
         publishProduced()
         finish()
