@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ArgumentParser
+import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureServer
@@ -54,7 +55,7 @@ struct Tail: ParsableCommand {
                 continue
             }
             if line.starts(with: Array(#"{"type":"error""#.utf8)) {
-                throw failure("gestured refused: " + String(decoding: line, as: UTF8.self))
+                throw failure(Self.refusal(line))
             }
             if line.starts(with: Array(#"{"type":"bye""#.utf8)) {
                 return
@@ -64,6 +65,16 @@ struct Tail: ParsableCommand {
             if let count, received >= count { return }
         }
         throw failure("\(socket): gestured closed the connection without saying goodbye")
+    }
+
+    /// "gestured refused the subscription (CODE): MESSAGE" from an error line.
+    static func refusal(_ line: [UInt8]) -> String {
+        guard case .object(let reply)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line)),
+              case .object(let error)? = reply["error"],
+              case .string(let code)? = error["code"], case .string(let message)? = error["message"] else {
+            return "gestured refused: " + String(decoding: line, as: UTF8.self)
+        }
+        return "gestured refused (\(code)): \(message)"
     }
 
     /// The subscribe request, one line of JSON.
