@@ -16,7 +16,7 @@ struct Gestured: ParsableCommand {
     )
 }
 
-/// The version printed by `--version` and, later, in the socket's `hello`.
+/// The version printed by `--version` and in the socket's `hello`.
 enum GesturedVersion {
     static let string = "0.1.0"
 }
