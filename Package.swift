@@ -14,6 +14,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
     ],
     targets: [
         // C libraries at the edge, from Debian's -dev packages.
@@ -47,15 +48,22 @@ let package = Package(
         // libevdev devices and libmtdev (protocol A) at the input edge.
         .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev"]),
 
-        // Drivers that run the engine: replay (and later the live loop and the socket server).
+        // The socket protocol for clients (SPEC 9), client sessions, access control, sd_notify.
+        .target(name: "GestureServer",
+                dependencies: ["GestureCore", "GestureConfig", "GestureSystem", "CLinux",
+                               .product(name: "Logging", package: "swift-log")]),
+
+        // Drivers that run the engine: replay (to stdout or to socket subscribers), the live loop.
         .target(name: "GestureRuntime",
-                dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem"]),
+                dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
+                               "GestureServer", .product(name: "Logging", package: "swift-log")]),
 
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gestured",
             dependencies: [
                 "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime", "GestureSystem",
+                "GestureServer", .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +75,10 @@ let package = Package(
         .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem"]),
         .testTarget(name: "GestureRuntimeTests", dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings"]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
+        .testTarget(name: "GestureServerTests",
+                    dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem"]),
+        // Starts the real gestured binary on temporary sockets and drives it with real clients.
+        .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig"]),
     ],
     swiftLanguageModes: [.v6]
 )

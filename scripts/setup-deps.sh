@@ -2,7 +2,9 @@
 # Installs the Debian packages gestured builds and tests with, if any is missing.
 # Idempotent and quiet when everything is there. Needs root (or sudo) only to install.
 set -euo pipefail
-packages=(libevdev-dev libmtdev-dev pkg-config)
+# systemd: systemd-analyze and systemd-socket-activate for the service tests; python3 (Debian's,
+# runnable by other users) for the Python client example and the permission tests.
+packages=(libevdev-dev libmtdev-dev pkg-config systemd python3)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -12,11 +12,11 @@ struct Gestured: ParsableCommand {
             deliveries, gestures and control events as JSON Lines.
             """,
         version: GesturedVersion.string,
-        subcommands: [Replay.self, HitTest.self, CheckConfig.self]
+        subcommands: [Replay.self, HitTest.self, CheckConfig.self, Tail.self]
     )
 }
 
-/// The version printed by `--version` and, later, in the socket's `hello`.
+/// The version printed by `--version` and in the socket's `hello`.
 enum GesturedVersion {
     static let string = "0.1.0"
 }

@@ -5,6 +5,8 @@ import ArgumentParser
 import GestureConfig
 import GestureCore
 import GestureRuntime
+import GestureServer
+import Logging
 import Recordings
 
 /// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
@@ -16,6 +18,12 @@ struct Replay: ParsableCommand {
             libinput record (YAML v1), evtest and Android getevent -t logs. Runs in virtual \
             time (as fast as possible; timers fire at their input-time deadlines) unless \
             --realtime is given. Touches still down when the recording ends are cancelled.
+
+            With --socket, the events go to clients of the socket protocol instead of stdout: \
+            the replay starts once --wait-clients clients have subscribed, and the command \
+            exits when the replay has ended and every client has received its events. In \
+            virtual time the replay goes as fast as the subscribers read. A socket passed by \
+            systemd (LISTEN_FDS) is used instead of creating PATH.
             """)
 
     @Option(help: "The configuration file (screen, axis overrides, gestures, layout), or a bare layout.")
@@ -30,11 +38,28 @@ struct Replay: ParsableCommand {
     @Flag(help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway.")
     var force = false
 
+    @Option(help: ArgumentHelp("Serve the events to socket clients at this path instead of printing them.",
+                               valueName: "path"))
+    var socket: String?
+
+    @Option(help: "With --socket: start the replay once this many clients have subscribed (0: at once).")
+    var waitClients = 1
+
+    @Option(help: ArgumentHelp("With --socket: bytes a client may have queued before it is dropped as a slow consumer.",
+                               visibility: .hidden))
+    var queueLimit = 1 << 20
+
     @Argument(help: "The recording, or a device description file when EVENTS-FILE is given.")
     var recording: String
 
     @Argument(help: "An events-only file that goes with the description file RECORDING.")
     var eventsFile: String?
+
+    func validate() throws {
+        if waitClients < 0 { throw ValidationError("--wait-clients must be 0 or more") }
+        if socket == nil && waitClients != 1 { throw ValidationError("--wait-clients needs --socket PATH") }
+        if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
+    }
 
     func run() throws {
         let configuration = try loadConfiguration(config)
@@ -51,13 +76,61 @@ struct Replay: ParsableCommand {
         } catch {
             throw failure(error.description)
         }
+        if let socket {
+            try serve(replayer, configuration: configuration, socketPath: socket)
+            return
+        }
         let stop = SignalStop.install()
         let pacer = realtime ? MonotonicPacer(recordingStart: loaded.events.first?.time ?? .zero, stop: stop) : nil
         replayer.run(pacer: pacer, stop: stop) { bytes in writeAll(bytes, to: 1) }
     }
+
+    /// `--socket`: the replay as a daemon would serve it.
+    private func serve(_ replayer: Replayer, configuration: Configuration, socketPath: String) throws {
+        JournalLogHandler.bootstrap()
+        let logger = Logger(label: "gestured")
+        // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
+        signal(SIGPIPE, SIG_IGN)
+        let listener = try openListener(path: socketPath, group: configuration.socket.group, logger: logger)
+        var options = SocketReplay.Options(server: EventServer.Options(version: GesturedVersion.string))
+        options.waitClients = waitClients
+        options.realtime = realtime
+        options.trace = trace
+        options.server.queueLimit = queueLimit
+        options.server.lowWater = min(1 << 16, queueLimit / 4)
+        do {
+            let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
+                                          options: options, logger: logger)
+            try replay.run()
+        } catch {
+            throw failure("\(error)")
+        }
+    }
 }
 
-/// SIGTERM and SIGINT end a replay cleanly: touches cancelled, output flushed, exit 0.
+/// The listening socket of `run` and `replay --socket`: the one systemd passed (socket
+/// activation), or a new one at `path` with the configured group.
+func openListener(path: String, group: String?, logger: Logger, groupIsRequired: Bool = false) throws -> ListeningSocket {
+    do {
+        if let inherited = SocketActivation.takeDescriptors().first {
+            let listener = try ListeningSocket.adopt(fd: inherited)
+            logger.info("using the socket passed by systemd", metadata: ["socket": "\(listener.path)"])
+            return listener
+        }
+        do {
+            return try ListeningSocket.bind(path: path, group: group)
+        } catch .unknownGroup(let name) where !groupIsRequired {
+            // A dry run on a development machine need not have the kiosk's groups.
+            logger.warning("socket.group is not a group on this system; the socket keeps this process's group",
+                           metadata: ["group": "\(name)"])
+            return try ListeningSocket.bind(path: path, group: nil)
+        }
+    } catch {
+        throw failure(error.description)
+    }
+}
+
+/// SIGTERM and SIGINT end a replay to stdout cleanly: touches cancelled, output flushed, exit 0.
 enum SignalStop {
     static let flag = StopFlag()
 

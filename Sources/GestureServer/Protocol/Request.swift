@@ -1,0 +1,203 @@
+import FoundationEssentials
+import GestureConfig
+
+/// One request of a client (SPEC 9), read from one line of JSON.
+public enum Request: Sendable {
+    case subscribe(Subscription)
+    case unsubscribe
+    /// The new root view, as sent (validated by the configuration reader).
+    case layoutSet(JSONValue)
+    /// The view's id and the keys to change.
+    case viewUpdate(view: String, changes: JSONValue)
+    case hitTest(x: Double, y: Double)
+    case status
+    case reload
+
+    /// The request types, for messages that list them.
+    public static let types = ["subscribe", "unsubscribe", "layout.set", "view.update", "hitTest", "status", "reload"]
+
+    /// Whether the request changes the layout and so needs a peer allowed to control.
+    public var changesLayout: Bool {
+        switch self {
+        case .layoutSet, .viewUpdate, .reload: true
+        case .subscribe, .unsubscribe, .hitTest, .status: false
+        }
+    }
+
+    /// Reads one line; throws a ``ProtocolError`` naming the problem (and the request's id,
+    /// once it could be read).
+    public static func parse(_ line: some Collection<UInt8>) throws(ProtocolError) -> (id: RequestID?, request: Request) {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+        } catch {
+            throw ProtocolError(.badJSON, "the line is not valid JSON; send one JSON object per line, such as {\"type\":\"status\",\"id\":1}")
+        }
+        guard case .object(let members) = value else {
+            throw ProtocolError(.badRequest, "a request is a JSON object with a \"type\", found \(describe(value))")
+        }
+        var id: RequestID?
+        switch members["id"] {
+        case nil, .null?: id = nil
+        case .number(let number)?: id = .number(number)
+        case .string(let string)?: id = .string(string)
+        case let other?:
+            throw ProtocolError(.badRequest, "\"id\" must be a number or a string, found \(describe(other))")
+        }
+        let reader = FieldReader(members: members, id: id)
+        guard let typeValue = members["type"] else {
+            throw ProtocolError(.badRequest, "the request has no \"type\"; add one of \(list(types))", requestID: id)
+        }
+        guard case .string(let type) = typeValue else {
+            throw ProtocolError(.badRequest, "\"type\" must be a string, found \(describe(typeValue))", requestID: id)
+        }
+        let request: Request
+        switch type {
+        case "subscribe":
+            try reader.allow(["kinds", "views", "recognizers", "trace"], in: type)
+            let kinds = try reader.strings("kinds")
+            if let kinds {
+                for kind in kinds where !Subscription.knownKinds.contains(kind) {
+                    throw ProtocolError(.badRequest, "\"kinds\" names \"\(kind)\", which is not an event type; use \(list(Subscription.knownKinds))",
+                                        requestID: id)
+                }
+            }
+            request = .subscribe(Subscription(kinds: kinds.map(Set.init), views: try reader.strings("views")?.map(Glob.init),
+                                              recognizers: try reader.strings("recognizers")?.map(Glob.init),
+                                              trace: try reader.bool("trace") ?? false))
+        case "unsubscribe":
+            try reader.allow([], in: type)
+            request = .unsubscribe
+        case "layout.set":
+            try reader.allow(["layout"], in: type)
+            guard let layout = members["layout"] else {
+                throw ProtocolError(.badRequest, "layout.set needs \"layout\": the root view { \"id\", \"frame\", … }", requestID: id)
+            }
+            request = .layoutSet(layout)
+        case "view.update":
+            try reader.allow(["view", "set"], in: type)
+            guard let view = try reader.string("view") else {
+                throw ProtocolError(.badRequest, "view.update needs \"view\": the id of the view to change", requestID: id)
+            }
+            guard let changes = members["set"] else {
+                throw ProtocolError(.badRequest, "view.update needs \"set\": the keys to change, such as {\"hidden\": true}",
+                                    requestID: id)
+            }
+            guard case .object = changes else {
+                throw ProtocolError(.badRequest, "\"set\" must be an object of view keys, found \(describe(changes))", requestID: id)
+            }
+            request = .viewUpdate(view: view, changes: changes)
+        case "hitTest":
+            try reader.allow(["x", "y"], in: type)
+            guard let x = try reader.number("x"), let y = try reader.number("y") else {
+                throw ProtocolError(.badRequest, "hitTest needs \"x\" and \"y\", numbers in screen points", requestID: id)
+            }
+            request = .hitTest(x: x, y: y)
+        case "status":
+            try reader.allow([], in: type)
+            request = .status
+        case "reload":
+            try reader.allow([], in: type)
+            request = .reload
+        default:
+            var message = "\"\(type)\" is not a request type; use \(list(types))"
+            if let near = suggestion(for: type, among: types) { message = "\"\(type)\" is not a request type; did you mean \"\(near)\"?" }
+            throw ProtocolError(.unknownType, message, requestID: id)
+        }
+        return (id, request)
+    }
+
+    static func list(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
+
+    /// How a message names a value it did not expect: "a number".
+    static func describe(_ value: JSONValue) -> String {
+        switch value {
+        case .object: "an object"
+        case .array: "an array"
+        case .string: "a string"
+        case .number: "a number"
+        case .bool: "a boolean"
+        case .null: "null"
+        }
+    }
+
+    /// The closest word within two edits, for "did you mean".
+    static func suggestion(for word: String, among candidates: [String]) -> String? {
+        let lowered = word.lowercased()
+        return candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
+            .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+    }
+
+    private static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(a.count, 1) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(b.count, 1) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+}
+
+/// Reads typed fields of a request, throwing `bad_request` with the field's name.
+private struct FieldReader {
+    let members: [String: JSONValue]
+    let id: RequestID?
+
+    func allow(_ fields: [String], in type: String) throws(ProtocolError) {
+        for key in members.keys.sorted() where key != "type" && key != "id" && !fields.contains(key) {
+            var message = "\(type) has no field \"\(key)\""
+            if let near = Request.suggestion(for: key, among: fields) {
+                message += "; did you mean \"\(near)\"?"
+            } else if fields.isEmpty {
+                message += "; it takes only \"type\" and \"id\""
+            } else {
+                message += "; its fields are \(Request.list(fields))"
+            }
+            throw ProtocolError(.badRequest, message, requestID: id)
+        }
+    }
+
+    func strings(_ key: String) throws(ProtocolError) -> [String]? {
+        guard let value = members[key] else { return nil }
+        guard case .array(let elements) = value else {
+            throw ProtocolError(.badRequest, "\"\(key)\" must be an array of strings, found \(Request.describe(value))", requestID: id)
+        }
+        var strings: [String] = []
+        for (index, element) in elements.enumerated() {
+            guard case .string(let string) = element else {
+                throw ProtocolError(.badRequest, "\"\(key)\"[\(index)] must be a string, found \(Request.describe(element))",
+                                    requestID: id)
+            }
+            strings.append(string)
+        }
+        return strings
+    }
+
+    func string(_ key: String) throws(ProtocolError) -> String? {
+        guard let value = members[key] else { return nil }
+        guard case .string(let string) = value else {
+            throw ProtocolError(.badRequest, "\"\(key)\" must be a string, found \(Request.describe(value))", requestID: id)
+        }
+        return string
+    }
+
+    func number(_ key: String) throws(ProtocolError) -> Double? {
+        guard let value = members[key] else { return nil }
+        guard case .number(let number) = value, number.isFinite else {
+            throw ProtocolError(.badRequest, "\"\(key)\" must be a number, found \(Request.describe(value))", requestID: id)
+        }
+        return number
+    }
+
+    func bool(_ key: String) throws(ProtocolError) -> Bool? {
+        guard let value = members[key] else { return nil }
+        guard case .bool(let bool) = value else {
+            throw ProtocolError(.badRequest, "\"\(key)\" must be true or false, found \(Request.describe(value))", requestID: id)
+        }
+        return bool
+    }
+}

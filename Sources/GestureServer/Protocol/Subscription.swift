@@ -1,0 +1,42 @@
+import GestureCore
+
+/// What a client asked to receive (SPEC 9 `subscribe`). Filters combine with "and"; within a
+/// filter any entry may match. `views` applies to events that name views (touches, gesture,
+/// control, hitTest): one matches when its view or any responder does. `recognizers` applies to
+/// gesture events. `device`, `layout` and `warning` events name neither and are chosen by
+/// `kinds` alone.
+public struct Subscription: Hashable, Sendable {
+    /// The event types a subscription may name (SPEC 8).
+    public static let knownKinds = ["touches", "gesture", "control", "hitTest", "device", "layout", "warning"]
+
+    /// `nil`: every kind.
+    public var kinds: Set<String>?
+    /// `nil`: any view.
+    public var views: [Glob]?
+    /// `nil`: any recognizer.
+    public var recognizers: [Glob]?
+    /// Also `hitTest` events and `failed` gesture transitions (SPEC 8: emitted only when
+    /// asked for). Asking for the `hitTest` kind asks for tracing too.
+    public var trace: Bool
+
+    public init(kinds: Set<String>? = nil, views: [Glob]? = nil, recognizers: [Glob]? = nil, trace: Bool = false) {
+        self.kinds = kinds
+        self.views = views
+        self.recognizers = recognizers
+        self.trace = trace || (kinds?.contains("hitTest") ?? false)
+    }
+
+    /// Whether an event with this summary goes to the subscriber. `traceAll`: the daemon runs
+    /// with `--trace`, so every subscriber gets the trace-only events.
+    public func matches(_ event: EventSummary, traceAll: Bool = false) -> Bool {
+        if event.isTraceOnly && !trace && !traceAll { return false }
+        if let kinds, !kinds.contains(event.kind) { return false }
+        if let views, event.namesViews {
+            guard event.views.contains(where: { view in views.contains { $0.matches(view) } }) else { return false }
+        }
+        if let recognizers, let recognizer = event.recognizer {
+            guard recognizers.contains(where: { $0.matches(recognizer) }) else { return false }
+        }
+        return true
+    }
+}

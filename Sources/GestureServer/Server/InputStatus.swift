@@ -1,0 +1,26 @@
+/// The input side of `status` (SPEC 9: device, layout revision, counters).
+public struct InputStatus: Sendable {
+    /// Where the input comes from: `device`, or `replay`.
+    public var source: String
+    /// The device's name, `nil` while it is absent (unplugged, not found yet).
+    public var device: String?
+    /// The device path or the recording file.
+    public var path: String?
+    public var layoutRevision: Int
+    public var activeTouches: Int
+    /// Touch frames processed since the start.
+    public var frames: Int
+    /// The input timeline's latest time, in microseconds.
+    public var time: Int64
+
+    public init(source: String, device: String?, path: String?, layoutRevision: Int, activeTouches: Int,
+                frames: Int, time: Int64) {
+        self.source = source
+        self.device = device
+        self.path = path
+        self.layoutRevision = layoutRevision
+        self.activeTouches = activeTouches
+        self.frames = frames
+        self.time = time
+    }
+}
