@@ -58,9 +58,9 @@ let package = Package(
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
-        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "Recordings"]),
+        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureSystem", "Recordings"]),
         .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem"]),
-        .testTarget(name: "GestureRuntimeTests", dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings"]),
+        .testTarget(name: "GestureRuntimeTests", dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem"]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
     ],
     swiftLanguageModes: [.v6]
