@@ -350,7 +350,8 @@ run_test() {
 }
 
 echo "kernel $(uname -r); gestured $("$G" --version)"
-TESTS=${*:-test_four_finger_drag test_one_finger_taps_through_symlink test_single_slot_quanta
+TESTS="$*"
+[ -n "${TESTS// }" ] || TESTS=${KERNEL_TESTS:-test_four_finger_drag test_one_finger_taps_through_symlink test_single_slot_quanta
     test_protocol_a_through_mtdev test_unplug_mid_gesture test_syn_dropped
     test_touchpad_beside_touchscreen test_record_and_replay test_unreadable_device_message}
 for t in $TESTS; do run_test "$t"; done

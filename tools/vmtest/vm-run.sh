@@ -15,7 +15,7 @@ CACHE=${VM_CACHE:-$HERE/.vm-cache}
 JOB=$(mktemp -d); trap 'rm -rf "$JOB"' EXIT
 script=$(readlink -f "$1"); shift
 { printf 'export PATH=%q HOME=/root\n' "$PATH"
-  printf 'exec /bin/bash %q' "$script"; printf ' %q' "$@"; echo; } > "$JOB/cmd.sh"
+  printf 'exec /bin/bash %q' "$script"; [ $# -eq 0 ] || printf ' %q' "$@"; echo; } > "$JOB/cmd.sh"
 pwd > "$JOB/cwd"
 RW=()
 if [ -n "${VM_RW_DIR:-}" ]; then
