@@ -114,7 +114,10 @@ public final class LiveRunner {
         readSource()
     }
 
-    private func detach(because message: String) {
+    /// - Parameter lookAgainNow: after a removal another matching device may be there already;
+    ///   after a read error, reopening at once could fail the same way forever, so the next
+    ///   hotplug notification decides.
+    private func detach(because message: String, lookAgainNow: Bool) {
         guard let current = source else { return }
         let time = now()
         if var chain, let frame = chain.finish(at: time) {
@@ -130,7 +133,7 @@ public final class LiveRunner {
         sink.publish(.device(time: time, action: "removed", name: current.description.name, message: message))
         log("gestured: \(message)")
         // It may be back already (a quick unplug and replug, or another device matches).
-        lookAgain()
+        if lookAgainNow { lookAgain() }
     }
 
     private func devicesChanged() {
@@ -191,8 +194,9 @@ public final class LiveRunner {
         case .drained:
             break
         case .removed:
-            detach(because: failure.map { "\(current.path) could not be read: \($0)" }
-                ?? "\(current.path) was removed; every touch on it was cancelled")
+            detach(because: failure.map { "\(current.path) could not be read: \($0); waiting for it to be plugged in again" }
+                ?? "\(current.path) was removed; every touch on it was cancelled",
+                   lookAgainNow: failure == nil)
         }
         armDeadline()
         sink.flush()

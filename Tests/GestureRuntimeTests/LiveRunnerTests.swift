@@ -170,4 +170,23 @@ struct LiveRunnerTests {
         #expect(sink.deviceActions == ["added"])
         #expect(Self.touchPhases(sink.events) == ["1:began", "1:cancelled"])
     }
+
+    @Test func aReadErrorCancelsTouchesNamesTheCallAndWaitsForHotplugInsteadOfReopening() throws {
+        let abs = Self.abs
+        let source = PipeSource(description: Self.touchscreen)
+        source.write(Self.frame(0, [(abs, AbsCode.mtTrackingID, 7), (abs, AbsCode.mtPositionX, 500),
+                                    (abs, AbsCode.mtPositionY, 300)]))
+        source.failure = EIO
+        let provider = PipeProvider([source, PipeSource(description: Self.touchscreen)])
+        let sink = try Self.run(provider, setup: Self.setup("Tests/Fixtures/config/kernel-test-plain.json5"),
+                                removals: 1, clock: Timestamp(microseconds: 1_500_000))
+        #expect(sink.deviceActions == ["added", "removed"])
+        #expect(Self.touchPhases(sink.events) == ["1:began", "1:cancelled"])
+        let removal = sink.events.compactMap { event -> String? in
+            if case .device(_, "removed", _, let message) = event { message } else { nil }
+        }
+        #expect(removal == ["/dev/input/event-test could not be read: libevdev_next_event failed on /dev/input/event-test: "
+            + "Input/output error (errno 5); waiting for it to be plugged in again"])
+        #expect(provider.opened == 1)
+    }
 }

@@ -346,7 +346,7 @@ run_test() {
     [ -n "$GPID" ] && kill -0 "$GPID" 2>/dev/null && { kill -CONT "$GPID"; kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; }
     for pid in "${DEVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
     DEVICE_PIDS=(); GPID=
-    printf '%s %s (%.1f s)\n' "$result" "$1" "$(echo "$end - $start" | bc 2>/dev/null || awk "BEGIN{print $end - $start}")"
+    awk -v r="$result" -v t="$1" -v s="$start" -v e="$end" 'BEGIN { printf "%s %s (%.1f s)\n", r, t, e - s }'
 }
 
 echo "kernel $(uname -r); gestured $("$G" --version)"

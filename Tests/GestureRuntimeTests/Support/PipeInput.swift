@@ -17,6 +17,8 @@ final class PipeSource: InputSource {
     private let writeEnd: Int32
     private var writeOpen = true
     private let snapshot: () -> DeviceSnapshot?
+    /// When set, reading fails with this errno once the pipe is empty (an EIO from the driver).
+    var failure: Int32?
 
     init(path: String = "/dev/input/event-test", description: DeviceDescription,
          snapshot: @escaping () -> DeviceSnapshot? = { nil }) {
@@ -60,7 +62,10 @@ final class PipeSource: InputSource {
             if count == 0 { return .removed }
             if count < 0 {
                 if errno == EINTR { continue }
-                if errno == EAGAIN { return .drained }
+                if errno == EAGAIN {
+                    if let failure { throw .system(SystemError(call: "libevdev_next_event", errno: failure, subject: path)) }
+                    return .drained
+                }
                 throw .system(SystemError(call: "read", errno: errno, subject: path))
             }
             let event = RawEvent(time: Timestamp(microseconds: record.0), type: UInt16(truncatingIfNeeded: record.1),
@@ -79,7 +84,8 @@ final class PipeSource: InputSource {
 /// notification (a byte written to the change pipe), as a device that is plugged in again.
 final class PipeProvider: InputSourceProvider {
     private var sources: [PipeSource]
-    private var opened = 0
+    /// How many sources were handed out.
+    private(set) var opened = 0
     private var notified = false
     private let changeRead: Int32
     private let changeWrite: Int32
