@@ -355,7 +355,7 @@ TESTS="$*"
     test_protocol_a_through_mtdev test_unplug_mid_gesture test_syn_dropped
     test_touchpad_beside_touchscreen test_record_and_replay test_unreadable_device_message}
 for t in $TESTS; do run_test "$t"; done
-# KERNEL_TESTS_ARTIFACTS (a directory shared with the host through VM_RW_DIR) keeps the outputs.
-[ -n "${KERNEL_TESTS_ARTIFACTS:-}" ] && cp -r "$W"/. "$KERNEL_TESTS_ARTIFACTS"/
+# The outputs are kept in the host directory shared as VM_RW_DIR, when there is one.
+[ -s /job/rwdir ] && cp -r "$W"/. "$(cat /job/rwdir)"/ && echo "kernel tests: outputs in $(cat /job/rwdir)"
 echo "kernel tests: $FAILURES failed"
 exit $FAILURES
