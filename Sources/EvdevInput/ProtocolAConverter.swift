@@ -43,6 +43,8 @@ public final class ProtocolAConverter {
     /// (`0 ..< slotCount`) and, unless the device had one, `ABS_MT_TRACKING_ID`
     /// (mtdev's `MT_ID_MIN ... MT_ID_MAX`, 0 ... 65535). Give it to `ContactTracker`.
     public let convertedDescription: DeviceDescription
+    /// The description it was made for (to make a fresh converter after `SYN_DROPPED`).
+    public let originalDescription: DeviceDescription
 
     private let device: UnsafeMutablePointer<mtdev>
 
@@ -68,6 +70,7 @@ public final class ProtocolAConverter {
             throw ProtocolAConverterError(call: "mtdev_init", errno: -status, device: description.name)
         }
         self.device = device
+        originalDescription = description
         convertedDescription = Self.convertedDescription(of: description)
 
         for (code, info) in description.absInfo.sorted(by: { $0.key < $1.key })

@@ -9,7 +9,7 @@ public struct InputChain {
     public let description: DeviceDescription
     public let classification: DeviceClassification
     private var tracker: ContactTracker
-    private let converter: ProtocolAConverter?
+    private var converter: ProtocolAConverter?
     private var converted: [RawEvent] = []
 
     /// - Parameters:
@@ -50,6 +50,21 @@ public struct InputChain {
             if let frame = tracker.process(event) { completed = frame }
         }
         return completed
+    }
+
+    /// After `SYN_DROPPED` on a live device: the tracker reconciles with the device's true
+    /// state (lost touches cancelled, surviving ones continue). Without a snapshot (a protocol
+    /// A device has no slots to read back) every contact is cancelled and mtdev starts over,
+    /// so the next frame's contacts begin afresh.
+    public mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) -> TouchFrame? {
+        if let snapshot, converter == nil {
+            return tracker.reconcile(with: snapshot, at: time)
+        }
+        if let converter {
+            // mtdev's contact state is as stale as the tracker's; a fresh converter forgets it.
+            self.converter = (try? ProtocolAConverter(description: converter.originalDescription)) ?? converter
+        }
+        return tracker.finish(at: time)
     }
 
     /// The end of the input: every contact still down is cancelled.

@@ -12,7 +12,7 @@ struct Gestured: ParsableCommand {
             deliveries, gestures and control events as JSON Lines.
             """,
         version: GesturedVersion.string,
-        subcommands: [Replay.self, HitTest.self, CheckConfig.self, Tail.self]
+        subcommands: [Run.self, Replay.self, Record.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self]
     )
 }
 

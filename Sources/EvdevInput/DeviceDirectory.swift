@@ -1,0 +1,63 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+import GestureSystem
+
+/// One `eventN` node of the input directory: what libevdev says it is, or why it could not be
+/// read.
+public struct DeviceEntry: Hashable, Sendable {
+    public var path: String
+    /// N of `eventN`, the kernel's registration order.
+    public var number: Int
+    public var description: DeviceDescription?
+    public var classification: DeviceClassification?
+    /// Why the node could not be opened or described (permissions, a device that vanished).
+    public var error: EvdevError?
+
+    public init(path: String, number: Int, description: DeviceDescription?, error: EvdevError?) {
+        self.path = path
+        self.number = number
+        self.description = description
+        classification = description.map(DeviceClassification.init)
+        self.error = error
+    }
+}
+
+/// The input devices in `/dev/input` (or another directory, in tests), in event-number order.
+public enum DeviceDirectory {
+    /// Where the kernel's devtmpfs puts evdev nodes.
+    public static let defaultPath = "/dev/input"
+
+    /// Every `eventN` node in `directory`, opened with libevdev to describe it and closed again.
+    /// A missing directory (no input device registered yet) is an empty list.
+    public static func entries(in directory: String = defaultPath) -> [DeviceEntry] {
+        var numbered: [(number: Int, path: String)] = []
+        guard let handle = opendir(directory) else { return [] }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+            }
+            guard name.hasPrefix("event"), let number = Int(name.dropFirst(5)) else { continue }
+            numbered.append((number, directory + "/" + name))
+        }
+        closedir(handle)
+        // Numeric order: event10 comes after event9, as the kernel registered them.
+        return numbered.sorted { $0.number < $1.number }.map { item in
+            do throws(EvdevError) {
+                let device = try EvdevDevice(path: item.path)
+                return DeviceEntry(path: item.path, number: item.number, description: device.description, error: nil)
+            } catch {
+                return DeviceEntry(path: item.path, number: item.number, description: nil, error: error)
+            }
+        }
+    }
+
+    /// `realpath(3)` of `path` (udev symlinks such as `/dev/input/by-path/…` resolve to the
+    /// `eventN` node), or nil when it does not exist.
+    public static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

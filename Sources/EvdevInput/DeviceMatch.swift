@@ -1,0 +1,82 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+
+/// Which device to read (SPEC 6): `auto`, a path (udev symlinks allowed) or a name glob.
+/// The configuration's `DeviceSelector`, without the configuration module.
+public enum DeviceMatch: Hashable, Sendable, CustomStringConvertible {
+    /// The first direct-touch device in event-number order; never a touchpad.
+    case auto
+    /// A node or a symlink to one.
+    case path(String)
+    /// The first device whose name matches a shell glob (`fnmatch(3)`).
+    case name(pattern: String)
+
+    public var description: String {
+        switch self {
+        case .auto: "auto (the first direct-touch device)"
+        case .path(let path): path
+        case .name(let pattern): "the first device named \"\(pattern)\""
+        }
+    }
+
+    /// What this match makes of each entry: the one it picks (at most one) and, for every
+    /// other, why not.
+    public func verdicts(for entries: [DeviceEntry]) -> [DeviceVerdict] {
+        var picked = false
+        let target: String? = if case .path(let path) = self { DeviceDirectory.resolve(path) ?? path } else { nil }
+        return entries.map { entry in
+            func verdict(_ pick: Bool, _ reason: String) -> DeviceVerdict {
+                if pick { picked = true }
+                return DeviceVerdict(entry: entry, isPicked: pick, reason: reason)
+            }
+            switch self {
+            case .path(let path):
+                guard entry.path == target || DeviceDirectory.resolve(entry.path) == target else {
+                    return verdict(false, "not \(path)")
+                }
+                if let error = entry.error { return verdict(false, "not readable: \(error.errno.map(Self.errnoName) ?? "error")") }
+                return verdict(true, "it is \(path)")
+            case .name(let pattern):
+                guard let description = entry.description else {
+                    return verdict(false, "not readable: \(entry.error?.errno.map(Self.errnoName) ?? "error")")
+                }
+                guard fnmatch(pattern, description.name, 0) == 0 else {
+                    return verdict(false, "name does not match \"\(pattern)\"")
+                }
+                if picked { return verdict(false, "an earlier device matches \"\(pattern)\" too") }
+                return verdict(true, "name matches \"\(pattern)\"")
+            case .auto:
+                guard let classification = entry.classification else {
+                    return verdict(false, "not readable: \(entry.error?.errno.map(Self.errnoName) ?? "error")")
+                }
+                guard classification.isDirectTouch else { return verdict(false, classification.reason) }
+                if picked { return verdict(false, "\(classification.reason), but an earlier touchscreen comes first") }
+                return verdict(true, classification.reason)
+            }
+        }
+    }
+
+    /// The entry this match picks, if any.
+    public func pick(from entries: [DeviceEntry]) -> DeviceEntry? {
+        verdicts(for: entries).first(where: \.isPicked)?.entry
+    }
+
+    static func errnoName(_ code: Int32) -> String {
+        switch code {
+        case EACCES: "permission denied (EACCES)"
+        case EPERM: "operation not permitted (EPERM)"
+        case ENOENT: "gone (ENOENT)"
+        case ENODEV: "gone (ENODEV)"
+        default: String(cString: strerror(code)) + " (errno \(code))"
+        }
+    }
+}
+
+/// What a ``DeviceMatch`` makes of one device: picked or not, and why.
+public struct DeviceVerdict: Hashable, Sendable {
+    public var entry: DeviceEntry
+    public var isPicked: Bool
+    public var reason: String
+}

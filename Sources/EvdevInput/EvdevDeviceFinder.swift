@@ -1,0 +1,78 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureCore
+import GestureSystem
+
+/// Finds the configured device among the evdev nodes, opens it (and grabs it when asked), and
+/// watches the input directory so the loop looks again when nodes come and go.
+public final class EvdevDeviceFinder: InputSourceProvider {
+    public let match: DeviceMatch
+    public let grab: Bool
+    public let directory: String
+    private let watcher: HotplugWatcher
+
+    /// - Parameters:
+    ///   - match: which device.
+    ///   - grab: take it exclusively once opened (`grab: true`).
+    ///   - directory: where the nodes are (`/dev/input`; a temporary folder in tests).
+    public init(match: DeviceMatch, grab: Bool, directory: String = DeviceDirectory.defaultPath) throws(EvdevError) {
+        self.match = match
+        self.grab = grab
+        self.directory = directory
+        var directories = [directory]
+        if case .path(let path) = match {
+            // A udev symlink (by-path, by-id) lives in a subfolder that udev fills after the
+            // node appears: watch it too, so its creation wakes the loop.
+            let folder = HotplugWatcher.parent(path)
+            if folder != directory && !directories.contains(folder) { directories.append(folder) }
+        }
+        do {
+            watcher = try HotplugWatcher(directories: directories)
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    public var selectorDescription: String { match.description }
+
+    public var changeDescriptor: Int32 { watcher.fileDescriptor }
+
+    public func takeChanges() -> Bool {
+        !watcher.takeChanges().isEmpty
+    }
+
+    /// Opens the matching device; nil when none is there. A path that exists but cannot be
+    /// opened is an error (permissions); for `auto` and names, unreadable nodes only matter when
+    /// nothing readable matched, and then the first permission error is thrown.
+    public func open() throws(EvdevError) -> (any InputSource)? {
+        let device: EvdevDevice
+        switch match {
+        case .path(let path):
+            guard let resolved = DeviceDirectory.resolve(path) else { return nil }
+            do {
+                device = try EvdevDevice(path: resolved)
+            } catch where error.errno == ENOENT || error.errno == ENODEV {
+                return nil
+            }
+        case .auto, .name:
+            let entries = DeviceDirectory.entries(in: directory)
+            guard let entry = match.pick(from: entries) else {
+                if let denied = entries.first(where: { $0.error?.isPermissionDenied == true }), let error = denied.error {
+                    throw error
+                }
+                return nil
+            }
+            do {
+                device = try EvdevDevice(path: entry.path)
+            } catch where error.errno == ENOENT || error.errno == ENODEV {
+                return nil  // gone between listing and opening
+            }
+        }
+        if grab { try device.grab() }
+        return device
+    }
+}
+
+@available(*, unavailable, message: "an EvdevDeviceFinder belongs to the input loop")
+extension EvdevDeviceFinder: Sendable {}

@@ -1,0 +1,27 @@
+import GestureCore
+
+/// A live source of raw events that the input loop reads whenever its descriptor is readable:
+/// an ``EvdevDevice``, or a stand-in in tests.
+public protocol InputSource: AnyObject {
+    /// The device node it reads (for messages).
+    var path: String { get }
+    /// The descriptor to wait on for readability.
+    var fileDescriptor: Int32 { get }
+    /// What the device declares.
+    var description: DeviceDescription { get }
+    /// Appends everything readable now; returns whether the source is drained or gone.
+    func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd
+}
+
+/// Finds and opens the configured device, and tells the input loop when devices may have come
+/// or gone, so it looks again without polling.
+public protocol InputSourceProvider: AnyObject {
+    /// What is looked for, for messages ("auto (the first direct-touch device)").
+    var selectorDescription: String { get }
+    /// Opens the device, or returns nil when it is not there (yet).
+    func open() throws(EvdevError) -> (any InputSource)?
+    /// Becomes readable when devices may have appeared or disappeared.
+    var changeDescriptor: Int32 { get }
+    /// Consumes the pending change notifications; true when any could concern the device.
+    func takeChanges() -> Bool
+}

@@ -1,0 +1,117 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import EvdevInput
+import GestureCore
+import GestureSystem
+import Recordings
+
+/// `gestured record`: a live device's description and events in evemu format (SPEC 7, 11),
+/// which `gestured replay` and `evemu-play` both read.
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record a live input device in evemu format.",
+        discussion: """
+            Writes the device description, then one E: line per event as it arrives, times \
+            counted from the first event. Stops at SIGINT (Ctrl-C) or SIGTERM, or when the device \
+            is removed. Replay the file with `gestured replay --config FILE RECORDING`, or play it \
+            into a virtual device with `evemu-device` and `evemu-play`.
+            """)
+
+    @Option(help: "The device node or udev symlink; default: the first direct-touch device.")
+    var device: String?
+
+    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var output: String?
+
+    func run() throws {
+        let match = device.map { DeviceMatch.path($0) } ?? .auto
+        let fd: Int32
+        if let output {
+            fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            if fd < 0 {
+                throw failure("gestured: \(SystemError(call: "open", errno: errno, subject: output)); choose a writable path for -o")
+            }
+        } else {
+            fd = 1
+        }
+        defer { if fd != 1 { close(fd) } }
+        do {
+            let finder = try EvdevDeviceFinder(match: match, grab: false)
+            guard let source = try finder.open() else {
+                throw EvdevError.noMatchingDevice(selector: match.description, detail: "nothing is plugged in that matches")
+            }
+            let loop = try EventLoop()
+            var recorder = EvemuRecorder(fd: fd)
+            recorder.writeDescription(source.description)
+            var readings: [DeviceReading] = []
+            var failure: EvdevError?
+            try loop.watch(source.fileDescriptor) { _ in
+                readings.removeAll(keepingCapacity: true)
+                let end: ReadEnd
+                do throws(EvdevError) {
+                    end = try source.readAvailable(into: &readings)
+                } catch {
+                    failure = error
+                    end = .removed
+                }
+                recorder.write(readings)
+                if end == .removed {
+                    recorder.comment(failure == nil ? "the device was removed" : "reading failed")
+                    printError("gestured: \(source.path) " + (failure.map { "could not be read: \($0)" } ?? "was removed; recording ends"))
+                    loop.stop()
+                }
+            }
+            try loop.handleSignals([SIGTERM, SIGINT]) { _ in loop.stop() }
+            printError("gestured: recording \(source.path) \"\(source.description.name)\" (SIGINT or SIGTERM stops)")
+            try loop.run()
+            if let failure { throw failure }
+        } catch let error as EvdevError {
+            throw self.failure("gestured: \(error)")
+        } catch let error as SystemError {
+            throw self.failure("gestured: \(error)")
+        }
+    }
+
+    private func failure(_ message: String) -> ExitCode {
+        printError(message)
+        return ExitCode.failure
+    }
+}
+
+/// Writes evemu text as events arrive, times rebased to the first event so the file starts at
+/// 0.000000 as evemu-record's does.
+struct EvemuRecorder {
+    let fd: Int32
+    private var origin: Timestamp?
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    func writeDescription(_ description: DeviceDescription) {
+        writeAll(Array(EvemuWriter.descriptionText(description).utf8), to: fd)
+    }
+
+    mutating func write(_ readings: [DeviceReading]) {
+        var text = ""
+        for reading in readings {
+            switch reading {
+            case .event(var event):
+                let origin = self.origin ?? event.time
+                self.origin = origin
+                event.time = Timestamp(microseconds: max(0, event.time.microseconds - origin.microseconds))
+                text += EvemuWriter.eventLine(event)
+            case .resynchronised(_, let time):
+                // A replay of this file cannot resynchronise; say where events were lost.
+                text += "# SYN_DROPPED at \(time.microseconds) µs: the kernel dropped events here\n"
+            }
+        }
+        if !text.isEmpty { writeAll(Array(text.utf8), to: fd) }
+    }
+
+    func comment(_ text: String) {
+        writeAll(Array("# \(text)\n".utf8), to: fd)
+    }
+}

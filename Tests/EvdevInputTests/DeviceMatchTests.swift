@@ -1,0 +1,61 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvdevInput
+import GestureCore
+import GestureSystem
+import Testing
+
+/// Which device `auto`, a name glob or a path picks, and what `gestured devices` says about
+/// the others.
+@Suite("Device selection")
+struct DeviceMatchTests {
+    static func entry(_ number: Int, _ name: String, properties: Set<UInt16> = [], keys: Set<UInt16> = [],
+                      multitouch: Bool = true) -> DeviceEntry {
+        var absInfo: [UInt16: AbsInfo] = [AbsCode.x: AbsInfo(minimum: 0, maximum: 4095),
+                                          AbsCode.y: AbsInfo(minimum: 0, maximum: 4095)]
+        if multitouch {
+            absInfo[AbsCode.mtSlot] = AbsInfo(minimum: 0, maximum: 9)
+            absInfo[AbsCode.mtPositionX] = AbsInfo(minimum: 0, maximum: 4095)
+            absInfo[AbsCode.mtPositionY] = AbsInfo(minimum: 0, maximum: 4095)
+            absInfo[AbsCode.mtTrackingID] = AbsInfo(minimum: 0, maximum: 65535)
+        }
+        let description = DeviceDescription(name: name, codes: [EventType.key: keys.union([KeyCode.btnTouch])],
+                                            absInfo: absInfo, properties: properties)
+        return DeviceEntry(path: "/dev/input/event\(number)", number: number, description: description, error: nil)
+    }
+
+    static let keyboard = DeviceEntry(path: "/dev/input/event0", number: 0,
+                                      description: DeviceDescription(name: "AT Translated Set 2 keyboard"), error: nil)
+    static let touchpad = entry(1, "bcm5974", properties: [InputProperty.buttonpad], keys: [KeyCode.btnLeft])
+    static let denied = DeviceEntry(path: "/dev/input/event2", number: 2, description: nil,
+                                    error: .system(SystemError(call: "open", errno: EACCES, subject: "/dev/input/event2")))
+    static let egalax = entry(3, "eGalax Inc. USB TouchController", properties: [InputProperty.direct])
+    static let atmel = entry(4, "Atmel maXTouch Touchscreen", properties: [InputProperty.direct])
+
+    static let entries = [keyboard, touchpad, denied, egalax, atmel]
+
+    @Test func autoPicksTheFirstTouchscreenAndNeverATouchpad() {
+        let verdicts = DeviceMatch.auto.verdicts(for: Self.entries)
+        #expect(verdicts.map(\.isPicked) == [false, false, false, true, false])
+        #expect(verdicts.map(\.reason) == [
+            "not a touch device: no position axes (ABS_MT_POSITION_X/Y or ABS_X/Y)",
+            "touchpad: INPUT_PROP_BUTTONPAD is set",
+            "not readable: permission denied (EACCES)",
+            "touchscreen: INPUT_PROP_DIRECT is set",
+            "touchscreen: INPUT_PROP_DIRECT is set, but an earlier touchscreen comes first",
+        ])
+        #expect(DeviceMatch.auto.pick(from: [Self.keyboard, Self.touchpad]) == nil)
+    }
+
+    @Test(arguments: [("Atmel*", 4), ("*Touch*", 3), ("eGalax*", 3), ("bcm5974", 1), ("nothing*", nil)] as [(String, Int?)])
+    func aNameGlobPicksTheFirstMatchingDevice(pattern: String, number: Int?) {
+        #expect(DeviceMatch.name(pattern: pattern).pick(from: Self.entries)?.number == number)
+    }
+
+    @Test func aPathPicksThatNodeEvenWhenItIsATouchpad() {
+        // An explicit path is the operator's choice; only auto refuses touchpads.
+        #expect(DeviceMatch.path("/dev/input/event1").pick(from: Self.entries)?.number == 1)
+        #expect(DeviceMatch.path("/dev/input/event2").pick(from: Self.entries) == nil)
+    }
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Real-kernel tests of the live input path: boots Debian's kernel in a QEMU VM (software
+# emulation; see tools/vmtest/ and ../shared/notes/kernel-tests.md), creates virtual
+# touchscreens through /dev/uinput from the shared recordings' descriptions, plays the
+# recordings into them, and checks `gestured run --stdout` against `gestured replay`, plus
+# unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`
+# and the permission message (tools/vmtest/kernel-tests.sh has the details).
+#
+# Usage: scripts/kernel-tests.sh [TEST...]   (default: all; names are the test_* functions)
+# Installs its Debian packages with apt-get (qemu-system-x86, busybox-static, evemu-tools …)
+# and downloads, without installing, Debian's current kernel package into
+# tools/vmtest/.vm-cache. Needs root for apt-get, as CI runs. Exit status: the number of
+# failed tests (125 when the VM gave no status).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+start=$(date +%s.%N)
+scripts/setup-deps.sh
+sh tools/vmtest/vm-setup.sh
+# Build on the host at full speed; the guest runs the binary through the read-only 9p root.
+swift build --product gestured
+built=$(date +%s.%N)
+set +e
+VM_TIMEOUT=${VM_TIMEOUT:-1200} tools/vmtest/vm-run.sh tools/vmtest/kernel-tests.sh "$@"
+status=$?
+set -e
+end=$(date +%s.%N)
+awk -v s="$start" -v b="$built" -v e="$end" \
+    'BEGIN { printf "kernel tests: %.0f s in total (setup and build %.0f s, VM %.0f s)\n", e - s, b - s, e - b }'
+exit $status

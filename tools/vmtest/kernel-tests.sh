@@ -1,0 +1,361 @@
+#!/bin/bash
+# gestured's kernel tests. Runs INSIDE the test VM (tools/vmtest/vm-run.sh; scripts/kernel-tests.sh
+# sets it all up), as root, in the package root: virtual devices are created through
+# /dev/uinput with evemu-device, recordings are played into them with evemu-play, and
+# `gestured run --stdout` reads them through the real kernel evdev path. Each test prints
+# PASS/FAIL with its wall time; the exit status is the number of failures.
+#
+# The main check: live output == `gestured replay` of the same recording with the same
+# configuration, after normalising what legitimately differs (see normalise()).
+set -u
+G=$(readlink -f "${GESTURED:-.build/debug/gestured}")
+# The shared recordings sit beside the main checkout (../shared/recordings); a git worktree
+# finds them beside its common git directory's checkout.
+REC=${RECORDINGS:-../shared/recordings}
+[ -d "$REC" ] || REC=$(git rev-parse --git-common-dir 2>/dev/null)/../../shared/recordings
+REC=$(readlink -f "$REC")
+[ -d "$REC" ] || { echo "kernel-tests: no recordings at ../shared/recordings; set RECORDINGS" >&2; exit 99; }
+CONFIG=$(readlink -f "${CONFIG:-config/lobby.json5}")
+HERE=$(dirname "$(readlink -f "$0")")
+W=$(mktemp -d /tmp/kernel-tests.XXXXXX)
+FAILURES=0
+DEVICE_PIDS=()
+GPID=
+
+log() { echo "  $*"; }
+now() { date +%s.%N; }
+
+# --- devices -------------------------------------------------------------------------------
+
+# make_device DESCRIPTION: creates a uinput device with evemu-device; sets NODE and DEVPID.
+make_device() {
+    local out="$W/evemu-device.$RANDOM.out"
+    evemu-device "$1" > "$out" 2>&1 &
+    DEVPID=$!
+    DEVICE_PIDS+=("$DEVPID")
+    NODE=
+    for _ in $(seq 100); do
+        NODE=$(grep -o '/dev/input/event[0-9]*' "$out" | head -n1)
+        [ -n "$NODE" ] && [ -e "$NODE" ] && return 0
+        sleep 0.05
+    done
+    log "evemu-device $1 gave no node: $(cat "$out")"
+    return 1
+}
+
+remove_device() {   # remove_device PID: destroys the uinput device
+    kill "$1" 2>/dev/null; wait "$1" 2>/dev/null
+}
+
+# description_of FILE: the description lines of an evemu recording (evemu-device wants no E:).
+description_of() { grep -v '^E:' "$1" > "$2"; }
+
+# --- gestured ------------------------------------------------------------------------------
+
+# start_gestured NAME [ARGS...]: `gestured run --stdout` into $W/NAME.jsonl and $W/NAME.err.
+start_gestured() {
+    local name=$1; shift
+    "$G" run --config "${RUN_CONFIG:-$CONFIG}" --stdout "$@" > "$W/$name.jsonl" 2> "$W/$name.err" &
+    GPID=$!
+}
+
+# wait_for FILE PATTERN [COUNT]: until FILE has COUNT lines matching PATTERN (10 s at most).
+wait_for() {
+    local count=${3:-1}
+    for _ in $(seq 200); do
+        [ "$(grep -c -- "$2" "$1" 2>/dev/null)" -ge "$count" ] && return 0
+        sleep 0.05
+    done
+    log "timed out waiting for $count × '$2' in $1:"; sed 's/^/    /' "$1" | tail -n 20
+    return 1
+}
+
+# stop_gestured: SIGTERM must end it with status 0.
+stop_gestured() {
+    kill -TERM "$GPID"
+    wait "$GPID"
+    local rc=$?
+    [ $rc -eq 0 ] || { log "gestured run exited $rc after SIGTERM:"; sed 's/^/    /' "$W"/*.err | tail -n 20; return 1; }
+}
+
+# settle: lets the last deadlines fire (tap intervals 0.3-0.35 s, long press 0.5 s) before
+# stopping, so live has fired everything replay fires at the end of the recording.
+settle() { sleep 1.2; }
+
+# normalise JSONL: what must be equal between live and replay. Dropped: seq and time (live
+# times are the kernel's, replay times the recording's), device events (their messages name
+# the source), and velocities (they divide by the time between frames, which evemu-play
+# reproduces only to within its sleep granularity). Kept: every touch with its id, phase and
+# position, every view and responder list, every gesture with its state and translation,
+# every control event, and their order. Touch ids are renumbered by first appearance, so a
+# stretch of a longer run (after a replug) compares with a replay that starts from 1.
+normalise() {
+    grep -v '"type":"device"' "$1" \
+        | sed -E 's/"seq":[0-9]+,"time":-?[0-9]+,//; s/"velocity([XY])":[-0-9.e+]+/"velocity\1":_/g' \
+        | awk '
+            function renumber(id) { if (!(id in ids)) ids[id] = ++count; return ids[id] }
+            {
+                out = ""; line = $0
+                # "id":N (touches), "touch":N (hitTest, control), "touches":[N,...] (gesture)
+                while (match(line, /"(id|touch)":[0-9]+|"touches":\[[0-9,]+\]/)) {
+                    token = substr(line, RSTART, RLENGTH)
+                    out = out substr(line, 1, RSTART - 1)
+                    line = substr(line, RSTART + RLENGTH)
+                    if (token ~ /^"touches"/) {
+                        n = split(substr(token, 12, length(token) - 12), parts, ",")
+                        token = "\"touches\":["
+                        for (i = 1; i <= n; i++) token = token (i > 1 ? "," : "") renumber(parts[i])
+                        token = token "]"
+                    } else {
+                        colon = index(token, ":")
+                        token = substr(token, 1, colon) renumber(substr(token, colon + 1))
+                    }
+                    out = out token
+                }
+                print out line
+            }'
+}
+
+# compare LIVE REPLAY: equal after normalise(), and not trivially (touches began).
+compare() {
+    normalise "$1" > "$1.norm"; normalise "$2" > "$2.norm"
+    local began; began=$(grep -c '"phase":"began"' "$2.norm")
+    if [ "$began" -eq 0 ]; then log "the replay has no touches: the comparison would prove nothing"; return 1; fi
+    if ! diff -u "$2.norm" "$1.norm" > "$1.diff"; then
+        log "live output differs from replay (- replay, + live):"; head -n 40 "$1.diff" | sed 's/^/    /'
+        return 1
+    fi
+    log "live == replay: $(wc -l < "$1.norm") events, $began touch deliveries began," \
+        "$(grep -c '"type":"gesture"' "$1.norm") gesture events, $(grep -c '"type":"control"' "$1.norm") control events"
+}
+
+# touch_phases JSONL: "id:phase" of every touch of every delivery, in order.
+touch_phases() { grep -o '"id":[0-9]*,"phase":"[a-z]*"' "$1" | sed -E 's/"id":([0-9]+),"phase":"([a-z]+)"/\1:\2/'; }
+
+# --- the tests -------------------------------------------------------------------------------
+
+# live_equals_replay NAME DESCRIPTION EVENTS [REPLAY-ARGS...]: the recording played into a
+# virtual device gives the same events as its replay.
+live_equals_replay() {
+    local name=$1 desc=$2 events=$3; shift 3
+    make_device "$desc" || return 1
+    local dev=$DEVPID
+    start_gestured "$name" "${GESTURED_ARGS[@]}"
+    wait_for "$W/$name.err" "reading $NODE" || return 1
+    evemu-play "$NODE" < "$events" || { log "evemu-play failed"; return 1; }
+    settle
+    stop_gestured || return 1
+    remove_device "$dev"
+    "$G" replay --config "$CONFIG" "$@" > "$W/$name.replay.jsonl" || { log "replay failed"; return 1; }
+    compare "$W/$name.jsonl" "$W/$name.replay.jsonl"
+}
+
+test_four_finger_drag() {   # multi-finger, protocol B, 10 slots
+    local r=$REC/atmel-maxtouch.4-finger-drag-down.evemu
+    description_of "$r" "$W/atmel.desc"
+    # --trace on both sides: every touch's hit-test trace and failed recognizers compared too.
+    GESTURED_ARGS=(--trace)
+    live_equals_replay four-finger "$W/atmel.desc" "$r" --trace "$r" || return 1
+    [ "$(grep -c '"type":"hitTest"' "$W/four-finger.jsonl")" -eq 4 ] || { log "not 4 touches hit-tested"; return 1; }
+}
+
+test_one_finger_taps_through_symlink() {   # taps (timing-sensitive), device given as a udev-style symlink
+    local r=$REC/atmel-maxtouch.1-finger-fast-taps.evemu
+    description_of "$r" "$W/atmel.desc"
+    make_device "$W/atmel.desc" || return 1
+    local dev=$DEVPID
+    mkdir -p /dev/input/by-id && ln -sf "../$(basename "$NODE")" /dev/input/by-id/gestured-test-event-touch
+    GESTURED_ARGS=(--device /dev/input/by-id/gestured-test-event-touch)
+    start_gestured taps "${GESTURED_ARGS[@]}"
+    wait_for "$W/taps.err" "reading $NODE" || return 1
+    evemu-play "$NODE" < "$r" || return 1
+    settle; stop_gestured || return 1; remove_device "$dev"
+    rm -f /dev/input/by-id/gestured-test-event-touch
+    "$G" replay --config "$CONFIG" "$r" > "$W/taps.replay.jsonl" || return 1
+    compare "$W/taps.jsonl" "$W/taps.replay.jsonl" || return 1
+    # The taps land on the welcome overlay's start button: 7 touchUpInside, and 3 taps close
+    # enough in time to count as repeats (touchDownRepeat), which live timing must reproduce.
+    [ "$(grep -c '"event":"touchUpInside"' "$W/taps.jsonl")" -eq 7 ] \
+        && [ "$(grep -c '"event":"touchDownRepeat"' "$W/taps.jsonl")" -eq 3 ] \
+        || { log "expected 7 touchUpInside and 3 touchDownRepeat on welcomeStart"; return 1; }
+}
+
+test_single_slot_quanta() {   # 10 slots declared, only slot 0 used, no ABS_MT_SLOT events; 14 s
+    GESTURED_ARGS=()
+    live_equals_replay quanta "$REC/quanta-optical.desc" "$REC/quanta-optical.events" \
+        "$REC/quanta-optical.desc" "$REC/quanta-optical.events"
+}
+
+test_protocol_a_through_mtdev() {   # no slots, SYN_MT_REPORT: libmtdev on the live path too
+    local r=$REC/ntrig-dell-xt2.protoA.evemu
+    description_of "$r" "$W/ntrig.desc"
+    GESTURED_ARGS=()
+    live_equals_replay protoA "$W/ntrig.desc" "$r" "$r"
+}
+
+test_unplug_mid_gesture() {
+    local r=$REC/atmel-maxtouch.4-finger-drag-down.evemu
+    description_of "$r" "$W/atmel.desc"
+    # The first 12 frames: four fingers down and dragging, none lifted.
+    awk '/^E:/ { print; if ($3 == "0000" && $4 == "0000") { if (++frames == 12) exit } }' "$r" > "$W/half.events"
+    # gestured starts before the device exists: it must wait (inotify) and pick it up.
+    GESTURED_ARGS=(--trace)
+    start_gestured unplug --trace
+    wait_for "$W/unplug.err" "waiting for" || return 1
+    make_device "$W/atmel.desc" || return 1
+    wait_for "$W/unplug.err" "reading $NODE" || return 1
+    evemu-play "$NODE" < "$W/half.events" || return 1
+    remove_device "$DEVPID"
+    wait_for "$W/unplug.jsonl" '"action":"removed"' || return 1
+    kill -0 "$GPID" 2>/dev/null || { log "gestured died when the device was removed"; return 1; }
+    local lines; lines=$(wc -l < "$W/unplug.jsonl")
+    cp "$W/unplug.jsonl" "$W/unplugged.jsonl"
+    grep -h '"action":"removed"' "$W/unplugged.jsonl" | sed 's/^/    /'
+    # A recording that ends with fingers down ends with them cancelled, exactly what a removal
+    # must do: the replay of the same 12 frames is the expected output.
+    "$G" replay --config "$CONFIG" --trace "$W/atmel.desc" "$W/half.events" > "$W/unplugged.replay.jsonl" || return 1
+    compare "$W/unplugged.jsonl" "$W/unplugged.replay.jsonl" || return 1
+    [ "$(grep -c '"type":"hitTest"' "$W/unplugged.jsonl")" -eq 4 ] || { log "not 4 touches before the unplug"; return 1; }
+    grep -q '"state":"cancelled"\|"phase":"cancelled"' "$W/unplugged.jsonl" || { log "nothing was cancelled"; return 1; }
+    # Plugged in again: picked up without a restart, and the whole recording resolves as in replay.
+    make_device "$W/atmel.desc" || return 1
+    wait_for "$W/unplug.jsonl" '"action":"added"' 2 || return 1
+    evemu-play "$NODE" < "$r" || return 1
+    settle; stop_gestured || return 1; remove_device "$DEVPID"
+    tail -n +"$((lines + 1))" "$W/unplug.jsonl" > "$W/replugged.jsonl"
+    "$G" replay --config "$CONFIG" --trace "$r" > "$W/replugged.replay.jsonl" || return 1
+    compare "$W/replugged.jsonl" "$W/replugged.replay.jsonl"
+}
+
+# frames_at TIME: evemu lines for events given as "type code value" arguments then SYN_REPORT.
+ev() { printf 'E: %s %04x %04x %d\n' "$T" "$1" "$2" "$3"; }
+syn() { ev 0 0 0; }
+
+test_syn_dropped() {
+    # While gestured is stopped (SIGSTOP, so it reads nothing), far more events than the
+    # kernel's per-client buffer holds are played at once; the kernel drops them and queues
+    # SYN_DROPPED. Scenario 1: finger 100 stays down through the flood (it must continue,
+    # never cancelled) and finger 101 lands during it (it must begin at resync). Scenario 2:
+    # finger 200 lifts during the flood and 201 lands in its slot (200 must be cancelled).
+    make_device "$HERE/touchscreen.desc" || return 1
+    RUN_CONFIG=Tests/Fixtures/config/kernel-test-plain.json5 start_gestured dropped
+    wait_for "$W/dropped.err" "reading $NODE" || return 1
+    T=0.000000
+    { ev 3 0x2f 0; ev 3 0x39 100; ev 3 0x35 500; ev 3 0x36 300; ev 1 0x14a 1; syn; } > "$W/s1a.events"
+    { for i in $(seq 1500); do ev 3 0x35 $((500 + (i % 2) * 40)); syn; done
+      ev 3 0x2f 1; ev 3 0x39 101; ev 3 0x35 1500; ev 3 0x36 800; syn; } > "$W/s1b.events"
+    { T=0.050000; ev 3 0x2f 0; ev 3 0x35 560; syn
+      T=0.100000; ev 3 0x39 -1; ev 3 0x2f 1; ev 3 0x39 -1; ev 1 0x14a 0; syn; } > "$W/s1c.events"
+    { ev 3 0x2f 0; ev 3 0x39 200; ev 3 0x35 300; ev 3 0x36 900; ev 1 0x14a 1; syn; } > "$W/s2a.events"
+    { for i in $(seq 1500); do ev 3 0x35 $((300 + (i % 2) * 40)); syn; done
+      ev 3 0x39 -1; syn; ev 3 0x39 201; ev 3 0x35 1700; ev 3 0x36 200; syn; } > "$W/s2b.events"
+    { T=0.100000; ev 3 0x39 -1; ev 1 0x14a 0; syn; } > "$W/s2c.events"
+    for s in 1 2; do
+        evemu-play "$NODE" < "$W/s${s}a.events" || return 1
+        wait_for "$W/dropped.jsonl" '"phase":"began"' "$s" || return 1
+        kill -STOP "$GPID"
+        evemu-play "$NODE" < "$W/s${s}b.events" || return 1
+        kill -CONT "$GPID"
+        wait_for "$W/dropped.jsonl" '"action":"resynchronised"' "$s" || return 1
+        evemu-play "$NODE" < "$W/s${s}c.events" || return 1
+    done
+    settle; stop_gestured || return 1; remove_device "$DEVPID"
+    # Touch ids are the engine's, counted from 1 in order of landing: 1 = finger 100,
+    # 2 = finger 101, 3 = finger 200, 4 = finger 201.
+    local want="1:began 1:ended 1:moved 2:began 2:ended 3:began 3:cancelled 4:began 4:ended "
+    [ "$(touch_phases "$W/dropped.jsonl" | sort -u | sort -t: -k1,1n -k2 | tr '\n' ' ')" = "$want" ] || {
+        log "expected touch phases '$want', got '$(touch_phases "$W/dropped.jsonl" | sort -u | sort -t: -k1,1n -k2 | tr '\n' ' ')'"
+        grep -v '"type":"touches"' "$W/dropped.jsonl" | head -n 10 | sed 's/^/    /'
+        return 1; }
+    log "SYN_DROPPED twice: $(grep -c '"action":"resynchronised"' "$W/dropped.jsonl") resyncs; surviving finger continued, lost finger cancelled, new fingers began"
+    grep '"action":"resynchronised"' "$W/dropped.jsonl" | head -n 1 | sed 's/^/    /'
+}
+
+test_touchpad_beside_touchscreen() {
+    local tp=$REC/tp-bcm5974.three-finger-click.evemu ts=$REC/atmel-maxtouch.4-finger-drag-down.evemu
+    description_of "$tp" "$W/touchpad.desc"; description_of "$ts" "$W/atmel.desc"
+    # The touchpad comes first in event-number order: auto must skip it.
+    make_device "$W/touchpad.desc" || return 1
+    local tpnode=$NODE tpdev=$DEVPID
+    make_device "$W/atmel.desc" || return 1
+    local tsnode=$NODE tsdev=$DEVPID
+    "$G" devices > "$W/devices.txt" || { log "gestured devices failed"; return 1; }
+    log "gestured devices:"; sed 's/^/    /' "$W/devices.txt"
+    grep -A5 "^$tpnode:" "$W/devices.txt" | grep -q 'auto: no (touchpad: INPUT_PROP_BUTTONPAD is set)' \
+        || { log "the touchpad is not reported as skipped"; return 1; }
+    grep -A5 "^$tsnode:" "$W/devices.txt" | grep -q 'auto: yes' || { log "the touchscreen is not reported as picked"; return 1; }
+    GESTURED_ARGS=()
+    start_gestured beside
+    wait_for "$W/beside.err" "reading $tsnode" || return 1
+    evemu-play "$tpnode" < "$tp" & local tpplay=$!
+    evemu-play "$tsnode" < "$ts" || return 1
+    wait $tpplay || return 1
+    settle; stop_gestured || return 1; remove_device "$tsdev"; remove_device "$tpdev"
+    "$G" replay --config "$CONFIG" "$ts" > "$W/beside.replay.jsonl" || return 1
+    compare "$W/beside.jsonl" "$W/beside.replay.jsonl"
+}
+
+test_record_and_replay() {
+    local r=$REC/atmel-maxtouch.4-finger-drag-down.evemu
+    description_of "$r" "$W/atmel.desc"
+    make_device "$W/atmel.desc" || return 1
+    local dev=$DEVPID node=$NODE
+    "$G" record -o "$W/recorded.evemu" 2> "$W/record.err" & local rpid=$!
+    wait_for "$W/record.err" "recording $node" || return 1
+    evemu-play "$node" < "$r" || return 1
+    sleep 0.3; kill -TERM $rpid; wait $rpid || { log "gestured record exited $?"; return 1; }
+    remove_device "$dev"
+    log "gestured record wrote $(grep -c '^E:' "$W/recorded.evemu") events; its head:"
+    head -n 3 "$W/recorded.evemu" | sed 's/^/    /'
+    # gestured replay reads it and resolves it as the original.
+    "$G" replay --config "$CONFIG" "$W/recorded.evemu" > "$W/recorded.replay.jsonl" || { log "replay of the recording failed"; return 1; }
+    "$G" replay --config "$CONFIG" "$r" > "$W/original.replay.jsonl" || return 1
+    compare "$W/recorded.replay.jsonl" "$W/original.replay.jsonl" || return 1
+    # evemu-device builds a device from it, evemu-play plays it, and gestured run reads that.
+    make_device "$W/recorded.evemu" || { log "evemu-device rejected the recorded description"; return 1; }
+    GESTURED_ARGS=()
+    start_gestured rerecorded
+    wait_for "$W/rerecorded.err" "reading $NODE" || return 1
+    evemu-play "$NODE" < "$W/recorded.evemu" || { log "evemu-play rejected the recorded events"; return 1; }
+    settle; stop_gestured || return 1; remove_device "$DEVPID"
+    compare "$W/rerecorded.jsonl" "$W/original.replay.jsonl"
+}
+
+test_unreadable_device_message() {
+    make_device "$HERE/touchscreen.desc" || return 1
+    local dev=$DEVPID
+    # Device nodes are root-only in the VM (no udev): an unprivileged user gets EACCES.
+    setpriv --reuid=65534 --regid=65534 --clear-groups "$G" run --config "$CONFIG" --stdout --device "$NODE" \
+        > /dev/null 2> "$W/denied.err"
+    local rc=$?
+    remove_device "$dev"
+    sed 's/^/    /' "$W/denied.err"
+    [ $rc -ne 0 ] || { log "gestured run succeeded on an unreadable device"; return 1; }
+    grep -q "open failed on $NODE: Permission denied (errno 13)" "$W/denied.err" \
+        && grep -q '`input` group' "$W/denied.err" && grep -q 'systemd/70-gestured-touchscreen.rules' "$W/denied.err" \
+        || { log "the message does not name errno, the call, the path, the input group and the udev rule"; return 1; }
+}
+
+run_test() {
+    local start end
+    echo "== $1"
+    start=$(now)
+    if "$1"; then result=PASS; else result=FAIL; FAILURES=$((FAILURES + 1)); fi
+    end=$(now)
+    # Whatever a failed test left behind must not disturb the next one.
+    [ -n "$GPID" ] && kill -0 "$GPID" 2>/dev/null && { kill -CONT "$GPID"; kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; }
+    for pid in "${DEVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+    DEVICE_PIDS=(); GPID=
+    awk -v r="$result" -v t="$1" -v s="$start" -v e="$end" 'BEGIN { printf "%s %s (%.1f s)\n", r, t, e - s }'
+}
+
+echo "kernel $(uname -r); gestured $("$G" --version)"
+TESTS="$*"
+[ -n "${TESTS// }" ] || TESTS=${KERNEL_TESTS:-test_four_finger_drag test_one_finger_taps_through_symlink test_single_slot_quanta
+    test_protocol_a_through_mtdev test_unplug_mid_gesture test_syn_dropped
+    test_touchpad_beside_touchscreen test_record_and_replay test_unreadable_device_message}
+for t in $TESTS; do run_test "$t"; done
+# The outputs are kept in the host directory shared as VM_RW_DIR, when there is one.
+[ -s /job/rwdir ] && cp -r "$W"/. "$(cat /job/rwdir)"/ && echo "kernel tests: outputs in $(cat /job/rwdir)"
+echo "kernel tests: $FAILURES failed"
+exit $FAILURES
