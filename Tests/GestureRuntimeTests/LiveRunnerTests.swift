@@ -25,13 +25,7 @@ struct LiveRunnerTests {
     }()
 
     static func setup(_ file: String) throws -> ReplaySetup {
-        let configuration = try ConfigurationLoader.load(path: packageRoot + "/" + file)
-        let c = configuration.screen.calibration
-        return ReplaySetup(
-            tree: ViewTree(validated: configuration.layout), settings: configuration.settings,
-            screen: ScreenGeometry(width: configuration.screen.width, height: configuration.screen.height,
-                                   rotation: ScreenRotation(rawValue: configuration.screen.rotation.rawValue) ?? .none,
-                                   calibration: CalibrationMatrix(a: c[0], b: c[1], c: c[2], d: c[3], e: c[4], f: c[5])))
+        try ConfigurationLoader.load(path: packageRoot + "/" + file).replaySetup
     }
 
     /// Runs the loop until `removals` device removals were published and no deadline is left.
