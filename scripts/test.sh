@@ -1,8 +1,16 @@
 #!/usr/bin/env bash
-# Sets up and runs every test of gestured.
+# Sets up and runs every test of gestured: the Swift test suite (unit, integration, command
+# line, socket and service tests), then the real-kernel tests of the live input path in a
+# virtual machine (scripts/kernel-tests.sh, about 2 minutes more).
+#
+# GESTURED_SKIP_KERNEL_TESTS=1 runs the Swift suite only; arguments go to `swift test`
+# (e.g. --filter ReplayRecordingsTests).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 scripts/setup-deps.sh
 swift build --build-tests
 swift test --skip-build "$@"
+if [ "${GESTURED_SKIP_KERNEL_TESTS:-0}" != 1 ] && [ $# -eq 0 ]; then
+    scripts/kernel-tests.sh
+fi
