@@ -33,7 +33,9 @@ let package = Package(
         .systemLibrary(name: "CLinux"),
 
         // The pure engine: standard library only (no Foundation, Glibc or Dispatch).
-        .target(name: "GestureCore"),
+        // Double.rounded() and squareRoot() compile to libm calls; say so, or a program that links
+        // only the core fails to link.
+        .target(name: "GestureCore", linkerSettings: [.linkedLibrary("m")]),
 
         // Configuration and layout files (JSON5) -> validated core values.
         .target(name: "GestureConfig", dependencies: ["GestureCore"]),

@@ -21,7 +21,8 @@ public enum EngineEvent: Sendable {
     }
 }
 
-/// A touch as one delivery carries it.
+/// A touch as one delivery carries it. Kept small (radius and force as `Float`), since a
+/// delivery stores its touches inline and events are copied along the pipeline.
 public struct TouchInfo: Hashable, Sendable {
     public var id: TouchID
     public var phase: TouchPhase
@@ -31,9 +32,27 @@ public struct TouchInfo: Hashable, Sendable {
     public var viewLocation: Point
     /// Screen points, where the touch was at the previous delivery.
     public var previousLocation: Point
-    public var tapCount: Int
-    public var majorRadius: Double?
-    public var force: Double?
+    private var storedTapCount: Int32
+    private var storedMajorRadius: Float
+    private var storedForce: Float
+
+    public init(id: TouchID, phase: TouchPhase, location: Point, viewLocation: Point, previousLocation: Point,
+                tapCount: Int, majorRadius: Double?, force: Double?) {
+        self.id = id
+        self.phase = phase
+        self.location = location
+        self.viewLocation = viewLocation
+        self.previousLocation = previousLocation
+        storedTapCount = Int32(clamping: tapCount)
+        storedMajorRadius = majorRadius.map(Float.init) ?? .nan
+        storedForce = force.map(Float.init) ?? .nan
+    }
+
+    public var tapCount: Int { Int(storedTapCount) }
+    /// Points, when the device reports a contact size.
+    public var majorRadius: Double? { storedMajorRadius.isNaN ? nil : Double(storedMajorRadius) }
+    /// `0 ... 1` of the pressure range, when the device reports pressure.
+    public var force: Double? { storedForce.isNaN ? nil : Double(storedForce) }
 }
 
 /// `touchesBegan/Moved/Ended/Cancelled` delivered to a hit view and forwarded along the

@@ -41,22 +41,65 @@ public struct JSONWriter {
 
     public mutating func int(_ value: Int64) {
         separator()
-        bytes.append(contentsOf: String(value).utf8)
+        if value < 0 {
+            bytes.append(UInt8(ascii: "-"))
+            appendDigits(value.magnitude)
+        } else {
+            appendDigits(UInt64(value))
+        }
         needsComma = true
     }
 
     public mutating func int(_ value: Int) { int(Int64(value)) }
 
-    /// Finite numbers in Swift's shortest round-trip form (`20.0`, `0.125`); NaN and
-    /// infinities, which JSON cannot carry, become `null`.
+    /// Finite numbers with at most four decimals, trailing zeros dropped but one kept
+    /// (`20.0`, `504.1667`, `-0.5`): a ten-thousandth of a point, second or radian is below
+    /// anything a touch panel resolves, and writing fixed-point digits by hand keeps the hot
+    /// path free of string allocations. NaN and infinities, which JSON cannot carry, become
+    /// `null`; magnitudes beyond 10^14 fall back to Swift's shortest round-trip form.
     public mutating func number(_ value: Double) {
         separator()
-        if value.isFinite {
-            bytes.append(contentsOf: value.description.utf8)
-        } else {
+        defer { needsComma = true }
+        guard value.isFinite else {
             bytes.append(contentsOf: "null".utf8)
+            return
         }
-        needsComma = true
+        let scaled = (value * 10_000).rounded()
+        guard abs(scaled) < 1e18 else {
+            bytes.append(contentsOf: value.description.utf8)
+            return
+        }
+        let units = Int64(scaled)
+        if units < 0 { bytes.append(UInt8(ascii: "-")) }
+        let magnitude = units.magnitude
+        appendDigits(magnitude / 10_000)
+        bytes.append(UInt8(ascii: "."))
+        var fraction = magnitude % 10_000
+        var width = 4
+        while width > 1 && fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        var divisor: UInt64 = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
+            divisor /= 10
+        }
+    }
+
+    /// The decimal digits of `value`, without a heap allocation.
+    private mutating func appendDigits(_ value: UInt64) {
+        if value < 10 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value))
+            return
+        }
+        var divisor: UInt64 = 1
+        while value / divisor >= 10 { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
     }
 
     public mutating func bool(_ value: Bool) {

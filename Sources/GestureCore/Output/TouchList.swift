@@ -1,11 +1,11 @@
 /// The touches of one delivery: up to ``inlineCapacity`` stored inline, so building a
-/// delivery allocates nothing in the common case (a panel rarely reports more than ten
-/// fingers); more spill into an array.
+/// delivery allocates nothing in the common case (kiosk panels report at most ten fingers;
+/// the 12-finger FlatFrog table spills); more spill into an array.
 public struct TouchList: RandomAccessCollection, Sendable {
     /// Touches stored without a heap allocation.
-    public static let inlineCapacity = 16
+    public static let inlineCapacity = 10
 
-    private var inline = InlineArray<16, TouchInfo>(repeating: TouchInfo.placeholder)
+    private var inline = InlineArray<10, TouchInfo>(repeating: TouchInfo.placeholder)
     private var overflow: [TouchInfo] = []
     public private(set) var count = 0
 

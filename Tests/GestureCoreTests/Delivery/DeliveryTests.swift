@@ -206,3 +206,24 @@ struct ControlTests {
                                   "Button touchDragExit #1", "ended Button: #1", "Button touchUpOutside #1"])
     }
 }
+
+@Suite("JSON numbers")
+struct JSONNumberTests {
+    @Test(arguments: [(20.0, "20.0"), (504.16666666666663, "504.1667"), (-0.5, "-0.5"), (0.0, "0.0"),
+                      (-0.00001, "0.0"), (0.99995, "1.0"), (207.03125, "207.0313"), (1e15, "1000000000000000.0"),
+                      (-1234.56789, "-1234.5679"), (Double.nan, "null"), (Double.infinity, "null"),
+                      (1e20, "1e+20")])
+    func fixedPointWithFourDecimals(value: Double, text: String) {
+        var writer = JSONWriter()
+        writer.number(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+    }
+
+    @Test(arguments: [(Int64(0), "0"), (7, "7"), (10, "10"), (-42, "-42"), (1_370_597_233_054_146, "1370597233054146"),
+                      (Int64.min, "-9223372036854775808"), (Int64.max, "9223372036854775807")])
+    func integers(value: Int64, text: String) {
+        var writer = JSONWriter()
+        writer.int(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
+    }
+}
