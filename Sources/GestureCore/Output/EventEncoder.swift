@@ -39,7 +39,7 @@ public struct EventEncoder {
     }
 
     private mutating func header(_ type: StaticString, _ time: Timestamp) {
-        writer.key("type"); writer.string(String(describing: type))
+        writer.key("type"); writer.string(type)
         writer.key("seq"); writer.int(nextSequence)
         nextSequence += 1
         writer.key("time"); writer.int(time.microseconds)

@@ -227,3 +227,14 @@ struct JSONNumberTests {
         #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
     }
 }
+
+@Suite("JSON strings")
+struct JSONStringTests {
+    @Test(arguments: [("BlackView", #""BlackView""#), ("say \"hi\"", #""say \"hi\"""#), ("a\\b", #""a\\b""#),
+                      ("line\nbreak\t", #""line\nbreak\t""#), ("\u{1}", #""\u0001""#), ("café ☕", "\"café ☕\"")])
+    func escapesOnlyWhatJSONRequires(value: String, json: String) {
+        var writer = JSONWriter()
+        writer.string(value)
+        #expect(String(decoding: writer.bytes, as: UTF8.self) == json)
+    }
+}

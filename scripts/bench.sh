@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Reruns every performance measurement of docs/performance.md (issue 7) on this machine:
+#  1. the benchmark suite (Benchmarks/, ordo-one/benchmark): engine frames, hit testing,
+#     replay and parse throughput, JSON encoding, allocations;
+#  2. the comparison with evemu's own C reader (Debian libevemu-dev) on the largest
+#     recordings: in-process per pass, and whole commands with hyperfine;
+#  3. fan-out of a replay to 1, 10 and 100 socket clients;
+#  4. the idle daemon: wake-ups (context switches) over 10 s and resident memory.
+# Needs root for apt-get (or the packages already installed). Takes about 10 minutes.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+root=$PWD
+recordings=${GESTURED_RECORDINGS:-$root/../shared/recordings}
+scripts/setup-deps.sh
+need=()
+for package in libevemu-dev hyperfine python3; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
+done
+if ((${#need[@]})); then
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+echo "== machine: $(nproc) cores, $(uname -r), $(swift --version 2>&1 | head -1)"
+swift build -c release --product gestured >/dev/null
+gestured=$root/.build/release/gestured
+
+echo "== 1. benchmark suite"
+(cd Benchmarks && GESTURED_ROOT=$root GESTURED_RECORDINGS=$recordings \
+    swift package --allow-writing-to-package-directory benchmark --no-progress)
+
+echo "== 2. against evemu's C reader (parsing only) on the largest recordings"
+cc -O2 -o "$work/evemu-read" Benchmarks/reference/evemu-read.c -levemu
+for recording in wacom-dth2242-finger.10f.evemu hidrec-flatfrog-3200.12f.evemu; do
+    printf '%s, evemu_read_event in process: ' "$recording"
+    "$work/evemu-read" "$recordings/$recording" 200
+done
+for pair in "wacom-dth2242-finger.10f.evemu config/map.json5" "hidrec-flatfrog-3200.12f.evemu config/lobby.json5"; do
+    set -- $pair
+    hyperfine -N --warmup 3 --runs 50 \
+        "$work/evemu-read $recordings/$1" \
+        "$gestured replay --config $2 $recordings/$1" \
+        "$gestured --version"
+done
+
+echo "== 3. fan-out of a replay to socket clients"
+for clients in 1 10 100; do
+    socket=$work/fanout-$clients.sock
+    "$gestured" replay --config config/map.json5 --socket "$socket" --wait-clients "$clients" \
+        "$recordings/wacom-dth2242-finger.10f.evemu" 2>"$work/fanout.log" &
+    daemon=$!
+    python3 Benchmarks/reference/fanout_clients.py "$socket" "$clients"
+    wait "$daemon"
+done
+
+echo "== 4. the idle daemon"
+socket=$work/idle.sock
+"$gestured" replay --config config/lobby.json5 --socket "$socket" --wait-clients 1 \
+    config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu 2>/dev/null &
+daemon=$!
+for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
+switches() { awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { sum += $2 } END { print sum }' "/proc/$daemon/status"; }
+before=$(switches)
+sleep 10
+after=$(switches)
+echo "idle replay daemon waiting for a client: $((after - before)) context switches in 10 s;" \
+    "$(grep -E '^VmHWM' /proc/$daemon/status | tr -s ' ')"
+kill -TERM "$daemon"; wait "$daemon" || true
