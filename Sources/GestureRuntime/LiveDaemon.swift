@@ -92,7 +92,10 @@ public final class LiveDaemon: EventServerDelegate {
         server.delegate = self
         server.notifier = notifier
         server.statusLine = { [unowned self] in self.statusLine }
-        server.onSubscribersChanged = { [unowned self] _ in self.notifier.status(self.statusLine) }
+        server.onSubscribersChanged = { [unowned self] _ in
+            // While stopping, STATUS stays "stopping" as clients leave.
+            if !self.stopping { self.notifier.status(self.statusLine) }
+        }
         try runner.start()
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
