@@ -39,6 +39,8 @@ public final class LiveDaemon: EventServerDelegate {
     private let sink: ServerSink
     private let runner: LiveRunner
     private var watchdog: DeadlineTimer?
+    /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
+    private var ready = false
     private var stopping = false
     /// True once stopped and every client has been told and closed.
     public private(set) var isClosed = false
@@ -67,7 +69,7 @@ public final class LiveDaemon: EventServerDelegate {
         sink = ServerSink(server: server, stdout: stdout.map { JSONLinesSink(write: $0) })
         runner = LiveRunner(loop: loop, provider: provider, setup: configuration.replaySetup, tracing: options.trace,
                             sink: sink, log: log, clock: clock)
-        sink.deviceChanged = { [unowned self] in self.notifier.status(self.statusLine) }
+        sink.deviceChanged = { [unowned self] in self.statusChanged() }
     }
 
     /// Serves until SIGTERM or SIGINT (``stop(reason:)``); SIGHUP reloads the configuration.
@@ -92,17 +94,21 @@ public final class LiveDaemon: EventServerDelegate {
         server.delegate = self
         server.notifier = notifier
         server.statusLine = { [unowned self] in self.statusLine }
-        server.onSubscribersChanged = { [unowned self] _ in
-            // While stopping, STATUS stays "stopping" as clients leave.
-            if !self.stopping { self.notifier.status(self.statusLine) }
-        }
+        server.onSubscribersChanged = { [unowned self] _ in self.statusChanged() }
         try runner.start()
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving", metadata: [
             "socket": "\(server.socketPath)", "device": "\(runner.device?.path ?? "none yet")",
         ])
+        ready = true
         notifier.ready(status: statusLine)
+    }
+
+    /// Before READY=1 the READY message says it all; while stopping, STATUS stays "stopping"
+    /// as clients leave.
+    private func statusChanged() {
+        if ready && !stopping { notifier.status(statusLine) }
     }
 
     /// Stops (SIGTERM, SIGINT): the touches still down are cancelled and published, every
