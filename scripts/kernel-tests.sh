@@ -2,7 +2,8 @@
 # Real-kernel tests of the live input path: boots Debian's kernel in a QEMU VM (software
 # emulation; see tools/vmtest/ and ../shared/notes/kernel-tests.md), creates virtual
 # touchscreens through /dev/uinput from the shared recordings' descriptions, plays the
-# recordings into them, and checks `gestured run --stdout` against `gestured replay`, plus
+# recordings into them, and checks `gestured run --stdout` (and a socket subscriber of
+# `gestured run`, with READY=1 on a stand-in NOTIFY_SOCKET) against `gestured replay`, plus
 # unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`
 # and the permission message (tools/vmtest/kernel-tests.sh has the details).
 #

@@ -11,6 +11,9 @@ import GestureSystem
 ///
 /// The loop never polls: it sleeps until the device, the hotplug watcher, the deadline timer
 /// or a signal (the owner's) wakes it. Not `Sendable`: it lives on the loop's thread.
+///
+/// The runner owns the engine; the daemon reaches into it between two reads (a layout
+/// replaced, a point hit-tested, tracing switched) through the methods under *Requests*.
 public final class LiveRunner {
     private let loop: EventLoop
     private let provider: any InputSourceProvider
@@ -22,11 +25,14 @@ public final class LiveRunner {
     private var source: (any InputSource)?
     private var chain: InputChain?
     private var sourceToken: EventLoop.Token?
+    private var changeToken: EventLoop.Token?
     private var readings: [DeviceReading] = []
     private var events: [EngineEvent] = []
     /// The latest time the engine has seen, so times handed to it never go backwards.
     private var lastTime = Timestamp.zero
     public private(set) var isStopped = false
+    /// Touch frames processed since the start (`status`).
+    public private(set) var frameCount = 0
 
     /// - Parameters:
     ///   - provider: finds and opens the device, and signals hotplug.
@@ -58,7 +64,7 @@ public final class LiveRunner {
     /// learns at once; later the runner logs it and keeps waiting.
     public func start() throws(EvdevError) {
         do {
-            try loop.watch(provider.changeDescriptor) { [unowned self] _ in devicesChanged() }
+            changeToken = try loop.watch(provider.changeDescriptor) { [unowned self] _ in devicesChanged() }
         } catch {
             throw .system(error)
         }
@@ -69,9 +75,17 @@ public final class LiveRunner {
         sink.flush()
     }
 
-    /// Ends the run (SIGTERM, SIGINT): every touch still down is cancelled, the sink flushed,
-    /// and the loop stopped.
+    /// Ends the run (SIGTERM, SIGINT) when nothing else is on the loop: ``stopInput()``, then
+    /// the loop stopped.
     public func shutdown() {
+        stopInput()
+        loop.stop()
+    }
+
+    /// Ends the input (SIGTERM, SIGINT): every touch still down is cancelled and published,
+    /// the sink flushed, and neither the device nor hotplug is watched any more. The loop
+    /// goes on, for whoever else is on it (the socket server telling its clients).
+    public func stopInput() {
         guard !isStopped else { return }
         isStopped = true
         let time = now()
@@ -83,7 +97,39 @@ public final class LiveRunner {
         emit()
         sink.flush()
         loop.setDeadline(nil) {}
-        loop.stop()
+        if let sourceToken { loop.unwatch(sourceToken) }
+        sourceToken = nil
+        if let changeToken { loop.unwatch(changeToken) }
+        changeToken = nil
+    }
+
+    // MARK: - Requests
+
+    /// The open device's name and node, `nil` while there is none (unplugged, not found yet).
+    public var device: (name: String, path: String)? {
+        source.map { ($0.description.name, $0.path) }
+    }
+
+    /// Now on the input timeline (`CLOCK_MONOTONIC`), never before the latest input.
+    public var currentTime: Timestamp { now() }
+
+    /// Touches the engine still tracks.
+    public var activeTouchCount: Int { engine.activeTouchCount }
+
+    /// Hit-test traces and failed transitions (`--trace`, or a subscriber that asks).
+    public var tracing: Bool {
+        get { engine.tracing }
+        set { engine.tracing = newValue }
+    }
+
+    /// Replaces the layout between two reads; touches already down keep their views (SPEC 9).
+    public func replaceLayout(_ tree: ViewTree) {
+        engine.replaceLayout(tree)
+    }
+
+    /// Hit-tests a point of the current layout without a touch.
+    public func hitTest(_ point: Point) -> HitTestEvent {
+        engine.hitTest(point, at: now())
     }
 
     // MARK: - Device life
@@ -155,7 +201,7 @@ public final class LiveRunner {
     // MARK: - Input and time
 
     private func readSource() {
-        guard let current = source, var chain else { return }
+        guard !isStopped, let current = source, var chain else { return }
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?
@@ -171,13 +217,17 @@ public final class LiveRunner {
                 if let frame = chain.feed(event) {
                     lastTime = max(lastTime, frame.time)
                     engine.process(frame, into: &events)
+                    frameCount += 1
                 }
             case .resynchronised(let snapshot, let time):
                 let at = max(lastTime, time)
                 lastTime = at
                 let before = engine.activeTouchCount
                 let frame = chain.resynchronise(with: snapshot, at: at)
-                if let frame { engine.process(frame, into: &events) }
+                if let frame {
+                    engine.process(frame, into: &events)
+                    frameCount += 1
+                }
                 let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
                 sink.publish(.device(time: at, action: "resynchronised", name: current.description.name,
                                      message: "the kernel dropped events (SYN_DROPPED) because they were not read "

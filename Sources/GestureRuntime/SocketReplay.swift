@@ -32,11 +32,8 @@ public final class SocketReplay: EventServerDelegate {
         }
     }
 
-    public private(set) var currentLayout: ViewSpec
     private var replayer: Replayer
-    /// The configuration the replay started with: a reload applies the layout and who may
-    /// control, and reports the rest as needing a restart.
-    private let configuration: Configuration
+    private let running: RunningLayout
     private let options: Options
     private let logger: Logger
     private let notifier: ServiceNotifier
@@ -44,7 +41,6 @@ public final class SocketReplay: EventServerDelegate {
     private let server: EventServer
     private var stepTimer: DeadlineTimer?
     private var watchdog: DeadlineTimer?
-    private var revision = 1
     private var started = false
     private var ended = false
     private var stopping = false
@@ -56,11 +52,10 @@ public final class SocketReplay: EventServerDelegate {
     public init(replayer: Replayer, configuration: Configuration, listener: ListeningSocket, options: Options,
                 logger: Logger, notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
         self.replayer = replayer
-        self.configuration = configuration
+        running = RunningLayout(configuration: configuration, logger: logger)
         self.options = options
         self.logger = logger
         self.notifier = notifier
-        currentLayout = configuration.layout
         origin = replayer.recording.events.first?.time ?? .zero
         loop = try EventLoop()
         var serverOptions = options.server
@@ -194,13 +189,12 @@ public final class SocketReplay: EventServerDelegate {
 
     // MARK: EventServerDelegate
 
+    public var currentLayout: ViewSpec { running.layout }
+
     public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
         replayer.replaceLayout(ViewTree(validated: layout))
-        currentLayout = layout
-        revision += 1
-        logger.info("layout replaced", metadata: ["revision": "\(revision)", "reason": "\(reason)"])
-        server.publish(.layout(time: replayer.currentTime, revision: revision, message: "layout replaced: \(reason)"))
-        return revision
+        server.publish(running.replace(with: layout, reason: reason, at: replayer.currentTime))
+        return running.revision
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -209,22 +203,12 @@ public final class SocketReplay: EventServerDelegate {
 
     public func inputStatus() -> InputStatus {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.recording.sourcePaths.first,
-                    layoutRevision: revision, activeTouches: replayer.engine.activeTouchCount,
+                    layoutRevision: running.revision, activeTouches: replayer.engine.activeTouchCount,
                     frames: replayer.frameCount, time: replayer.currentTime.microseconds)
     }
 
     public func reload() -> Result<ReloadReport, ConfigurationError> {
-        let fresh: Configuration
-        do {
-            fresh = try ConfigurationLoader.load(path: configuration.file)
-        } catch {
-            return .failure(error)
-        }
-        let needsRestart = ReloadReport.changesNeedingRestart(from: configuration, to: fresh)
-        let changed = fresh.layout != currentLayout
-        if changed { _ = replaceLayout(fresh.layout, reason: "configuration reloaded from \(fresh.file)") }
-        return .success(ReloadReport(revision: revision, layoutChanged: changed, socket: fresh.socket,
-                                     needsRestart: needsRestart))
+        running.reload { _ = replaceLayout($0, reason: $1) }
     }
 
     public func tracingDemandChanged(_ wanted: Bool) {

@@ -6,17 +6,22 @@ import EvdevInput
 import GestureConfig
 import GestureCore
 import GestureRuntime
+import GestureServer
 import GestureSystem
+import Logging
 
-/// `gestured run`: the daemon on the live device (SPEC 6, 10, 11).
+/// `gestured run`: the daemon on the live device (SPEC 6, 9, 10, 11).
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read the touchscreen and publish the resolved events.",
+        abstract: "Read the touchscreen and publish the resolved events to socket clients.",
         discussion: """
-            Opens the configured device (or --device), runs every frame through the engine and, \
-            with --stdout, writes the events as JSON Lines on standard output. A removed device \
-            cancels its touches; gestured waits for it to come back. SIGTERM or SIGINT cancels the \
-            touches still down, flushes the output and exits 0.
+            Opens the configured device (or --device), runs every frame through the engine and \
+            publishes the events to the clients of the socket (socket.path in the configuration, \
+            --socket, or the socket systemd passes with LISTEN_FDS); with --stdout, also as JSON \
+            Lines on standard output. A removed device cancels its touches; gestured keeps serving \
+            clients and waits for it to come back. Tells systemd READY=1 once the socket listens \
+            and the device is open or awaited. SIGHUP re-reads the configuration. SIGTERM or \
+            SIGINT cancels the touches still down, tells every client and exits 0.
             """)
 
     @Option(help: "The configuration file.")
@@ -25,7 +30,12 @@ struct Run: ParsableCommand {
     @Option(help: "A device node or udev symlink to read instead of the configured device.")
     var device: String?
 
-    @Flag(help: "Write the events as JSON Lines on standard output.")
+    @Option(help: ArgumentHelp("Serve clients on this socket instead of the configured socket.path "
+                                   + "(socket.group is then applied only if it exists).",
+                               valueName: "path"))
+    var socket: String?
+
+    @Flag(help: "Also write the events as JSON Lines on standard output.")
     var stdout = false
 
     @Flag(help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")
@@ -34,28 +44,27 @@ struct Run: ParsableCommand {
     func run() throws {
         let configuration = try loadConfiguration(config)
         let match = device.map { DeviceMatch.path($0) } ?? configuration.device.match
-        let sink: any EventSink = stdout ? JSONLinesSink { writeAll($0, to: 1) } : DiscardingSink()
-        if !stdout {
-            printError("gestured: no --stdout: events are computed but not published (the socket server is not there yet)")
-        }
+        JournalLogHandler.bootstrap()
+        let logger = Logger(label: "gestured")
+        // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
+        signal(SIGPIPE, SIG_IGN)
+        // The configured socket is the installation's: its group must exist. A --socket given
+        // by hand is a trial outside the installation, like `replay --socket`.
+        let listener = try openListener(path: socket ?? configuration.socket.path, group: configuration.socket.group,
+                                        logger: logger, groupIsRequired: socket == nil)
+        var options = LiveDaemon.Options(server: EventServer.Options(version: GesturedVersion.string))
+        options.trace = trace
         do {
             let loop = try EventLoop()
             let finder = try EvdevDeviceFinder(match: match, grab: configuration.grab)
-            let runner = LiveRunner(loop: loop, provider: finder, setup: configuration.replaySetup, tracing: trace,
-                                    sink: sink, log: printError)
-            try loop.handleSignals([SIGTERM, SIGINT]) { _ in runner.shutdown() }
-            try runner.start()
-            try loop.run()
+            let daemon = LiveDaemon(loop: loop, provider: finder, configuration: configuration, listener: listener,
+                                    options: options, logger: logger, stdout: stdout ? { writeAll($0, to: 1) } : nil,
+                                    log: printError)
+            try daemon.run()
         } catch let error as EvdevError {
             throw failure("gestured: \(error)")
         } catch let error as SystemError {
             throw failure("gestured: \(error)")
         }
     }
-}
-
-/// A sink that publishes nowhere, for `run` without `--stdout` until the socket server exists.
-final class DiscardingSink: EventSink {
-    func publish(_ event: OutputEvent) {}
-    func flush() {}
 }

@@ -2,7 +2,8 @@
 # gestured's kernel tests. Runs INSIDE the test VM (tools/vmtest/vm-run.sh; scripts/kernel-tests.sh
 # sets it all up), as root, in the package root: virtual devices are created through
 # /dev/uinput with evemu-device, recordings are played into them with evemu-play, and
-# `gestured run --stdout` reads them through the real kernel evdev path. Each test prints
+# `gestured run --stdout` reads them through the real kernel evdev path (one test reads the
+# events from the socket instead, as a subscribed client gets them). Each test prints
 # PASS/FAIL with its wall time; the exit status is the number of failures.
 #
 # The main check: live output == `gestured replay` of the same recording with the same
@@ -20,7 +21,10 @@ HERE=$(dirname "$(readlink -f "$0")")
 W=$(mktemp -d /tmp/kernel-tests.XXXXXX)
 FAILURES=0
 DEVICE_PIDS=()
+HELPER_PIDS=()
 GPID=
+# python3 for the stand-in of systemd's notification socket (the host's, through the 9p root).
+PYTHON=${PYTHON:-/usr/bin/python3}
 
 log() { echo "  $*"; }
 now() { date +%s.%N; }
@@ -52,12 +56,34 @@ description_of() { grep -v '^E:' "$1" > "$2"; }
 
 # --- gestured ------------------------------------------------------------------------------
 
-# start_gestured NAME [ARGS...]: `gestured run --stdout` into $W/NAME.jsonl and $W/NAME.err.
+# start_gestured NAME [ARGS...]: `gestured run --stdout` into $W/NAME.jsonl and $W/NAME.err,
+# serving its socket at $W/NAME.sock (the configured one is /run/gestured's, for group gestured).
 start_gestured() {
     local name=$1; shift
-    "$G" run --config "${RUN_CONFIG:-$CONFIG}" --stdout "$@" > "$W/$name.jsonl" 2> "$W/$name.err" &
+    "$G" run --config "${RUN_CONFIG:-$CONFIG}" --socket "$W/$name.sock" --stdout "$@" > "$W/$name.jsonl" 2> "$W/$name.err" &
     GPID=$!
 }
+
+# start_notify_listener LOG SOCKET: a stand-in for systemd's NOTIFY_SOCKET at SOCKET, writing
+# each datagram to LOG as one line: its CLOCK_MONOTONIC arrival time, then its lines.
+start_notify_listener() {
+    rm -f "$2"
+    "$PYTHON" -c '
+import socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+s.bind(sys.argv[1])
+print("bound", flush=True)
+while True:
+    message = s.recv(4096).decode()
+    print("%.6f %s" % (time.monotonic(), message.replace("\n", " ")), flush=True)
+' "$2" > "$1" 2>&1 &
+    HELPER_PIDS+=("$!")
+    wait_for "$1" "^bound"
+}
+
+# started_at PID: when the process started, in seconds of CLOCK_BOOTTIME (the same as
+# CLOCK_MONOTONIC in a VM that never suspends), to the kernel's 10 ms tick.
+started_at() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f", $22 / hz }' "/proc/$1/stat"; }
 
 # wait_for FILE PATTERN [COUNT]: until FILE has COUNT lines matching PATTERN (10 s at most).
 wait_for() {
@@ -321,12 +347,44 @@ test_record_and_replay() {
     compare "$W/rerecorded.jsonl" "$W/original.replay.jsonl"
 }
 
+test_socket_subscriber_equals_replay() {   # run without --stdout: a subscribed client's stream == replay
+    local r=$REC/atmel-maxtouch.4-finger-drag-down.evemu sock=$W/socket.sock
+    description_of "$r" "$W/atmel.desc"
+    make_device "$W/atmel.desc" || return 1
+    local dev=$DEVPID
+    start_notify_listener "$W/notify.log" "$W/notify.sock" || return 1
+    NOTIFY_SOCKET=$W/notify.sock "$G" run --config "$CONFIG" --socket "$sock" --trace > "$W/socket.stdout" 2> "$W/socket.err" &
+    GPID=$!
+    local launched; launched=$(started_at "$GPID")
+    wait_for "$W/notify.log" "READY=1" || return 1
+    grep -q "READY=1 STATUS=reading $NODE " "$W/notify.log" \
+        || { log "READY=1 does not say the device is read:"; sed 's/^/    /' "$W/notify.log"; return 1; }
+    log "READY=1 $(awk -v l="$launched" '/READY=1/ { printf "%.0f", ($1 - l) * 1000; exit }' "$W/notify.log") ms" \
+        "after the process started (to the 10 ms tick)"
+    # The daemon's --trace gives every subscriber the traces, as replay --trace prints them.
+    "$G" tail --socket "$sock" > "$W/socket.jsonl" 2> "$W/tail.err" & local tpid=$!
+    HELPER_PIDS+=("$tpid")
+    wait_for "$W/notify.log" "; 1 subscriber on $sock" || return 1
+    evemu-play "$NODE" < "$r" || return 1
+    settle
+    log "peak RSS after serving the recording: $(grep VmHWM "/proc/$GPID/status" | tr -s ' \t' ' ')"
+    stop_gestured || return 1
+    # gestured tail exits 0 on the daemon's bye.
+    wait "$tpid" || { log "gestured tail exited $?: $(cat "$W/tail.err")"; return 1; }
+    remove_device "$dev"
+    grep -q "STOPPING=1" "$W/notify.log" || { log "no STOPPING=1"; return 1; }
+    [ ! -s "$W/socket.stdout" ] || { log "events on stdout without --stdout"; return 1; }
+    "$G" replay --config "$CONFIG" --trace "$r" > "$W/socket.replay.jsonl" || { log "replay failed"; return 1; }
+    compare "$W/socket.jsonl" "$W/socket.replay.jsonl" || return 1
+    [ "$(grep -c '"type":"hitTest"' "$W/socket.jsonl")" -eq 4 ] || { log "not 4 touches hit-tested"; return 1; }
+}
+
 test_unreadable_device_message() {
     make_device "$HERE/touchscreen.desc" || return 1
     local dev=$DEVPID
     # Device nodes are root-only in the VM (no udev): an unprivileged user gets EACCES.
     setpriv --reuid=65534 --regid=65534 --clear-groups "$G" run --config "$CONFIG" --stdout --device "$NODE" \
-        > /dev/null 2> "$W/denied.err"
+        --socket "/tmp/gestured-denied.$$.sock" > /dev/null 2> "$W/denied.err"
     local rc=$?
     remove_device "$dev"
     sed 's/^/    /' "$W/denied.err"
@@ -344,8 +402,8 @@ run_test() {
     end=$(now)
     # Whatever a failed test left behind must not disturb the next one.
     [ -n "$GPID" ] && kill -0 "$GPID" 2>/dev/null && { kill -CONT "$GPID"; kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; }
-    for pid in "${DEVICE_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
-    DEVICE_PIDS=(); GPID=
+    for pid in "${DEVICE_PIDS[@]}" "${HELPER_PIDS[@]}"; do kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null; done
+    DEVICE_PIDS=(); HELPER_PIDS=(); GPID=
     awk -v r="$result" -v t="$1" -v s="$start" -v e="$end" 'BEGIN { printf "%s %s (%.1f s)\n", r, t, e - s }'
 }
 
@@ -353,9 +411,12 @@ echo "kernel $(uname -r); gestured $("$G" --version)"
 TESTS="$*"
 [ -n "${TESTS// }" ] || TESTS=${KERNEL_TESTS:-test_four_finger_drag test_one_finger_taps_through_symlink test_single_slot_quanta
     test_protocol_a_through_mtdev test_unplug_mid_gesture test_syn_dropped
-    test_touchpad_beside_touchscreen test_record_and_replay test_unreadable_device_message}
+    test_touchpad_beside_touchscreen test_record_and_replay test_socket_subscriber_equals_replay
+    test_unreadable_device_message}
 for t in $TESTS; do run_test "$t"; done
-# The outputs are kept in the host directory shared as VM_RW_DIR, when there is one.
+# The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
+# the sockets a test left behind: 9p cannot create them).
+find "$W" -type s -delete
 [ -s /job/rwdir ] && cp -r "$W"/. "$(cat /job/rwdir)"/ && echo "kernel tests: outputs in $(cat /job/rwdir)"
 echo "kernel tests: $FAILURES failed"
 exit $FAILURES

@@ -1,0 +1,171 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import EvdevInput
+import GestureConfig
+import GestureCore
+import GestureServer
+import GestureSystem
+import Logging
+
+/// `gestured run` (SPEC 6, 9, 10): the ``LiveRunner`` and the ``EventServer`` on one
+/// ``EventLoop``. The device, the hotplug watcher, the engine's deadlines, the clients, the
+/// watchdog and the signals all wake the same loop, so a request that changes the layout runs
+/// between two reads of the device, and a loop stuck anywhere stops feeding the watchdog.
+///
+/// The runner owns the engine; this class carries out the server's requests on it
+/// (``EventServerDelegate``) and tells the service manager how things stand. `READY=1` is
+/// sent once the socket listens and the device has been looked for: opened, or absent and
+/// awaited through hotplug, with a `STATUS=` line that says so (docs/decisions.md, *Service*).
+public final class LiveDaemon: EventServerDelegate {
+    /// How the daemon runs.
+    public struct Options: Sendable {
+        /// `--trace`: the engine always traces and every subscriber gets the traces.
+        public var trace = false
+        public var server: EventServer.Options
+
+        public init(server: EventServer.Options) {
+            self.server = server
+        }
+    }
+
+    private let loop: EventLoop
+    private let provider: any InputSourceProvider
+    private let options: Options
+    private let logger: Logger
+    private let notifier: ServiceNotifier
+    private let server: EventServer
+    private let running: RunningLayout
+    private let sink: ServerSink
+    private let runner: LiveRunner
+    private var watchdog: DeadlineTimer?
+    /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
+    private var ready = false
+    private var stopping = false
+    /// True once stopped and every client has been told and closed.
+    public private(set) var isClosed = false
+
+    /// - Parameters:
+    ///   - provider: finds and opens the device, and signals hotplug.
+    ///   - listener: the socket clients connect to (bound, or passed by systemd).
+    ///   - stdout: with `--stdout`, where the JSON Lines of the event stream go.
+    ///   - log: the runner's lines for the operator (device found, removed), never per touch.
+    ///   - clock: now on `CLOCK_MONOTONIC` (a fixed value in tests).
+    public init(loop: EventLoop, provider: any InputSourceProvider, configuration: Configuration,
+                listener: ListeningSocket, options: Options, logger: Logger,
+                notifier: ServiceNotifier = ServiceNotifier(), stdout: (([UInt8]) -> Void)? = nil,
+                log: @escaping (String) -> Void,
+                clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
+        self.loop = loop
+        self.provider = provider
+        self.options = options
+        self.logger = logger
+        self.notifier = notifier
+        running = RunningLayout(configuration: configuration, logger: logger)
+        var serverOptions = options.server
+        serverOptions.traceAll = options.trace
+        server = EventServer(loop: loop, listener: listener, policy: ControlPolicy(socket: configuration.socket),
+                             options: serverOptions, logger: logger)
+        sink = ServerSink(server: server, stdout: stdout.map { JSONLinesSink(write: $0) })
+        runner = LiveRunner(loop: loop, provider: provider, setup: configuration.replaySetup, tracing: options.trace,
+                            sink: sink, log: log, clock: clock)
+        sink.deviceChanged = { [unowned self] in self.statusChanged() }
+    }
+
+    /// Serves until SIGTERM or SIGINT (``stop(reason:)``); SIGHUP reloads the configuration.
+    /// Returns once every client has been told and closed.
+    public func run() throws {
+        try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
+            if signal == SIGHUP {
+                self.server.reload(origin: "SIGHUP")
+            } else {
+                self.stop(reason: signal == SIGTERM ? "SIGTERM" : "SIGINT")
+            }
+        }
+        try start()
+        try loop.run()
+    }
+
+    /// Opens the device (or starts waiting for it), starts serving clients and the watchdog,
+    /// and says `READY=1`. A device that cannot be opened or used throws (``EvdevError``), as
+    /// does a socket that cannot be watched (``SystemError``). ``run()`` calls it; tests that
+    /// drive the loop themselves call it instead.
+    public func start() throws {
+        server.delegate = self
+        server.notifier = notifier
+        server.statusLine = { [unowned self] in self.statusLine }
+        server.onSubscribersChanged = { [unowned self] _ in self.statusChanged() }
+        try runner.start()
+        try server.start()
+        watchdog = try notifier.startWatchdog(on: loop)
+        logger.info("serving", metadata: [
+            "socket": "\(server.socketPath)", "device": "\(runner.device?.path ?? "none yet")",
+        ])
+        ready = true
+        notifier.ready(status: statusLine)
+    }
+
+    /// Before READY=1 the READY message says it all; while stopping, STATUS stays "stopping"
+    /// as clients leave.
+    private func statusChanged() {
+        if ready && !stopping { notifier.status(statusLine) }
+    }
+
+    /// Stops (SIGTERM, SIGINT): the touches still down are cancelled and published, every
+    /// client is told (`bye`) and closed once it has its last lines; then the loop stops.
+    public func stop(reason: String) {
+        guard !stopping else { return }
+        stopping = true
+        logger.info("stopping", metadata: ["reason": "\(reason)"])
+        notifier.stopping(status: "stopping")
+        runner.stopInput()
+        server.onClosed = { [unowned self] in
+            self.isClosed = true
+            self.watchdog = nil
+            self.loop.stop()
+        }
+        server.shutdown(reason: "stopping", message: "gestured is stopping")
+    }
+
+    /// The `STATUS=` line: the device (or what is awaited) and the subscribers.
+    public var statusLine: String {
+        let input = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
+            ?? "waiting for the touchscreen (\(provider.selectorDescription))"
+        let count = server.subscriberCount
+        return "\(input); \(count) subscriber\(count == 1 ? "" : "s") on \(server.socketPath)"
+    }
+
+    // MARK: EventServerDelegate
+
+    public var currentLayout: ViewSpec { running.layout }
+
+    public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
+        runner.replaceLayout(ViewTree(validated: layout))
+        // Through the sink, so `--stdout` shows the change too.
+        sink.publish(running.replace(with: layout, reason: reason, at: runner.currentTime))
+        sink.flush()
+        return running.revision
+    }
+
+    public func hitTest(_ point: Point) -> HitTestEvent {
+        runner.hitTest(point)
+    }
+
+    public func inputStatus() -> InputStatus {
+        let device = runner.device
+        return InputStatus(source: "device", device: device?.name, path: device?.path,
+                           layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
+                           frames: runner.frameCount, time: runner.currentTime.microseconds)
+    }
+
+    public func reload() -> Result<ReloadReport, ConfigurationError> {
+        running.reload { _ = replaceLayout($0, reason: $1) }
+    }
+
+    public func tracingDemandChanged(_ wanted: Bool) {
+        runner.tracing = options.trace || wanted
+    }
+}
+
+@available(*, unavailable, message: "a LiveDaemon lives on its event loop's thread")
+extension LiveDaemon: Sendable {}
