@@ -7,7 +7,7 @@ import GestureSystem
 /// Finds the configured device among the evdev nodes, opens it (and grabs it when asked), and
 /// watches the input directory so the loop looks again when nodes come and go.
 public final class EvdevDeviceFinder: InputSourceProvider {
-    public let match: DeviceMatch
+    public let match: DeviceSelector
     public let grab: Bool
     public let directory: String
     private let watcher: HotplugWatcher
@@ -16,7 +16,7 @@ public final class EvdevDeviceFinder: InputSourceProvider {
     ///   - match: which device.
     ///   - grab: take it exclusively once opened (`grab: true`).
     ///   - directory: where the nodes are (`/dev/input`; a temporary folder in tests).
-    public init(match: DeviceMatch, grab: Bool, directory: String = DeviceDirectory.defaultPath) throws(EvdevError) {
+    public init(match: DeviceSelector, grab: Bool, directory: String = DeviceDirectory.defaultPath) throws(EvdevError) {
         self.match = match
         self.grab = grab
         self.directory = directory

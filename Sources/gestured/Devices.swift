@@ -23,8 +23,8 @@ struct Devices: ParsableCommand {
     var directory: String = DeviceDirectory.defaultPath
 
     func run() throws {
-        var match = DeviceMatch.auto
-        if let config { match = try loadConfiguration(config).device.match }
+        var match = DeviceSelector.auto
+        if let config { match = try loadConfiguration(config).device }
         if let device { match = .path(device) }
         let entries = DeviceDirectory.entries(in: directory)
         var lines: [String] = []

@@ -26,7 +26,7 @@ struct Record: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let match = device.map { DeviceMatch.path($0) } ?? .auto
+        let match = device.map { DeviceSelector.path($0) } ?? .auto
         let fd: Int32
         if let output {
             fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)

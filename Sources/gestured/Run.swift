@@ -43,7 +43,7 @@ struct Run: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(config)
-        let match = device.map { DeviceMatch.path($0) } ?? configuration.device.match
+        let match = device.map { DeviceSelector.path($0) } ?? configuration.device
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.

@@ -1,4 +1,5 @@
-/// Which input device the daemon reads (SPEC 6, 12: `device`).
+/// Which input device the daemon reads (SPEC 6, 12: `device`): the configuration's `device`,
+/// `--device`, and the device directory's matching (EvdevInput) all use this one type.
 public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
     /// The first direct-touch device (`INPUT_PROP_DIRECT`, or multitouch position axes and no
     /// pointer properties); touchpads are never picked.

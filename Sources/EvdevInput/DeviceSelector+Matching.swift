@@ -3,24 +3,8 @@ import Glibc
 #endif
 import GestureCore
 
-/// Which device to read (SPEC 6): `auto`, a path (udev symlinks allowed) or a name glob.
-/// The configuration's `DeviceSelector`, without the configuration module.
-public enum DeviceMatch: Hashable, Sendable, CustomStringConvertible {
-    /// The first direct-touch device in event-number order; never a touchpad.
-    case auto
-    /// A node or a symlink to one.
-    case path(String)
-    /// The first device whose name matches a shell glob (`fnmatch(3)`).
-    case name(pattern: String)
-
-    public var description: String {
-        switch self {
-        case .auto: "auto (the first direct-touch device)"
-        case .path(let path): path
-        case .name(let pattern): "the first device named \"\(pattern)\""
-        }
-    }
-
+/// How a ``DeviceSelector`` picks among the input devices that are there.
+extension DeviceSelector {
     /// What this match makes of each entry: the one it picks (at most one) and, for every
     /// other, why not.
     public func verdicts(for entries: [DeviceEntry]) -> [DeviceVerdict] {
@@ -74,7 +58,7 @@ public enum DeviceMatch: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// What a ``DeviceMatch`` makes of one device: picked or not, and why.
+/// What a ``DeviceSelector`` makes of one device: picked or not, and why.
 public struct DeviceVerdict: Hashable, Sendable {
     public var entry: DeviceEntry
     public var isPicked: Bool

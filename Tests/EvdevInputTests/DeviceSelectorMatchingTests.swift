@@ -9,7 +9,7 @@ import Testing
 /// Which device `auto`, a name glob or a path picks, and what `gestured devices` says about
 /// the others.
 @Suite("Device selection")
-struct DeviceMatchTests {
+struct DeviceSelectorMatchingTests {
     static func entry(_ number: Int, _ name: String, properties: Set<UInt16> = [], keys: Set<UInt16> = [],
                       multitouch: Bool = true) -> DeviceEntry {
         var absInfo: [UInt16: AbsInfo] = [AbsCode.x: AbsInfo(minimum: 0, maximum: 4095),
@@ -36,7 +36,7 @@ struct DeviceMatchTests {
     static let entries = [keyboard, touchpad, denied, egalax, atmel]
 
     @Test func autoPicksTheFirstTouchscreenAndNeverATouchpad() {
-        let verdicts = DeviceMatch.auto.verdicts(for: Self.entries)
+        let verdicts = DeviceSelector.auto.verdicts(for: Self.entries)
         #expect(verdicts.map(\.isPicked) == [false, false, false, true, false])
         #expect(verdicts.map(\.reason) == [
             "not a touch device: no position axes (ABS_MT_POSITION_X/Y or ABS_X/Y)",
@@ -45,17 +45,17 @@ struct DeviceMatchTests {
             "touchscreen: INPUT_PROP_DIRECT is set",
             "touchscreen: INPUT_PROP_DIRECT is set, but an earlier touchscreen comes first",
         ])
-        #expect(DeviceMatch.auto.pick(from: [Self.keyboard, Self.touchpad]) == nil)
+        #expect(DeviceSelector.auto.pick(from: [Self.keyboard, Self.touchpad]) == nil)
     }
 
     @Test(arguments: [("Atmel*", 4), ("*Touch*", 3), ("eGalax*", 3), ("bcm5974", 1), ("nothing*", nil)] as [(String, Int?)])
     func aNameGlobPicksTheFirstMatchingDevice(pattern: String, number: Int?) {
-        #expect(DeviceMatch.name(pattern: pattern).pick(from: Self.entries)?.number == number)
+        #expect(DeviceSelector.name(pattern: pattern).pick(from: Self.entries)?.number == number)
     }
 
     @Test func aPathPicksThatNodeEvenWhenItIsATouchpad() {
         // An explicit path is the operator's choice; only auto refuses touchpads.
-        #expect(DeviceMatch.path("/dev/input/event1").pick(from: Self.entries)?.number == 1)
-        #expect(DeviceMatch.path("/dev/input/event2").pick(from: Self.entries) == nil)
+        #expect(DeviceSelector.path("/dev/input/event1").pick(from: Self.entries)?.number == 1)
+        #expect(DeviceSelector.path("/dev/input/event2").pick(from: Self.entries) == nil)
     }
 }
