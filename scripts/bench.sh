@@ -55,16 +55,17 @@ for clients in 1 10 100; do
     wait "$daemon"
 done
 
-echo "== 4. the idle daemon"
-socket=$work/idle.sock
-"$gestured" replay --config config/lobby.json5 --socket "$socket" --wait-clients 1 \
-    config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu 2>/dev/null &
+echo "== 4. the idle daemon: gestured run with no touchscreen yet (it waits on inotify) and no watchdog"
+"$gestured" run --config config/lobby.json5 --socket "$work/idle.sock" --device "$work/no-such-touchscreen" 2>/dev/null &
 daemon=$!
-for _ in $(seq 100); do [ -S "$socket" ] && break; sleep 0.05; done
+for _ in $(seq 100); do [ -S "$work/idle.sock" ] && break; sleep 0.05; done
 switches() { awk '/^(voluntary|nonvoluntary)_ctxt_switches/ { sum += $2 } END { print sum }' "/proc/$daemon/status"; }
 before=$(switches)
 sleep 10
 after=$(switches)
-echo "idle replay daemon waiting for a client: $((after - before)) context switches in 10 s;" \
-    "$(grep -E '^VmHWM' /proc/$daemon/status | tr -s ' ')"
-kill -TERM "$daemon"; wait "$daemon" || true
+echo "idle daemon: $((after - before)) context switches in 10 s; $(grep -E '^VmHWM' /proc/$daemon/status | tr -s ' ')"
+kill -TERM "$daemon"; wait "$daemon"
+
+echo "== 5. startup: gestured run from exec to READY=1 (no touchscreen: it waits for one)"
+python3 Benchmarks/reference/ready_time.py 20 "$gestured" run --config config/lobby.json5 \
+    --socket "$work/ready.sock" --device "$work/no-such-touchscreen"
