@@ -88,13 +88,7 @@ public final class LiveRunner {
     public func stopInput() {
         guard !isStopped else { return }
         isStopped = true
-        let time = now()
-        if var chain, let frame = chain.finish(at: time) {
-            engine.process(frame, into: &events)
-            self.chain = chain
-        }
-        engine.cancelAll(at: time, into: &events)
-        emit()
+        endTouches(at: now())
         sink.flush()
         loop.setDeadline(nil) {}
         if let sourceToken { loop.unwatch(sourceToken) }
@@ -160,18 +154,24 @@ public final class LiveRunner {
         readSource()
     }
 
-    /// - Parameter lookAgainNow: after a removal another matching device may be there already;
-    ///   after a read error, reopening at once could fail the same way forever, so the next
-    ///   hotplug notification decides.
-    private func detach(because message: String, lookAgainNow: Bool) {
-        guard let current = source else { return }
-        let time = now()
+    /// The input ends here (stop, removal, read error): a half frame is discarded, every touch
+    /// still down is cancelled, and the events go out.
+    private func endTouches(at time: Timestamp) {
         if var chain, let frame = chain.finish(at: time) {
             engine.process(frame, into: &events)
             self.chain = chain
         }
         engine.cancelAll(at: time, into: &events)
         emit()
+    }
+
+    /// - Parameter lookAgainNow: after a removal another matching device may be there already;
+    ///   after a read error, reopening at once could fail the same way forever, so the next
+    ///   hotplug notification decides.
+    private func detach(because message: String, lookAgainNow: Bool) {
+        guard let current = source else { return }
+        let time = now()
+        endTouches(at: time)
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
         source = nil
