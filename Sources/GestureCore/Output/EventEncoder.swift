@@ -8,7 +8,11 @@ public struct EventEncoder {
 
     /// Appends one line (with its newline) for `event` to `output`.
     public mutating func encode(_ event: OutputEvent, into output: inout [UInt8]) {
+        // The writer appends straight to `output` (lent to it for the event), so the line is
+        // never copied from a buffer of its own.
         writer.reset()
+        swap(&writer.bytes, &output)
+        defer { swap(&writer.bytes, &output) }
         writer.beginObject()
         switch event {
         case .engine(let event): encodeEngine(event)
@@ -27,7 +31,6 @@ public struct EventEncoder {
         }
         writer.endObject()
         writer.newline()
-        output.append(contentsOf: writer.bytes)
     }
 
     /// One line for `event`, as a string (tests, tools).

@@ -12,11 +12,19 @@ public struct JSONWriter {
     public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
 
     public mutating func key(_ name: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        name.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
-        bytes.append(UInt8(ascii: ":"))
+        // One append per key (`,"name":`): appends, not formatting, dominate encoding.
+        let comma = needsComma
+        name.withUTF8Buffer { name in
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { buffer in
+                var count = 0
+                if comma { buffer[count] = UInt8(ascii: ","); count += 1 }
+                buffer[count] = UInt8(ascii: "\""); count += 1
+                for byte in name { buffer[count] = byte; count += 1 }
+                buffer[count] = UInt8(ascii: "\""); count += 1
+                buffer[count] = UInt8(ascii: ":"); count += 1
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            }
+        }
         needsComma = false
     }
 
@@ -68,11 +76,9 @@ public struct JSONWriter {
 
     public mutating func int(_ value: Int64) {
         separator()
-        if value < 0 {
-            bytes.append(UInt8(ascii: "-"))
-            appendDigits(value.magnitude)
-        } else {
-            appendDigits(UInt64(value))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
+            let count = Self.format(value.magnitude, negative: value < 0, into: buffer)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
         }
         needsComma = true
     }
@@ -97,36 +103,45 @@ public struct JSONWriter {
             return
         }
         let units = Int64(scaled)
-        if units < 0 { bytes.append(UInt8(ascii: "-")) }
         let magnitude = units.magnitude
-        appendDigits(magnitude / 10_000)
-        bytes.append(UInt8(ascii: "."))
         var fraction = magnitude % 10_000
         var width = 4
         while width > 1 && fraction % 10 == 0 {
             fraction /= 10
             width -= 1
         }
-        var divisor: UInt64 = 1
-        for _ in 1..<width { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(fraction / divisor % 10))
-            divisor /= 10
+        // Digits are written backwards from the end of a stack buffer, then appended at once.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
+            var start = 32
+            for _ in 0..<width {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(fraction % 10)
+                fraction /= 10
+            }
+            start -= 1
+            buffer[start] = UInt8(ascii: ".")
+            let integer = Self.format(magnitude / 10_000, negative: units < 0,
+                                      into: UnsafeMutableBufferPointer(rebasing: buffer[..<start]))
+            start -= integer
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
         }
     }
 
-    /// The decimal digits of `value`, without a heap allocation.
-    private mutating func appendDigits(_ value: UInt64) {
-        if value < 10 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value))
-            return
+    /// Writes the decimal digits of `value` (with a minus sign if `negative`) at the end of
+    /// `buffer`; returns how many bytes it wrote.
+    private static func format(_ value: UInt64, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        var index = buffer.count
+        var rest = value
+        repeat {
+            index -= 1
+            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        } while rest > 0
+        if negative {
+            index -= 1
+            buffer[index] = UInt8(ascii: "-")
         }
-        var divisor: UInt64 = 1
-        while value / divisor >= 10 { divisor *= 10 }
-        while divisor > 0 {
-            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-            divisor /= 10
-        }
+        return buffer.count - index
     }
 
     public mutating func bool(_ value: Bool) {
