@@ -60,6 +60,9 @@ public struct Replayer {
     private var input: InputChain
     private var encoder = EventEncoder()
     private var events: [EngineEvent] = []
+    /// While ``run(pacer:stop:output:)`` writes JSON Lines itself, engine events are encoded
+    /// here as they come instead of being wrapped into ``OutputEvent``s first.
+    private var directOutput: [UInt8]?
     private let deviceName: String
 
     /// Where a stepped replay is.
@@ -131,27 +134,26 @@ public struct Replayer {
     public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, output: (inout [UInt8]) -> Void) {
         var buffer: [UInt8] = []
         buffer.reserveCapacity(1 << 16)
+        directOutput = buffer
+        defer { directOutput = nil }
         let flushAt = pacer == nil ? 1 << 16 : 0
-        var produced: [OutputEvent] = []
-        func emit() {
-            for event in produced { encoder.encode(event, into: &buffer) }
-            produced.removeAll(keepingCapacity: true)
-        }
+        var unused: [OutputEvent] = []
         func flush() {
-            if !buffer.isEmpty { output(&buffer) }
-            buffer.removeAll(keepingCapacity: true)
+            guard var pending = directOutput, !pending.isEmpty else { return }
+            directOutput = nil
+            output(&pending)
+            pending.removeAll(keepingCapacity: true)
+            directOutput = pending
         }
-        start(into: &produced)
-        emit()
+        start(into: &unused)
         while true {
             if stop?.isSet == true { requestStop() }
             if let pacer, let time = nextStepTime {
                 pacer.wait(until: time)
                 if stop?.isSet == true { requestStop() }
             }
-            guard step(into: &produced, stop: stop) else { break }
-            emit()
-            if buffer.count >= flushAt { flush() }
+            guard step(into: &unused, stop: stop) else { break }
+            if directOutput?.count ?? 0 >= flushAt { flush() }
         }
         flush()
     }
@@ -159,10 +161,10 @@ public struct Replayer {
     /// The events that open a replay: the device, and the recording's warnings.
     public mutating func start(into output: inout [OutputEvent]) {
         let start = recording.events.first?.time ?? .zero
-        output.append(.device(time: start, action: "added", name: deviceName,
-                              message: "replaying \(recording.format) recording of \(deviceName)"))
+        append(.device(time: start, action: "added", name: deviceName,
+                       message: "replaying \(recording.format) recording of \(deviceName)"), to: &output)
         for warning in recording.warnings {
-            output.append(.warning(time: start, message: warning))
+            append(.warning(time: start, message: warning), to: &output)
         }
     }
 
@@ -282,13 +284,30 @@ public struct Replayer {
     }
 
     private mutating func emit(into output: inout [OutputEvent]) {
-        for event in events { output.append(.engine(event)) }
+        if var buffer = directOutput {
+            directOutput = nil
+            for index in events.indices { encoder.encode(events[index], into: &buffer) }
+            directOutput = buffer
+        } else {
+            for event in events { output.append(.engine(event)) }
+        }
         events.removeAll(keepingCapacity: true)
+    }
+
+    /// Hands on one event that is not the engine's, in order with the engine's.
+    private mutating func append(_ event: OutputEvent, to output: inout [OutputEvent]) {
+        if var buffer = directOutput {
+            directOutput = nil
+            encoder.encode(event, into: &buffer)
+            directOutput = buffer
+        } else {
+            output.append(event)
+        }
     }
 
     private mutating func reportAnomalies(at time: Timestamp, into output: inout [OutputEvent]) {
         for anomaly in input.takeAnomalies() {
-            output.append(.warning(time: time, message: anomaly.description))
+            append(.warning(time: time, message: anomaly.description), to: &output)
         }
     }
 }

@@ -8,29 +8,45 @@ public struct EventEncoder {
 
     /// Appends one line (with its newline) for `event` to `output`.
     public mutating func encode(_ event: OutputEvent, into output: inout [UInt8]) {
-        // The writer appends straight to `output` (lent to it for the event), so the line is
-        // never copied from a buffer of its own.
+        if case .engine(let engineEvent) = event {
+            encode(engineEvent, into: &output)
+            return
+        }
+        line(into: &output) { encoder in
+            switch event {
+            case .engine: break
+            case .device(let time, let action, let name, let message):
+                encoder.header("device", time)
+                encoder.writer.key("action"); encoder.writer.string(action)
+                encoder.writer.key("name"); encoder.writer.string(name)
+                encoder.writer.key("message"); encoder.writer.string(message)
+            case .layout(let time, let revision, let message):
+                encoder.header("layout", time)
+                encoder.writer.key("revision"); encoder.writer.int(revision)
+                encoder.writer.key("message"); encoder.writer.string(message)
+            case .warning(let time, let message):
+                encoder.header("warning", time)
+                encoder.writer.key("message"); encoder.writer.string(message)
+            }
+        }
+    }
+
+    /// Appends one line for an engine event, without wrapping it in an ``OutputEvent`` (a
+    /// delivery carries its touches inline, so every copy of an event costs).
+    public mutating func encode(_ event: EngineEvent, into output: inout [UInt8]) {
+        line(into: &output) { $0.encodeEngine(event) }
+    }
+
+    /// Lends `output` to the writer for one line, so the line is never copied from a buffer of
+    /// the writer's own.
+    private mutating func line(into output: inout [UInt8], _ body: (inout EventEncoder) -> Void) {
         writer.reset()
         swap(&writer.bytes, &output)
-        defer { swap(&writer.bytes, &output) }
         writer.beginObject()
-        switch event {
-        case .engine(let event): encodeEngine(event)
-        case .device(let time, let action, let name, let message):
-            header("device", time)
-            writer.key("action"); writer.string(action)
-            writer.key("name"); writer.string(name)
-            writer.key("message"); writer.string(message)
-        case .layout(let time, let revision, let message):
-            header("layout", time)
-            writer.key("revision"); writer.int(revision)
-            writer.key("message"); writer.string(message)
-        case .warning(let time, let message):
-            header("warning", time)
-            writer.key("message"); writer.string(message)
-        }
+        body(&self)
         writer.endObject()
         writer.newline()
+        swap(&writer.bytes, &output)
     }
 
     /// One line for `event`, as a string (tests, tools).
