@@ -37,16 +37,14 @@ public struct EventEncoder {
         line(into: &output) { $0.encodeEngine(event) }
     }
 
-    /// Lends `output` to the writer for one line, so the line is never copied from a buffer of
-    /// the writer's own.
+    /// Writes one line and appends it to `output`.
     private mutating func line(into output: inout [UInt8], _ body: (inout EventEncoder) -> Void) {
         writer.reset()
-        swap(&writer.bytes, &output)
         writer.beginObject()
         body(&self)
         writer.endObject()
         writer.newline()
-        swap(&writer.bytes, &output)
+        writer.append(to: &output)
     }
 
     /// One line for `event`, as a string (tests, tools).

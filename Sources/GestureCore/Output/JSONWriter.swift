@@ -1,85 +1,108 @@
 /// A minimal JSON text builder over a byte buffer: no Foundation, no intermediate strings,
 /// keys in the order written (SPEC 8 shows a fixed field order; tests pin whole lines).
+///
+/// It is on the replay's hot path (a 10-finger recording writes a megabyte of JSON), so every
+/// primitive reserves room once and writes through a pointer: per-byte `Array.append` paid a
+/// uniqueness and capacity check for every character.
 public struct JSONWriter {
-    public var bytes: [UInt8] = []
+    /// Written bytes are `storage[0 ..< length]`; the rest is room already allocated.
+    private var storage: [UInt8] = []
+    private var length = 0
     private var needsComma = false
 
     public init() {}
 
-    public mutating func beginObject() { separator(); bytes.append(UInt8(ascii: "{")); needsComma = false }
-    public mutating func endObject() { bytes.append(UInt8(ascii: "}")); needsComma = true }
-    public mutating func beginArray() { separator(); bytes.append(UInt8(ascii: "[")); needsComma = false }
-    public mutating func endArray() { bytes.append(UInt8(ascii: "]")); needsComma = true }
+    /// The text written since the last ``reset()``.
+    public var bytes: [UInt8] { Array(storage[..<length]) }
 
+    /// Bytes written since the last ``reset()``.
+    public var count: Int { length }
+
+    /// Appends the text written since the last ``reset()`` to `output`.
+    public func append(to output: inout [UInt8]) {
+        storage.withUnsafeBufferPointer { output.append(contentsOf: UnsafeBufferPointer(rebasing: $0[..<length])) }
+    }
+
+    public mutating func reset() {
+        length = 0
+        needsComma = false
+    }
+
+    public mutating func beginObject() { punctuation(UInt8(ascii: "{"), separated: true); needsComma = false }
+    public mutating func endObject() { punctuation(UInt8(ascii: "}"), separated: false); needsComma = true }
+    public mutating func beginArray() { punctuation(UInt8(ascii: "["), separated: true); needsComma = false }
+    public mutating func endArray() { punctuation(UInt8(ascii: "]"), separated: false); needsComma = true }
+
+    public mutating func newline() {
+        punctuation(0x0A, separated: false)
+        needsComma = false
+    }
+
+    /// `"name":`, after a comma if a value came before.
     public mutating func key(_ name: StaticString) {
-        // One append per key (`,"name":`): appends, not formatting, dominate encoding.
-        let comma = needsComma
         name.withUTF8Buffer { name in
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: name.count + 4) { buffer in
-                var count = 0
-                if comma { buffer[count] = UInt8(ascii: ","); count += 1 }
-                buffer[count] = UInt8(ascii: "\""); count += 1
-                for byte in name { buffer[count] = byte; count += 1 }
-                buffer[count] = UInt8(ascii: "\""); count += 1
-                buffer[count] = UInt8(ascii: ":"); count += 1
-                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[..<count]))
+            write(atMost: name.count + 4) { out in
+                out[0] = UInt8(ascii: "\"")
+                var count = 1
+                for byte in name { out[count] = byte; count += 1 }
+                out[count] = UInt8(ascii: "\"")
+                out[count + 1] = UInt8(ascii: ":")
+                return count + 2
             }
         }
         needsComma = false
     }
 
     public mutating func string(_ value: String) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        var utf8 = value.utf8
-        // Ids and names rarely need escaping: copy them in one go when they do not.
-        let plain = utf8.withContiguousStorageIfAvailable { buffer -> Bool in
-            guard !buffer.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else { return false }
-            bytes.append(contentsOf: buffer)
-            return true
-        }
-        if plain != true {
-            if plain == nil {
-                var copy = value
-                copy.makeContiguousUTF8()
-                utf8 = copy.utf8
+        var value = value
+        value.makeContiguousUTF8()
+        value.utf8.withContiguousStorageIfAvailable { text in
+            // Worst case: every byte a six-byte \u00XX escape.
+            write(atMost: text.count * 6 + 2) { out in
+                out[0] = UInt8(ascii: "\"")
+                var count = 1
+                for byte in text {
+                    switch byte {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                        out[count] = UInt8(ascii: "\\"); out[count + 1] = byte; count += 2
+                    case 0x0A:
+                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "n"); count += 2
+                    case 0x0D:
+                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "r"); count += 2
+                    case 0x09:
+                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "t"); count += 2
+                    case 0..<0x20:
+                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "u")
+                        out[count + 2] = UInt8(ascii: "0"); out[count + 3] = UInt8(ascii: "0")
+                        out[count + 4] = Self.hexDigit(byte >> 4); out[count + 5] = Self.hexDigit(byte & 15)
+                        count += 6
+                    default:
+                        out[count] = byte; count += 1
+                    }
+                }
+                out[count] = UInt8(ascii: "\"")
+                return count + 1
             }
-            for byte in utf8 { appendEscaped(byte) }
         }
-        bytes.append(UInt8(ascii: "\""))
         needsComma = true
     }
 
     /// A string known at compile time that needs no escaping (event types, field values).
     public mutating func string(_ value: StaticString) {
-        separator()
-        bytes.append(UInt8(ascii: "\""))
-        value.withUTF8Buffer { bytes.append(contentsOf: $0) }
-        bytes.append(UInt8(ascii: "\""))
+        value.withUTF8Buffer { text in
+            write(atMost: text.count + 2) { out in
+                out[0] = UInt8(ascii: "\"")
+                var count = 1
+                for byte in text { out[count] = byte; count += 1 }
+                out[count] = UInt8(ascii: "\"")
+                return count + 1
+            }
+        }
         needsComma = true
     }
 
-    private mutating func appendEscaped(_ byte: UInt8) {
-        switch byte {
-        case UInt8(ascii: "\""): bytes.append(contentsOf: [92, 34])
-        case UInt8(ascii: "\\"): bytes.append(contentsOf: [92, 92])
-        case 0x0A: bytes.append(contentsOf: [92, UInt8(ascii: "n")])
-        case 0x0D: bytes.append(contentsOf: [92, UInt8(ascii: "r")])
-        case 0x09: bytes.append(contentsOf: [92, UInt8(ascii: "t")])
-        case 0..<0x20:
-            let hex: [UInt8] = Array("0123456789abcdef".utf8)
-            bytes.append(contentsOf: [92, UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 15)]])
-        default: bytes.append(byte)
-        }
-    }
-
     public mutating func int(_ value: Int64) {
-        separator()
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { buffer in
-            let count = Self.format(value.magnitude, negative: value < 0, into: buffer)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[(24 - count)...]))
-        }
+        write(atMost: 20) { out in Self.format(value.magnitude, negative: value < 0, at: out) }
         needsComma = true
     }
 
@@ -91,15 +114,19 @@ public struct JSONWriter {
     /// path free of string allocations. NaN and infinities, which JSON cannot carry, become
     /// `null`; magnitudes beyond 10^14 fall back to Swift's shortest round-trip form.
     public mutating func number(_ value: Double) {
-        separator()
         defer { needsComma = true }
         guard value.isFinite else {
-            bytes.append(contentsOf: "null".utf8)
+            literal("null")
             return
         }
         let scaled = (value * 10_000).rounded()
         guard abs(scaled) < 1e18 else {
-            bytes.append(contentsOf: value.description.utf8)
+            let text = value.description.utf8
+            write(atMost: text.count) { out in
+                var count = 0
+                for byte in text { out[count] = byte; count += 1 }
+                return count
+            }
             return
         }
         let units = Int64(scaled)
@@ -110,63 +137,88 @@ public struct JSONWriter {
             fraction /= 10
             width -= 1
         }
-        // Digits are written backwards from the end of a stack buffer, then appended at once.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { buffer in
-            var start = 32
-            for _ in 0..<width {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(fraction % 10)
+        write(atMost: 26) { out in
+            var count = Self.format(magnitude / 10_000, negative: units < 0, at: out)
+            out[count] = UInt8(ascii: ".")
+            count += width + 1
+            for index in 0..<width {
+                out[count - 1 - index] = UInt8(ascii: "0") + UInt8(fraction % 10)
                 fraction /= 10
             }
-            start -= 1
-            buffer[start] = UInt8(ascii: ".")
-            let integer = Self.format(magnitude / 10_000, negative: units < 0,
-                                      into: UnsafeMutableBufferPointer(rebasing: buffer[..<start]))
-            start -= integer
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: buffer[start...]))
+            return count
         }
-    }
-
-    /// Writes the decimal digits of `value` (with a minus sign if `negative`) at the end of
-    /// `buffer`; returns how many bytes it wrote.
-    private static func format(_ value: UInt64, negative: Bool, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
-        var index = buffer.count
-        var rest = value
-        repeat {
-            index -= 1
-            buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-        } while rest > 0
-        if negative {
-            index -= 1
-            buffer[index] = UInt8(ascii: "-")
-        }
-        return buffer.count - index
     }
 
     public mutating func bool(_ value: Bool) {
-        separator()
-        bytes.append(contentsOf: (value ? "true" : "false").utf8)
+        literal(value ? "true" : "false")
         needsComma = true
     }
 
     public mutating func null() {
-        separator()
-        bytes.append(contentsOf: "null".utf8)
+        literal("null")
         needsComma = true
     }
 
-    public mutating func newline() {
-        bytes.append(0x0A)
-        needsComma = false
+    // MARK: - Writing
+
+    /// Reserves room for `maximum` bytes (plus a separating comma when one is due), lets `body`
+    /// write at most that many through a pointer, and keeps what it says it wrote.
+    private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        let needed = length + maximum + 1
+        if needed > storage.count {
+            storage.append(contentsOf: repeatElement(0, count: max(needed, storage.count * 2, 256) - storage.count))
+        }
+        let comma = needsComma
+        let start = length
+        let written = storage.withUnsafeMutableBufferPointer { buffer -> Int in
+            var out = buffer.baseAddress! + start
+            if comma {
+                out.pointee = UInt8(ascii: ",")
+                out += 1
+            }
+            return (comma ? 1 : 0) + body(out)
+        }
+        length += written
     }
 
-    public mutating func reset() {
-        bytes.removeAll(keepingCapacity: true)
-        needsComma = false
+    private mutating func punctuation(_ byte: UInt8, separated: Bool) {
+        if !separated { needsComma = false }
+        write(atMost: 1) { out in
+            out.pointee = byte
+            return 1
+        }
     }
 
-    private mutating func separator() {
-        if needsComma { bytes.append(UInt8(ascii: ",")) }
+    private mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { text in
+            write(atMost: text.count) { out in
+                var count = 0
+                for byte in text { out[count] = byte; count += 1 }
+                return count
+            }
+        }
+    }
+
+    /// Writes the decimal digits of `value` (after a minus sign if `negative`) at `out`;
+    /// returns how many bytes it wrote (at most 20).
+    private static func format(_ value: UInt64, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var digits = 1
+        var scale: UInt64 = 10
+        while digits < 20 && value >= scale {
+            digits += 1
+            if digits < 20 { scale *= 10 }
+        }
+        let sign = negative ? 1 : 0
+        if negative { out.pointee = UInt8(ascii: "-") }
+        var rest = value
+        for index in stride(from: sign + digits - 1, through: sign, by: -1) {
+            out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+        }
+        return sign + digits
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "a") + value - 10
     }
 }
