@@ -7,7 +7,7 @@
 /// extra finger fails it. Once begun, movement is unlimited (`.changed` at the end of each
 /// frame in which a finger of the gesture moved), extra fingers are held but ignored, the
 /// first of its fingers to lift ends it and a cancelled one cancels it.
-public struct LongPressRecognizer: Sendable {
+public struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// Fewer than `touches` fingers down (none at first).
@@ -29,10 +29,10 @@ public struct LongPressRecognizer: Sendable {
     public let allowableMovement: Double
 
     private(set) var state: State = .waiting
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         let defaults = GestureSettings.defaults(for: .longPress)
@@ -66,27 +66,20 @@ public struct LongPressRecognizer: Sendable {
     /// move shows up as `.changed` at the frame's end, a lift or cancel as `.ended` or
     /// `.cancelled` at the next `.frameEnd` or `.deadline`).
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
+        drive(input)
+    }
+
+    /// The press began at the deadline the input overtook: the input applies to the begun
+    /// gesture, and an end it causes waits for the next `.frameEnd` or `.deadline` so that
+    /// this input reports `.began`. A pending end that came due is reported as it is.
+    mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
+                            fired: RecognizerVerdict) -> RecognizerVerdict {
+        guard fired == .began else { return fired }
+        let then = transition(input)
+        if then == .ended || then == .cancelled {
+            state = .endPending(ending: then, at: time)
         }
-        // An overdue deadline fires first, before the input moves the touches it measures.
-        let time = RecognizerTouches.time(of: input)
-        var fired = RecognizerVerdict.none
-        if let due = deadline, time >= due { fired = transition(.deadline(due)) }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        if fired != .none {
-            if fired == .began {
-                let then = transition(input)
-                if then == .ended || then == .cancelled {
-                    state = .endPending(ending: then, at: time)
-                }
-                return .began
-            }
-            return fired // a pending end that came due
-        }
-        return transition(input)
+        return .began
     }
 
     /// Back to `possible`, forgetting every touch.
@@ -96,13 +89,13 @@ public struct LongPressRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.waiting, .touchBegan(let s)):
             if touches.count == touchesRequired { state = .holding(since: s.time) }
             return .none
         case (.waiting, .touchMoved(let s)), (.holding, .touchMoved(let s)):
-            return movedTooFar(s) ? fail() : .none
+            return touches.hasMoved(s, fartherThan: allowableMovement) ? fail() : .none
         case (.waiting, .touchEnded), (.waiting, .touchCancelled):
             return fail() // lifted before it began
         case (.waiting, .frameEnd), (.waiting, .deadline):
@@ -156,11 +149,6 @@ public struct LongPressRecognizer: Sendable {
         case (.finished, _):
             return .none
         }
-    }
-
-    private func movedTooFar(_ sample: TouchSample) -> Bool {
-        guard let entry = touches.entry(sample.touch) else { return false }
-        return entry.start.distance(to: sample.location) > allowableMovement
     }
 
     private mutating func fail() -> RecognizerVerdict {

@@ -9,7 +9,7 @@
 /// is longer than `slop` with the number of fingers in range. An extra finger fails it while
 /// possible; once begun, fingers beyond `maximumTouches` are held but ignored. All fingers of
 /// the gesture up ends it (with the final velocity); a cancelled one cancels it.
-public struct PanRecognizer: Sendable {
+public struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -33,11 +33,11 @@ public struct PanRecognizer: Sendable {
     public let slop: Double
 
     private(set) var state: State = .ready
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         self.init(parameters: parameters, defaults: GestureSettings.defaults(for: .pan))
@@ -71,13 +71,7 @@ public struct PanRecognizer: Sendable {
 
     /// Feeds one input; returns what the machine wants.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
-        }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        return transition(input)
+        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.
@@ -88,7 +82,7 @@ public struct PanRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan):
             tracker.clear()

@@ -7,7 +7,7 @@
 /// the two lifting puts it back to waiting for a second finger (as pans keep waiting); after
 /// that, further fingers are held but ignored (UIKit's pinch keeps following its first two
 /// touches), either of the two lifting ends it and either cancelled cancels it.
-public struct PinchRecognizer: Sendable {
+public struct PinchRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -24,22 +24,19 @@ public struct PinchRecognizer: Sendable {
 
     /// The two fingers of the gesture and the distance between them when the second landed.
     struct Pair: Sendable {
-        var first: TouchID
-        var second: TouchID
+        var fingers: FingerPair
         /// 0 when both landed on the same point; then the first non-zero distance is used.
         var initialSpan: Double
-
-        func contains(_ touch: TouchID) -> Bool { touch == first || touch == second }
     }
 
     public let minimumScaleChange: Double
 
     private(set) var state: State = .ready
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         let defaults = GestureSettings.defaults(for: .pinch)
@@ -61,13 +58,7 @@ public struct PinchRecognizer: Sendable {
 
     /// Feeds one input; returns what the machine wants.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
-        }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        return transition(input)
+        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.
@@ -78,7 +69,7 @@ public struct PinchRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan):
             state = .oneFinger
@@ -89,9 +80,9 @@ public struct PinchRecognizer: Sendable {
             return .none
 
         case (.oneFinger, .touchBegan(let s)):
-            guard let other = touches.entries.first(where: { $0.id != s.touch }) else { return .none }
+            guard let fingers = FingerPair(completedBy: s, in: touches) else { return .none }
             tracker.clear()
-            state = .possible(Pair(first: other.id, second: s.touch, initialSpan: other.location.distance(to: s.location)))
+            state = .possible(Pair(fingers: fingers, initialSpan: fingers.span(in: touches) ?? 0))
             return .none
         case (.oneFinger, .touchMoved), (.oneFinger, .frameEnd), (.oneFinger, .deadline):
             return .none
@@ -133,14 +124,14 @@ public struct PinchRecognizer: Sendable {
             values = makeValues(pair, scale: scale, at: t)
             return .changed
         case (.began(let pair), .touchEnded(let s)):
-            guard pair.contains(s.touch) else { return .none }
+            guard pair.fingers.contains(s.touch) else { return .none }
             let scale = span(pair) / pair.initialSpan
             if scale != values.scale { tracker.add(scale, at: s.time) } // the lift moved too
             values = makeValues(pair, scale: scale, at: s.time)
             state = .finished
             return .ended
         case (.began(let pair), .touchCancelled(let s)):
-            guard pair.contains(s.touch) else { return .none }
+            guard pair.fingers.contains(s.touch) else { return .none }
             state = .finished
             return .cancelled
 
@@ -150,8 +141,7 @@ public struct PinchRecognizer: Sendable {
     }
 
     private func span(_ pair: Pair) -> Double {
-        guard let a = touches.entry(pair.first), let b = touches.entry(pair.second) else { return pair.initialSpan }
-        return a.location.distance(to: b.location)
+        pair.fingers.span(in: touches) ?? pair.initialSpan
     }
 
     private func makeValues(_ pair: Pair, scale: Double, at time: Timestamp) -> GestureValues {

@@ -71,6 +71,13 @@ struct RecognizerTouches: Sendable {
         index(of: touch).map { entries[$0] }
     }
 
+    /// Whether `sample`'s touch is farther than `limit` from where it landed: the movement
+    /// limit of taps and of long presses before they begin.
+    func hasMoved(_ sample: TouchSample, fartherThan limit: Double) -> Bool {
+        guard let entry = entry(sample.touch) else { return false }
+        return entry.start.distance(to: sample.location) > limit
+    }
+
     func isIgnored(_ touch: TouchID) -> Bool {
         entry(touch)?.ignored ?? false
     }

@@ -8,7 +8,7 @@
 /// its magnitude is at least `minimumRotation`. Fingers are handled as for pinches: before it
 /// began a third finger fails it and a lift waits for a new second finger; after, extra
 /// fingers are ignored, either of the two lifting ends it, either cancelled cancels it.
-public struct RotationRecognizer: Sendable {
+public struct RotationRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -25,23 +25,21 @@ public struct RotationRecognizer: Sendable {
 
     /// The two fingers of the gesture and how far their line has turned.
     struct Pair: Sendable {
-        var first: TouchID
-        var second: TouchID
-        /// The line from `first` to `second` when the rotation was last brought up to date.
+        var fingers: FingerPair
+        /// The line from the first finger to the second when the rotation was last brought up
+        /// to date.
         var lastLine: Point
         var rotation: Double
-
-        func contains(_ touch: TouchID) -> Bool { touch == first || touch == second }
     }
 
     public let minimumRotation: Double
 
     private(set) var state: State = .ready
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         let defaults = GestureSettings.defaults(for: .rotation)
@@ -63,13 +61,7 @@ public struct RotationRecognizer: Sendable {
 
     /// Feeds one input; returns what the machine wants.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
-        }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        return transition(input)
+        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.
@@ -80,7 +72,7 @@ public struct RotationRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan):
             state = .oneFinger
@@ -91,9 +83,9 @@ public struct RotationRecognizer: Sendable {
             return .none
 
         case (.oneFinger, .touchBegan(let s)):
-            guard let other = touches.entries.first(where: { $0.id != s.touch }) else { return .none }
+            guard let fingers = FingerPair(completedBy: s, in: touches) else { return .none }
             tracker.clear()
-            state = .possible(Pair(first: other.id, second: s.touch, lastLine: s.location - other.location, rotation: 0))
+            state = .possible(Pair(fingers: fingers, lastLine: fingers.line(in: touches) ?? .zero, rotation: 0))
             return .none
         case (.oneFinger, .touchMoved), (.oneFinger, .frameEnd), (.oneFinger, .deadline):
             return .none
@@ -133,14 +125,14 @@ public struct RotationRecognizer: Sendable {
             values = makeValues(pair, at: t)
             return .changed
         case (.began(var pair), .touchEnded(let s)):
-            guard pair.contains(s.touch) else { return .none }
+            guard pair.fingers.contains(s.touch) else { return .none }
             turn(&pair)
             if pair.rotation != values.rotation { tracker.add(pair.rotation, at: s.time) } // the lift moved too
             values = makeValues(pair, at: s.time)
             state = .finished
             return .ended
         case (.began(let pair), .touchCancelled(let s)):
-            guard pair.contains(s.touch) else { return .none }
+            guard pair.fingers.contains(s.touch) else { return .none }
             state = .finished
             return .cancelled
 
@@ -152,9 +144,7 @@ public struct RotationRecognizer: Sendable {
     /// Adds the turn of the line since `lastLine`; a zero-length line (fingers on the same
     /// point) has no direction, so it is skipped until the fingers part.
     private func turn(_ pair: inout Pair) {
-        guard let a = touches.entry(pair.first), let b = touches.entry(pair.second) else { return }
-        let line = b.location - a.location
-        guard line != .zero else { return }
+        guard let line = pair.fingers.line(in: touches), line != .zero else { return }
         if pair.lastLine != .zero {
             pair.rotation += RecognizerMath.angle(from: pair.lastLine, to: line)
         }

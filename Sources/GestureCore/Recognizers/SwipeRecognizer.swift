@@ -10,7 +10,7 @@
 /// in which the displacement along the axis reaches `minimumDistance`, while the fingers are
 /// still moving, as UIKit does. A lift before that, an extra finger, a cancelled touch, or
 /// `maxDuration` passing since the first finger landed fails it.
-public struct SwipeRecognizer: Sendable {
+public struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -33,10 +33,10 @@ public struct SwipeRecognizer: Sendable {
     public let maxDuration: TimeSpan
 
     private(set) var state: State = .ready
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         let defaults = GestureSettings.defaults(for: .swipe)
@@ -68,17 +68,7 @@ public struct SwipeRecognizer: Sendable {
     /// Feeds one input; returns what the machine wants. An input at or after the deadline
     /// first fires it, which fails the swipe.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
-        }
-        // An overdue deadline fires first, before the input changes anything it looks at.
-        var fired = RecognizerVerdict.none
-        if let due = deadline, RecognizerTouches.time(of: input) >= due { fired = transition(.deadline(due)) }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        if fired != .none { return fired } // a tap's or swipe's deadline can only fail it
-        return transition(input)
+        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch.
@@ -88,7 +78,7 @@ public struct SwipeRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
             gather(firstLanded: s.time, now: s.time)

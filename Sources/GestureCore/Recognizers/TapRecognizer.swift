@@ -9,7 +9,7 @@
 /// tap's location is more than `maxMovement` from the first tap's. A tap's location is the
 /// centroid of its fingers when all of them are down; the recognized location is the centroid
 /// of the last tap's fingers where they lifted.
-public struct TapRecognizer: Sendable {
+public struct TapRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -45,11 +45,11 @@ public struct TapRecognizer: Sendable {
     public let maxInterval: TimeSpan
 
     private(set) var state: State = .ready
-    private var touches: RecognizerTouches
+    var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far (a change of an unknown touch, a second began); kept
     /// across `reset()` so the arena can report them.
-    public private(set) var anomalies = 0
+    public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
         let defaults = GestureSettings.defaults(for: .tap)
@@ -83,17 +83,7 @@ public struct TapRecognizer: Sendable {
     /// Feeds one input; returns what the machine wants. An input at or after a pending
     /// deadline first fires that deadline (which can only fail a tap).
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        guard touches.accepts(input) else {
-            anomalies += 1
-            return .none
-        }
-        // An overdue deadline fires first, before the input changes anything it looks at.
-        var fired = RecognizerVerdict.none
-        if let due = deadline, RecognizerTouches.time(of: input) >= due { fired = transition(.deadline(due)) }
-        touches.admit(input)
-        defer { touches.retire(input) }
-        if fired != .none { return fired } // a tap's or swipe's deadline can only fail it
-        return transition(input)
+        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and tap.
@@ -103,7 +93,7 @@ public struct TapRecognizer: Sendable {
         values = GestureValues()
     }
 
-    private mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
             return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil))
@@ -115,9 +105,9 @@ public struct TapRecognizer: Sendable {
         case (.pressing(let press), .touchBegan(let s)):
             return land(s, in: press)
         case (.pressing, .touchMoved(let s)):
-            return movedTooFar(s) ? fail() : .none
+            return touches.hasMoved(s, fartherThan: maxMovement) ? fail() : .none
         case (.pressing(var press), .touchEnded(let s)):
-            if movedTooFar(s) { return fail() }
+            if touches.hasMoved(s, fartherThan: maxMovement) { return fail() }
             press.liftSum = press.liftSum + s.location
             guard touches.count == 1 else { // others still down (this one is retired after)
                 state = .pressing(press)
@@ -172,11 +162,6 @@ public struct TapRecognizer: Sendable {
         }
         state = .pressing(press)
         return .none
-    }
-
-    private func movedTooFar(_ sample: TouchSample) -> Bool {
-        guard let entry = touches.entry(sample.touch) else { return false }
-        return entry.start.distance(to: sample.location) > maxMovement
     }
 
     private mutating func fail() -> RecognizerVerdict {

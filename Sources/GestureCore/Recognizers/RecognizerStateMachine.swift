@@ -1,0 +1,54 @@
+/// A recognizer state machine whose inputs reach its own transition table through the one
+/// shared driver, ``drive(_:)``: every built-in machine but the edge pan, which drives a pan.
+///
+/// The driver is the part of docs/recognizers.md § Driving a machine that is the same for
+/// every machine, so that it is written once and a rule changes in one place: an impossible
+/// input is counted and ignored (rule 5); an overdue deadline fires first, before the input
+/// moves any touch it measures (rule 3); the touch table takes a touch change in before the
+/// transition sees it and forgets an ended touch only after, so the transition still sees
+/// where it lifted (rules 4 and 6). Machines conform with their concrete type and the driver
+/// is generic, not an existential: each machine's call is specialised and inlined, so the
+/// per-frame path allocates nothing and dispatches nothing dynamically.
+protocol RecognizerStateMachine {
+    /// The touches the machine holds; only the driver adds and forgets them.
+    var touches: RecognizerTouches { get set }
+    /// Impossible inputs ignored so far; kept across `reset()`.
+    var anomalies: Int { get set }
+    /// The next time the machine needs a `.deadline` input, or nil.
+    var deadline: Timestamp? { get }
+    /// The machine's table: one exhaustive `switch (state, input)` over an accepted input,
+    /// with the touch change already in `touches`.
+    mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict
+    /// What an accepted input at `time` returns when it overtook a deadline whose transition
+    /// returned `fired` (never `.none`); the input's touch change is already in `touches`.
+    /// The default suits a machine whose deadlines can only fail it.
+    mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
+                            fired: RecognizerVerdict) -> RecognizerVerdict
+}
+
+extension RecognizerStateMachine {
+    /// Feeds one input through the shared rules to `transition(_:)`; every machine's
+    /// `handle(_:)`.
+    @inline(__always)
+    mutating func drive(_ input: RecognizerInput) -> RecognizerVerdict {
+        guard touches.accepts(input) else {
+            anomalies += 1
+            return .none
+        }
+        // An overdue deadline fires first, before the input changes anything it looks at.
+        let time = RecognizerTouches.time(of: input)
+        var fired = RecognizerVerdict.none
+        if let due = deadline, time >= due { fired = transition(.deadline(due)) }
+        touches.admit(input)
+        defer { touches.retire(input) }
+        if fired != .none { return overtaken(by: input, at: time, fired: fired) }
+        return transition(input)
+    }
+
+    /// A terminal deadline (a tap's or swipe's timeout can only fail it): the input it
+    /// overtook changes nothing but the touch table.
+    mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
+                            fired: RecognizerVerdict) -> RecognizerVerdict {
+        fired
+    }
+}
