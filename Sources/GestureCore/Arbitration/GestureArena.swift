@@ -111,10 +111,13 @@ struct GestureArena {
     }
 
     /// The earliest deadline of any recognizer still deciding.
+    /// Reads the slots in place (by index): copying a slot copies its machine.
     var nextDeadline: Timestamp? {
         var earliest: Timestamp?
-        for slot in slots where !slot.isTerminal {
-            if let deadline = slot.machine.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        for index in slots.indices where !slots[index].isTerminal {
+            if let deadline = slots[index].machine.deadline, earliest.map({ deadline < $0 }) ?? true {
+                earliest = deadline
+            }
         }
         return earliest
     }
@@ -140,16 +143,16 @@ struct GestureArena {
     /// Whether a `began` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesBegan`).
     func holdsBegan(_ touch: TouchID, recognizers: [Int]) -> Bool {
         recognizers.contains { index in
-            let slot = slots[index]
-            return slot.delaysTouchesBegan && slot.state == .possible && slot.sequenceTouches.contains(touch)
+            slots[index].delaysTouchesBegan && slots[index].state == .possible
+                && slots[index].sequenceTouches.contains(touch)
         }
     }
 
     /// Whether an `ended` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesEnded`).
     func holdsEnded(_ touch: TouchID, recognizers: [Int]) -> Bool {
         recognizers.contains { index in
-            let slot = slots[index]
-            return slot.delaysTouchesEnded && slot.state == .possible && slot.sequenceTouches.contains(touch)
+            slots[index].delaysTouchesEnded && slots[index].state == .possible
+                && slots[index].sequenceTouches.contains(touch)
         }
     }
 
@@ -243,9 +246,10 @@ struct GestureArena {
                                      events: inout [EngineEvent]) {
         slots[index].state = state
         guard state != .failed || tracing else { return }
-        let slot = slots[index]
-        events.append(.gesture(GestureEvent(time: time, recognizer: slot.spec.id, kind: slot.spec.kind,
-                                            tree: slot.tree, view: slot.view, state: state,
-                                            touches: slot.sequenceTouches, values: slot.machine.values)))
+        events.append(.gesture(GestureEvent(time: time, recognizer: slots[index].spec.id,
+                                            kind: slots[index].spec.kind, tree: slots[index].tree,
+                                            view: slots[index].view, state: state,
+                                            touches: slots[index].sequenceTouches,
+                                            values: slots[index].machine.values)))
     }
 }

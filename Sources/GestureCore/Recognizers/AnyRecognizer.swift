@@ -8,179 +8,139 @@
 /// after it arrives). After a terminal verdict it returns `.none` to everything, still
 /// forgetting touches that end; call `reset()` once `trackedTouchCount` is 0.
 public struct AnyRecognizer: Sendable {
-    private enum Machine: Sendable {
-        case tap(TapRecognizer)
-        case longPress(LongPressRecognizer)
-        case pan(PanRecognizer)
-        case swipe(SwipeRecognizer)
-        case pinch(PinchRecognizer)
-        case rotation(RotationRecognizer)
-        case edgePan(EdgePanRecognizer)
-        /// Only while `handle` or `reset` mutates the payload: taking it out leaves this in
-        /// its place so the payload's touch buffers stay uniquely referenced and are
-        /// mutated in place instead of copied.
-        case vacant
-    }
+    // One optional per kind, only `kind`'s set. Unlike an enum payload, a machine behind
+    // `machine!` is mutated in place: the enum version moved the 200–300-byte machine out and
+    // back on every input, which was a visible share of a replay.
+    private var tap: TapRecognizer?
+    private var longPress: LongPressRecognizer?
+    private var pan: PanRecognizer?
+    private var swipe: SwipeRecognizer?
+    private var pinch: PinchRecognizer?
+    private var rotation: RotationRecognizer?
+    private var edgePan: EdgePanRecognizer?
 
     public let kind: RecognizerKind
-    private var machine: Machine
+    /// The next time the machine needs a `.deadline` input, or nil. Kept here after every
+    /// input, because the arena asks for it twice per frame for every recognizer and reading
+    /// it through the machine copies the machine.
+    public private(set) var deadline: Timestamp?
 
     /// `parameters` as resolved by ``GestureSettings/resolved(_:)``.
     public init(kind: RecognizerKind, parameters: RecognizerParameters, context: RecognizerContext) {
         self.kind = kind
         switch kind {
-        case .tap: machine = .tap(TapRecognizer(parameters: parameters, context: context))
-        case .longPress: machine = .longPress(LongPressRecognizer(parameters: parameters, context: context))
-        case .pan: machine = .pan(PanRecognizer(parameters: parameters, context: context))
-        case .swipe: machine = .swipe(SwipeRecognizer(parameters: parameters, context: context))
-        case .pinch: machine = .pinch(PinchRecognizer(parameters: parameters, context: context))
-        case .rotation: machine = .rotation(RotationRecognizer(parameters: parameters, context: context))
-        case .edgePan: machine = .edgePan(EdgePanRecognizer(parameters: parameters, context: context))
+        case .tap: tap = TapRecognizer(parameters: parameters, context: context)
+        case .longPress: longPress = LongPressRecognizer(parameters: parameters, context: context)
+        case .pan: pan = PanRecognizer(parameters: parameters, context: context)
+        case .swipe: swipe = SwipeRecognizer(parameters: parameters, context: context)
+        case .pinch: pinch = PinchRecognizer(parameters: parameters, context: context)
+        case .rotation: rotation = RotationRecognizer(parameters: parameters, context: context)
+        case .edgePan: edgePan = EdgePanRecognizer(parameters: parameters, context: context)
         }
+        deadline = nil
     }
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        switch machine {
-        case .tap(var m):
-            machine = .vacant
-            defer { machine = .tap(m) }
-            return m.handle(input)
-        case .longPress(var m):
-            machine = .vacant
-            defer { machine = .longPress(m) }
-            return m.handle(input)
-        case .pan(var m):
-            machine = .vacant
-            defer { machine = .pan(m) }
-            return m.handle(input)
-        case .swipe(var m):
-            machine = .vacant
-            defer { machine = .swipe(m) }
-            return m.handle(input)
-        case .pinch(var m):
-            machine = .vacant
-            defer { machine = .pinch(m) }
-            return m.handle(input)
-        case .rotation(var m):
-            machine = .vacant
-            defer { machine = .rotation(m) }
-            return m.handle(input)
-        case .edgePan(var m):
-            machine = .vacant
-            defer { machine = .edgePan(m) }
-            return m.handle(input)
-        case .vacant:
-            preconditionFailure("AnyRecognizer used while its machine is being mutated")
+        let verdict: RecognizerVerdict
+        switch kind {
+        case .tap: verdict = tap!.handle(input); deadline = tap!.deadline
+        case .longPress: verdict = longPress!.handle(input); deadline = longPress!.deadline
+        case .pan: verdict = pan!.handle(input); deadline = pan!.deadline
+        case .swipe: verdict = swipe!.handle(input); deadline = swipe!.deadline
+        case .pinch: verdict = pinch!.handle(input); deadline = pinch!.deadline
+        case .rotation: verdict = rotation!.handle(input); deadline = rotation!.deadline
+        case .edgePan: verdict = edgePan!.handle(input); deadline = edgePan!.deadline
         }
+        return verdict
     }
 
     public mutating func reset() {
-        switch machine {
-        case .tap(var m): machine = .vacant; m.reset(); machine = .tap(m)
-        case .longPress(var m): machine = .vacant; m.reset(); machine = .longPress(m)
-        case .pan(var m): machine = .vacant; m.reset(); machine = .pan(m)
-        case .swipe(var m): machine = .vacant; m.reset(); machine = .swipe(m)
-        case .pinch(var m): machine = .vacant; m.reset(); machine = .pinch(m)
-        case .rotation(var m): machine = .vacant; m.reset(); machine = .rotation(m)
-        case .edgePan(var m): machine = .vacant; m.reset(); machine = .edgePan(m)
-        case .vacant: preconditionFailure("AnyRecognizer used while its machine is being mutated")
+        switch kind {
+        case .tap: tap!.reset(); deadline = tap!.deadline
+        case .longPress: longPress!.reset(); deadline = longPress!.deadline
+        case .pan: pan!.reset(); deadline = pan!.deadline
+        case .swipe: swipe!.reset(); deadline = swipe!.deadline
+        case .pinch: pinch!.reset(); deadline = pinch!.deadline
+        case .rotation: rotation!.reset(); deadline = rotation!.deadline
+        case .edgePan: edgePan!.reset(); deadline = edgePan!.deadline
         }
     }
 
     /// The current values (valid after began/changed/ended/recognized).
     public var values: GestureValues {
-        switch machine {
-        case .tap(let m): m.values
-        case .longPress(let m): m.values
-        case .pan(let m): m.values
-        case .swipe(let m): m.values
-        case .pinch(let m): m.values
-        case .rotation(let m): m.values
-        case .edgePan(let m): m.values
-        case .vacant: GestureValues()
+        switch kind {
+        case .tap: tap!.values
+        case .longPress: longPress!.values
+        case .pan: pan!.values
+        case .swipe: swipe!.values
+        case .pinch: pinch!.values
+        case .rotation: rotation!.values
+        case .edgePan: edgePan!.values
         }
     }
 
-    /// The next time the machine needs a `.deadline` input, or nil.
-    public var deadline: Timestamp? {
-        switch machine {
-        case .tap(let m): m.deadline
-        case .longPress(let m): m.deadline
-        case .pan(let m): m.deadline
-        case .swipe(let m): m.deadline
-        case .pinch(let m): m.deadline
-        case .rotation(let m): m.deadline
-        case .edgePan(let m): m.deadline
-        case .vacant: nil
-        }
-    }
 
     /// The touches it holds (down, delivered to it), in the order they began. Allocates:
     /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
     public var trackedTouches: [TouchID] {
-        switch machine {
-        case .tap(let m): m.trackedTouches
-        case .longPress(let m): m.trackedTouches
-        case .pan(let m): m.trackedTouches
-        case .swipe(let m): m.trackedTouches
-        case .pinch(let m): m.trackedTouches
-        case .rotation(let m): m.trackedTouches
-        case .edgePan(let m): m.trackedTouches
-        case .vacant: []
+        switch kind {
+        case .tap: tap!.trackedTouches
+        case .longPress: longPress!.trackedTouches
+        case .pan: pan!.trackedTouches
+        case .swipe: swipe!.trackedTouches
+        case .pinch: pinch!.trackedTouches
+        case .rotation: rotation!.trackedTouches
+        case .edgePan: edgePan!.trackedTouches
         }
     }
 
     public var trackedTouchCount: Int {
-        switch machine {
-        case .tap(let m): m.trackedTouchCount
-        case .longPress(let m): m.trackedTouchCount
-        case .pan(let m): m.trackedTouchCount
-        case .swipe(let m): m.trackedTouchCount
-        case .pinch(let m): m.trackedTouchCount
-        case .rotation(let m): m.trackedTouchCount
-        case .edgePan(let m): m.trackedTouchCount
-        case .vacant: 0
+        switch kind {
+        case .tap: tap!.trackedTouchCount
+        case .longPress: longPress!.trackedTouchCount
+        case .pan: pan!.trackedTouchCount
+        case .swipe: swipe!.trackedTouchCount
+        case .pinch: pinch!.trackedTouchCount
+        case .rotation: rotation!.trackedTouchCount
+        case .edgePan: edgePan!.trackedTouchCount
         }
     }
 
     public func isTracking(_ touch: TouchID) -> Bool {
-        switch machine {
-        case .tap(let m): m.isTracking(touch)
-        case .longPress(let m): m.isTracking(touch)
-        case .pan(let m): m.isTracking(touch)
-        case .swipe(let m): m.isTracking(touch)
-        case .pinch(let m): m.isTracking(touch)
-        case .rotation(let m): m.isTracking(touch)
-        case .edgePan(let m): m.isTracking(touch)
-        case .vacant: false
+        switch kind {
+        case .tap: tap!.isTracking(touch)
+        case .longPress: longPress!.isTracking(touch)
+        case .pan: pan!.isTracking(touch)
+        case .swipe: swipe!.isTracking(touch)
+        case .pinch: pinch!.isTracking(touch)
+        case .rotation: rotation!.isTracking(touch)
+        case .edgePan: edgePan!.isTracking(touch)
         }
     }
 
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool {
-        switch machine {
-        case .tap(let m): m.isFinished
-        case .longPress(let m): m.isFinished
-        case .pan(let m): m.isFinished
-        case .swipe(let m): m.isFinished
-        case .pinch(let m): m.isFinished
-        case .rotation(let m): m.isFinished
-        case .edgePan(let m): m.isFinished
-        case .vacant: false
+        switch kind {
+        case .tap: tap!.isFinished
+        case .longPress: longPress!.isFinished
+        case .pan: pan!.isFinished
+        case .swipe: swipe!.isFinished
+        case .pinch: pinch!.isFinished
+        case .rotation: rotation!.isFinished
+        case .edgePan: edgePan!.isFinished
         }
     }
 
     /// Impossible inputs ignored so far (never reset): a sign of an arena or input bug.
     public var anomalies: Int {
-        switch machine {
-        case .tap(let m): m.anomalies
-        case .longPress(let m): m.anomalies
-        case .pan(let m): m.anomalies
-        case .swipe(let m): m.anomalies
-        case .pinch(let m): m.anomalies
-        case .rotation(let m): m.anomalies
-        case .edgePan(let m): m.anomalies
-        case .vacant: 0
+        switch kind {
+        case .tap: tap!.anomalies
+        case .longPress: longPress!.anomalies
+        case .pan: pan!.anomalies
+        case .swipe: swipe!.anomalies
+        case .pinch: pinch!.anomalies
+        case .rotation: rotation!.anomalies
+        case .edgePan: edgePan!.anomalies
         }
     }
 }
