@@ -14,17 +14,23 @@ enum RecordingFile {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw failure(path, call: "open") }
         defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        // Read straight into the array, sized from fstat(2) (growing if the file grows, or for
+        // files that report no size, such as pipes).
+        var status = stat()
+        let expected = fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) : 0
+        var bytes = [UInt8](repeating: 0, count: max(expected + 1, 64 * 1024))
+        var length = 0
         while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if length == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + length, $0.count - length) }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw failure(path, call: "read")
             }
             if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
+            length += count
         }
+        bytes.removeLast(bytes.count - length)
         return bytes
     }
 
