@@ -30,6 +30,8 @@ public struct Engine {
     private var cancellations: [TouchID] = []
     private var framed: [Int] = []
     private var sent: [Bool] = []
+    /// The touches of this call's deliveries (``TouchList``).
+    private var touchPool = TouchPool()
 
     /// - Parameter screen: the screen in points; edge pans measure their bands from its edges
     ///   (defaults to the root view's frame).
@@ -57,6 +59,11 @@ public struct Engine {
 
     /// Fires every deadline up to and including `time`, earliest first.
     public mutating func advance(to time: Timestamp, into events: inout [EngineEvent]) {
+        startCall()
+        fireDeadlines(upTo: time, into: &events)
+    }
+
+    private mutating func fireDeadlines(upTo time: Timestamp, into events: inout [EngineEvent]) {
         while let deadline = arena.nextDeadline, deadline <= time {
             cancellations.removeAll(keepingCapacity: true)
             arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
@@ -64,10 +71,21 @@ public struct Engine {
         }
     }
 
+    /// Every public call starts here: the touch pool is reused when no delivery handed out
+    /// earlier still refers to it, and replaced otherwise (see ``TouchList``).
+    private mutating func startCall() {
+        if isKnownUniquelyReferenced(&touchPool) {
+            touchPool.touches.removeAll(keepingCapacity: true)
+        } else {
+            touchPool = TouchPool()
+        }
+    }
+
     /// Runs one frame through the pipeline, appending the resolved events to `events`.
     public mutating func process(_ frame: TouchFrame, into events: inout [EngineEvent]) {
         let time = frame.time
-        advance(to: time, into: &events)
+        startCall()
+        fireDeadlines(upTo: time, into: &events)
         inputs.removeAll(keepingCapacity: true)
         cancellations.removeAll(keepingCapacity: true)
 
@@ -317,13 +335,14 @@ public struct Engine {
         for phase in Self.phaseOrder {
             for first in pending.indices where !sent[first] && pending[first].info.phase == phase {
                 let touch = touches[pending[first].touch]
-                var group = TouchList()
+                let start = touchPool.touches.count
                 for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase {
                     let candidate = touches[pending[other].touch]
                     guard candidate.tree === touch.tree && candidate.view == touch.view else { continue }
-                    group.append(pending[other].info)
+                    touchPool.touches.append(pending[other].info)
                     sent[other] = true
                 }
+                let group = TouchList(pool: touchPool, start: start, count: touchPool.touches.count - start)
                 guard let view = touch.view else { continue }
                 events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touch.tree, view: view,
                                                     touches: group)))

@@ -1,18 +1,33 @@
-/// The touches of one delivery: up to ``inlineCapacity`` stored inline, so building a
-/// delivery allocates nothing in the common case (kiosk panels report at most ten fingers;
-/// the 12-finger FlatFrog table spills); more spill into an array.
+/// The touches of one delivery: a range of the engine's per-frame touch pool, so a delivery is
+/// a few words however many fingers it carries, building one allocates nothing in the steady
+/// state, and copying an event along the pipeline copies no touches.
+///
+/// The pool is never changed once its events are handed out: at each call the engine reuses
+/// its pool only if no event still refers to it (drivers clear their event buffers each
+/// frame), and starts a new one otherwise, so events a caller keeps stay valid.
 public struct TouchList: RandomAccessCollection, Sendable {
-    /// Touches stored without a heap allocation.
-    public static let inlineCapacity = 10
+    private let pool: TouchPool?
+    private let start: Int
+    public let count: Int
 
-    private var inline = InlineArray<10, TouchInfo>(repeating: TouchInfo.placeholder)
-    private var overflow: [TouchInfo] = []
-    public private(set) var count = 0
+    /// No touches.
+    public init() {
+        pool = nil
+        start = 0
+        count = 0
+    }
 
-    public init() {}
-
+    /// A list of its own (tests, tools).
     public init(_ touches: some Sequence<TouchInfo>) {
-        for touch in touches { append(touch) }
+        let pool = TouchPool()
+        pool.touches.append(contentsOf: touches)
+        self.init(pool: pool, start: 0, count: pool.touches.count)
+    }
+
+    init(pool: TouchPool, start: Int, count: Int) {
+        self.pool = pool
+        self.start = start
+        self.count = count
     }
 
     public var startIndex: Int { 0 }
@@ -20,21 +35,13 @@ public struct TouchList: RandomAccessCollection, Sendable {
 
     public subscript(position: Int) -> TouchInfo {
         precondition(position >= 0 && position < count, "TouchList index out of range")
-        return position < Self.inlineCapacity ? inline[position] : overflow[position - Self.inlineCapacity]
-    }
-
-    public mutating func append(_ touch: TouchInfo) {
-        if count < Self.inlineCapacity {
-            inline[count] = touch
-        } else {
-            overflow.append(touch)
-        }
-        count += 1
+        return pool!.touches[start + position]
     }
 }
 
-extension TouchInfo {
-    /// Fills unused inline slots of a ``TouchList``; never read.
-    static let placeholder = TouchInfo(id: TouchID(0), phase: .began, location: .zero, viewLocation: .zero,
-                                       previousLocation: .zero, tapCount: 0, majorRadius: nil, force: nil)
+/// The touches of the deliveries of one engine call. A class, so that deliveries share it;
+/// only the engine appends to it, and only before the deliveries that refer to it are handed
+/// out (see ``TouchList``), which is what makes the `@unchecked Sendable` sound.
+final class TouchPool: @unchecked Sendable {
+    var touches: [TouchInfo] = []
 }
