@@ -6,7 +6,7 @@
 /// fails at once; after that it is exactly a ``PanRecognizer`` with the edge pan's
 /// `minimumTouches`, `maximumTouches` and `slop`. A finger exactly `edgeWidth` from the edge
 /// is in the band; a finger beyond the screen's edge is too.
-public struct EdgePanRecognizer: Sendable {
+struct EdgePanRecognizer: Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// The inner pan decides.

@@ -7,7 +7,7 @@
 /// extra finger fails it. Once begun, movement is unlimited (`.changed` at the end of each
 /// frame in which a finger of the gesture moved), extra fingers are held but ignored, the
 /// first of its fingers to lift ends it and a cancelled one cancels it.
-public struct LongPressRecognizer: RecognizerStateMachine, Sendable {
+struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// Fewer than `touches` fingers down (none at first).
@@ -51,22 +51,10 @@ public struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         }
     }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants. An input at or after a pending
-    /// deadline first fires that deadline: the press begins, then the input is applied to
-    /// the begun gesture, and `.began` is returned (its values are those at the deadline; a
-    /// move shows up as `.changed` at the frame's end, a lift or cancel as `.ended` or
-    /// `.cancelled` at the next `.frameEnd` or `.deadline`).
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// The press began at the deadline the input overtook: the input applies to the begun

@@ -9,7 +9,7 @@
 /// is longer than `slop` with the number of fingers in range. An extra finger fails it while
 /// possible; once begun, fingers beyond `maximumTouches` are held but ignored. All fingers of
 /// the gesture up ends it (with the final velocity); a cancelled one cancels it.
-public struct PanRecognizer: RecognizerStateMachine, Sendable {
+struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -54,9 +54,6 @@ public struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Pans never wait for time.
     public var deadline: Timestamp? { nil }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
@@ -67,11 +64,6 @@ public struct PanRecognizer: RecognizerStateMachine, Sendable {
     var hasBegun: Bool {
         if case .began = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants.
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.

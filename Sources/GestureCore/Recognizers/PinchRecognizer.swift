@@ -7,7 +7,7 @@
 /// the two lifting puts it back to waiting for a second finger (as pans keep waiting); after
 /// that, further fingers are held but ignored (UIKit's pinch keeps following its first two
 /// touches), either of the two lifting ends it and either cancelled cancels it.
-public struct PinchRecognizer: RecognizerStateMachine, Sendable {
+struct PinchRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -47,18 +47,10 @@ public struct PinchRecognizer: RecognizerStateMachine, Sendable {
     /// Pinches never wait for time.
     public var deadline: Timestamp? { nil }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants.
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.

@@ -27,6 +27,20 @@ protocol RecognizerStateMachine {
 }
 
 extension RecognizerStateMachine {
+    /// Feeds one input; returns what the machine wants (docs/recognizers.md has each machine's
+    /// table). The same for every machine: the shared driver.
+    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
+        drive(input)
+    }
+
+    /// The touches it holds (down, delivered to it), in the order they began. Allocates:
+    /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
+    var trackedTouches: [TouchID] { touches.ids }
+
+    var trackedTouchCount: Int { touches.count }
+
+    func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
+
     /// Feeds one input through the shared rules to `transition(_:)`; every machine's
     /// `handle(_:)`.
     @inline(__always)

@@ -8,7 +8,7 @@
 /// its magnitude is at least `minimumRotation`. Fingers are handled as for pinches: before it
 /// began a third finger fails it and a lift waits for a new second finger; after, extra
 /// fingers are ignored, either of the two lifting ends it, either cancelled cancels it.
-public struct RotationRecognizer: RecognizerStateMachine, Sendable {
+struct RotationRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -50,18 +50,10 @@ public struct RotationRecognizer: RecognizerStateMachine, Sendable {
     /// Rotations never wait for time.
     public var deadline: Timestamp? { nil }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants.
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and sample.

@@ -10,7 +10,7 @@
 /// in which the displacement along the axis reaches `minimumDistance`, while the fingers are
 /// still moving, as UIKit does. A lift before that, an extra finger, a cancelled touch, or
 /// `maxDuration` passing since the first finger landed fails it.
-public struct SwipeRecognizer: RecognizerStateMachine, Sendable {
+struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -56,19 +56,10 @@ public struct SwipeRecognizer: RecognizerStateMachine, Sendable {
         }
     }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Recognized or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants. An input at or after the deadline
-    /// first fires it, which fails the swipe.
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch.

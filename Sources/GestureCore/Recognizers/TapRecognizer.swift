@@ -9,7 +9,7 @@
 /// tap's location is more than `maxMovement` from the first tap's. A tap's location is the
 /// centroid of its fingers when all of them are down; the recognized location is the centroid
 /// of the last tap's fingers where they lifted.
-public struct TapRecognizer: RecognizerStateMachine, Sendable {
+struct TapRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -71,19 +71,10 @@ public struct TapRecognizer: RecognizerStateMachine, Sendable {
         }
     }
 
-    public var trackedTouches: [TouchID] { touches.ids }
-    public var trackedTouchCount: Int { touches.count }
-    public func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
     /// Recognized or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
         return false
-    }
-
-    /// Feeds one input; returns what the machine wants. An input at or after a pending
-    /// deadline first fires that deadline (which can only fail a tap).
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        drive(input)
     }
 
     /// Back to `possible`, forgetting every touch and tap.
