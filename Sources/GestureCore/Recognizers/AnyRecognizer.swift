@@ -118,6 +118,20 @@ public struct AnyRecognizer: Sendable {
         }
     }
 
+    /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
+    /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
+    public func isIgnoring(_ touch: TouchID) -> Bool {
+        switch kind {
+        case .tap: tap!.isIgnoring(touch)
+        case .longPress: longPress!.isIgnoring(touch)
+        case .pan: pan!.isIgnoring(touch)
+        case .swipe: swipe!.isIgnoring(touch)
+        case .pinch: pinch!.isIgnoring(touch)
+        case .rotation: rotation!.isIgnoring(touch)
+        case .edgePan: edgePan!.isIgnoring(touch)
+        }
+    }
+
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool {
         switch kind {
