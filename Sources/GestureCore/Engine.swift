@@ -52,6 +52,9 @@ public struct Engine {
     /// Number of touches the engine still tracks (down, or awaiting their last delivery).
     public var activeTouchCount: Int { touches.count }
 
+    /// Impossible inputs its recognizers were given and ignored: 0 unless the arena has a bug.
+    var recognizerAnomalies: Int { arena.anomalies }
+
     /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none.
     public var nextDeadline: Timestamp? { arena.nextDeadline }
 
@@ -132,7 +135,8 @@ public struct Engine {
             case .cancelled: .touchCancelled(sample)
             }
             for slot in touch.recognizers {
-                arena.feed(input, to: slot, at: time, events: &events, cancellations: &cancellations)
+                arena.feed(input, to: slot, hitting: touch.view, at: time, events: &events,
+                           cancellations: &cancellations)
                 if !framed.contains(slot) { framed.append(slot) }
             }
         }
@@ -194,7 +198,6 @@ public struct Engine {
         var recognizers: [Int] = []
         if let view, access != .nothing {
             recognizers = arena.candidates(for: view, in: tree)
-            arena.attach(id, hitting: view, to: recognizers)
         }
         var control: ControlTracking?
         if let view, access == .viewAndRecognizers, tree[view].spec.kind == .control { control = ControlTracking() }

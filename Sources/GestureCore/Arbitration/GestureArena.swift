@@ -91,25 +91,26 @@ struct GestureArena {
         return result
     }
 
-    /// Gives a touch that began on `view` to the recognizers `candidates` chose, noting for
-    /// each whether the touch hit a control inside its view.
-    mutating func attach(_ touch: TouchID, hitting view: ViewIndex, to indices: [Int]) {
-        for index in indices {
-            slots[index].activeTouches.append(touch)
-            slots[index].sequenceTouches.append(touch)
-            if slots[index].view != view && slots[index].tree[view].spec.kind == .control {
-                slots[index].controlTouches.append(touch)
-            }
-        }
-    }
-
-    /// Feeds one input to one recognizer and applies its verdict.
-    mutating func feed(_ input: RecognizerInput, to index: Int, at time: Timestamp,
+    /// Feeds one input to one recognizer and applies its verdict. A touch that began joins the
+    /// recognizer's sequence here, unless it gave its verdict earlier in the frame: a
+    /// recognizer takes no touch after that until it resets, and its events never list one.
+    /// `view` is the hit view of a touch that began.
+    mutating func feed(_ input: RecognizerInput, to index: Int, hitting view: ViewIndex? = nil, at time: Timestamp,
                        events: inout [EngineEvent], cancellations: inout [Cancellation]) {
         switch input {
+        case .touchBegan(let sample):
+            guard !slots[index].isTerminal, !slots[index].machine.isFinished else { return }
+            slots[index].activeTouches.append(sample.touch)
+            slots[index].sequenceTouches.append(sample.touch)
+            if let view, slots[index].view != view && slots[index].tree[view].spec.kind == .control {
+                slots[index].controlTouches.append(sample.touch)
+            }
         case .touchEnded(let sample), .touchCancelled(let sample):
             slots[index].activeTouches.removeAll { $0 == sample.touch }
-        case .touchBegan, .touchMoved, .frameEnd, .deadline: break
+            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
+        case .touchMoved(let sample):
+            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
+        case .frameEnd, .deadline: break
         }
         guard !slots[index].isTerminal else { return }
         let verdict = slots[index].machine.handle(input)
@@ -118,6 +119,13 @@ struct GestureArena {
         case .touchMoved, .touchCancelled, .frameEnd, .deadline: break
         }
         apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
+    }
+
+    /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
+    var anomalies: Int {
+        var total = 0
+        for index in slots.indices { total += slots[index].machine.anomalies }
+        return total
     }
 
     /// The earliest deadline of any recognizer still deciding.
