@@ -53,7 +53,7 @@ public struct Engine {
     public var activeTouchCount: Int { touches.count }
 
     /// Impossible inputs its recognizers were given and ignored: 0 unless the arena has a bug.
-    var recognizerAnomalies: Int { arena.anomalies }
+    public var recognizerAnomalies: Int { arena.anomalies }
 
     /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none.
     public var nextDeadline: Timestamp? { arena.nextDeadline }

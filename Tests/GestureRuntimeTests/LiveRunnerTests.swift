@@ -24,12 +24,12 @@ struct LiveRunnerTests {
         fatalError("no Package.swift above \(#filePath)")
     }()
 
-    static func setup(_ file: String) throws -> ReplaySetup {
-        try ConfigurationLoader.load(path: packageRoot + "/" + file).replaySetup
+    static func setup(_ file: String) throws -> PipelineSetup {
+        try ConfigurationLoader.load(path: packageRoot + "/" + file).pipelineSetup
     }
 
     /// Runs the loop until `removals` device removals were published and no deadline is left.
-    static func run(_ provider: PipeProvider, setup: ReplaySetup, removals: Int, clock: Timestamp,
+    static func run(_ provider: PipeProvider, setup: PipelineSetup, removals: Int, clock: Timestamp,
                     beforeRun: (LiveRunner) -> Void = { _ in }) throws -> RecordingSink {
         let loop = try EventLoop()
         let sink = RecordingSink()

@@ -41,7 +41,7 @@ struct ReplayOutput {
          allowNonTouchscreen: Bool = false, pacer: Pacer? = nil) throws {
         let configuration = try ConfigurationLoader.load(path: config)
         let loaded = try RecordingReader.read(path: recording, eventsPath: eventsFile)
-        var replayer = try Replayer(recording: loaded, setup: configuration.replaySetup,
+        var replayer = try Replayer(recording: loaded, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: tracing, allowNonTouchscreen: allowNonTouchscreen))
         var bytes: [UInt8] = []
         replayer.run(pacer: pacer) { chunk in bytes += chunk }
