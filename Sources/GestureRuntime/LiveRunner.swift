@@ -141,7 +141,7 @@ public final class LiveRunner {
 
     private func attachIfPresent() throws(EvdevError) {
         guard source == nil, !isStopped, let opened = try provider.open() else { return }
-        let classification = DeviceClassification(opened.description)
+        let classification = DeviceClassification(opened.description, udevProperties: opened.udevProperties)
         do {
             try pipeline.addDevice(opened.description, message: "reading \(opened.path) (\(classification.reason))",
                                    at: clock())

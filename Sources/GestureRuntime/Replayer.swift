@@ -24,7 +24,7 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATouchscreen(let file, let reason):
-            "\(file): the recorded device is not a touchscreen (\(reason)); gestured only replays direct-touch devices. Pass --force to replay it anyway."
+            "\(file): the recorded device is not a touchscreen (\(reason)); gestured only replays touchscreens. Pass --force to replay it anyway, or set device.type in the configuration."
         case .noDescription(let file):
             "\(file): the recording has no device description, so its axis ranges are unknown; give the description file as well (RECORDING EVENTS-FILE), or set `axes: { x: { min, max }, y: { min, max } }` in the configuration."
         case .input(let file, let message):

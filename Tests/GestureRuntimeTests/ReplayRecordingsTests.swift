@@ -86,7 +86,7 @@ struct ReplayRecordingsTests {
         #expect(throws: ReplayError.notATouchscreen(file: path, reason: DeviceClassification(recording.description!).reason)) {
             _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
-        #expect(DeviceClassification(recording.description!).reason.contains("INPUT_PROP_BUTTONPAD"))
+        #expect(DeviceClassification(recording.description!).reason.contains("BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
         // Forced, it replays (protocol A through mtdev, negative minima) with every touch ended.
         var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(allowNonTouchscreen: true))

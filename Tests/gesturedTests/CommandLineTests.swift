@@ -167,7 +167,7 @@ struct ReplayCommandTests {
         guard FileManager.default.fileExists(atPath: Gestured.packageRoot + "/" + recording) else { return }
         let refused = try Gestured.run(["replay", "--config", "config/lobby.json5", recording])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("not a touchscreen (touchpad: INPUT_PROP_BUTTONPAD is set)"))
+        #expect(refused.stderr.contains("not a touchscreen (touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
         #expect(refused.stderr.contains("--force"))
         let forced = try Gestured.run(["replay", "--force", "--config", "config/lobby.json5", recording])
         #expect(forced.status == 0)
