@@ -44,6 +44,9 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
 /// between steps (and may replace the layout in between); it takes ``pipeline``'s output.
 public struct Replayer {
     public let recording: Recording
+    /// The recording's raw events, held apart: reading them through `recording` copied the
+    /// whole recording value at every step.
+    private let events: [RawEvent]
     /// The pipeline; its `output` holds what the steps produced until the driver takes it.
     public var pipeline: GesturePipeline
     private let deviceName: String
@@ -101,6 +104,7 @@ public struct Replayer {
         for warning in recording.warnings { pipeline.warn(warning, at: start) }
         deviceName = description.name
         self.recording = recording
+        events = recording.events
         lastReadTime = start
     }
 
@@ -139,8 +143,8 @@ public struct Replayer {
     public var nextStepTime: Timestamp? {
         switch phase {
         case .input:
-            guard !stopRequested, nextEvent < recording.events.count else { return nil }
-            let time = recording.events[nextEvent].time
+            guard !stopRequested, nextEvent < events.count else { return nil }
+            let time = events[nextEvent].time
             if let deadline = pipeline.nextDeadline, deadline < time { return deadline }
             return time
         case .deadlines:
@@ -169,12 +173,12 @@ public struct Replayer {
         switch phase {
         case .input:
             if stop?.isSet == true { requestStop() }
-            guard !stopRequested, nextEvent < recording.events.count else {
+            guard !stopRequested, nextEvent < events.count else {
                 pipeline.finish(at: stopTime ?? lastReadTime)
                 phase = stopRequested ? .finished : .deadlines
                 return true
             }
-            let event = recording.events[nextEvent]
+            let event = events[nextEvent]
             // Deadlines that fall before the event fire at their own time.
             if let deadline = pipeline.nextDeadline, deadline < event.time {
                 pipeline.advance(to: deadline)

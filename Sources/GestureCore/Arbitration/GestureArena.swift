@@ -113,7 +113,9 @@ struct GestureArena {
         case .frameEnd, .deadline: break
         }
         guard !slots[index].isTerminal else { return }
+        let before = slots[index].machine.anomalies
         let verdict = slots[index].machine.handle(input)
+        anomalies += slots[index].machine.anomalies - before
         switch input {
         case .touchBegan(let sample), .touchEnded(let sample): slots[index].noteIgnoring(after: sample.touch)
         case .touchMoved, .touchCancelled, .frameEnd, .deadline: break
@@ -122,11 +124,7 @@ struct GestureArena {
     }
 
     /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
-    var anomalies: Int {
-        var total = 0
-        for index in slots.indices { total += slots[index].machine.anomalies }
-        return total
-    }
+    private(set) var anomalies = 0
 
     /// The earliest deadline of any recognizer still deciding.
     /// Reads the slots in place (by index): copying a slot copies its machine.
