@@ -88,6 +88,7 @@ public struct GesturePipeline {
         guard let frame = input?.feed(event) ?? nil else { return }
         currentTime = max(currentTime, frame.time)
         engine.process(frame, into: &events)
+        nextDeadline = engine.nextDeadline
         frameCount += 1
         emitEngineEvents()
         reportAnomalies()
@@ -96,9 +97,10 @@ public struct GesturePipeline {
     /// Time passed with no input: deadlines due by `time` fire (a tap's interval, a long
     /// press's duration).
     public mutating func advance(to time: Timestamp) {
-        guard let deadline = engine.nextDeadline, deadline <= time else { return }
+        guard let deadline = nextDeadline, deadline <= time else { return }
         currentTime = max(currentTime, time)
         engine.advance(to: currentTime, into: &events)
+        nextDeadline = engine.nextDeadline
         emitEngineEvents()
     }
 
@@ -121,6 +123,7 @@ public struct GesturePipeline {
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
         if let frame {
             engine.process(frame, into: &events)
+            nextDeadline = engine.nextDeadline
             frameCount += 1
         }
         let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
@@ -144,6 +147,7 @@ public struct GesturePipeline {
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &events)
+        nextDeadline = engine.nextDeadline
         emitEngineEvents()
     }
 
@@ -161,6 +165,7 @@ public struct GesturePipeline {
     public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
         currentTime = max(currentTime, time)
         engine.replaceLayout(tree)
+        nextDeadline = engine.nextDeadline
         emit(.layout(time: currentTime, revision: revision, message: message))
     }
 
@@ -172,8 +177,10 @@ public struct GesturePipeline {
 
     // MARK: - Queries
 
-    /// The next time at which ``advance(to:)`` is needed; `nil` when none.
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// The next time at which ``advance(to:)`` is needed; `nil` when none. Stored, and
+    /// brought up to date after every input that reached the engine, because drivers ask for it
+    /// before every raw event and the engine's answer walks every recognizer.
+    public private(set) var nextDeadline: Timestamp?
 
     /// Touches the engine still tracks.
     public var activeTouchCount: Int { engine.activeTouchCount }
