@@ -43,9 +43,12 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
 /// ``step(stop:)`` one raw event or deadline at a time, for a driver that serves socket clients
 /// between steps (and may replace the layout in between); it takes ``pipeline``'s output.
 public struct Replayer {
-    public let recording: Recording
-    /// The recording's raw events, held apart: reading them through `recording` copied the
-    /// whole recording value at every step.
+    /// The recording's file (the description file for a split recording), for messages.
+    public let file: String?
+    /// The input time the recording starts at.
+    public let start: Timestamp
+    /// The recording's raw events. Only they are kept: holding the whole `Recording` value
+    /// made every step copy it.
     private let events: [RawEvent]
     /// The pipeline; its `output` holds what the steps produced until the driver takes it.
     public var pipeline: GesturePipeline
@@ -103,7 +106,8 @@ public struct Replayer {
         }
         for warning in recording.warnings { pipeline.warn(warning, at: start) }
         deviceName = description.name
-        self.recording = recording
+        self.file = recording.sourcePaths.first
+        self.start = start
         events = recording.events
         lastReadTime = start
     }

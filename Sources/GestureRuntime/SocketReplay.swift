@@ -55,7 +55,7 @@ public final class SocketReplay: EventServerDelegate {
         self.options = options
         self.logger = logger
         self.notifier = notifier
-        origin = replayer.recording.events.first?.time ?? .zero
+        origin = replayer.start
         loop = try EventLoop()
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
@@ -86,7 +86,7 @@ public final class SocketReplay: EventServerDelegate {
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving a replay", metadata: [
-            "socket": "\(server.socketPath)", "recording": "\(replayer.recording.sourcePaths.first ?? "")",
+            "socket": "\(server.socketPath)", "recording": "\(replayer.file ?? "")",
             "waitClients": "\(options.waitClients)",
         ])
         notifier.ready(status: statusLine)
@@ -157,7 +157,7 @@ public final class SocketReplay: EventServerDelegate {
         guard !ended else { return }
         ended = true
         stepTimer?.arm(at: nil)
-        let file = replayer.recording.sourcePaths.first ?? "the recording"
+        let file = replayer.file ?? "the recording"
         logger.info("replay ended", metadata: ["frames": "\(replayer.pipeline.frameCount)",
                                                "events": "\(server.counters.eventsPublished)"])
         if !stopping { notifier.stopping(status: "replay ended; closing connections") }
@@ -203,7 +203,7 @@ public final class SocketReplay: EventServerDelegate {
     }
 
     public func inputStatus() -> InputStatus {
-        InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.recording.sourcePaths.first,
+        InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
                     layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
                     frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds)
     }
