@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets up and runs every test of gestured: the Swift test suite (unit, integration, command
 # line, socket and service tests), then the real-kernel tests of the live input path in a
-# virtual machine (scripts/kernel-tests.sh, about 3 minutes more).
+# virtual machine (scripts/kernel-tests.sh, 3 to 6 minutes more).
 #
 # The tests over the external corpus of real recordings read it from GESTURED_RECORDINGS
 # (default: shared/recordings beside the repository). Without it they are skipped, reported in
