@@ -101,6 +101,24 @@ wait_for() {
     return 1
 }
 
+# wait_frames SOCKET COUNT: until the gestured serving SOCKET has processed COUNT touch frames
+# (its status says so; 10 s at most). Needed before removing a device: once it is gone, evdev
+# answers ENODEV even to a reader that has not read what was played yet. One Python process
+# polls, as starting the interpreter is slow under emulation.
+wait_frames() {
+    "$PYTHON" - "$1" "$2" <<'PYTHON' || { log "gestured did not report $2 frames processed"; return 1; }
+import sys, time
+sys.path.insert(0, "examples/python")
+from gestured_client import GesturedClient
+with GesturedClient(sys.argv[1]) as client:
+    deadline = time.monotonic() + 10
+    while client.status()["input"]["frames"] < int(sys.argv[2]):
+        if time.monotonic() > deadline:
+            sys.exit(1)
+        time.sleep(0.02)
+PYTHON
+}
+
 # stop_gestured: SIGTERM must end it with status 0.
 stop_gestured() {
     kill -TERM "$GPID"
@@ -258,6 +276,7 @@ test_unplug_mid_gesture() {
     make_device "$W/panel.desc" || return 1
     wait_for "$W/unplug.err" "reading $NODE" || return 1
     evemu-play "$NODE" < "$W/half.events" || return 1
+    wait_frames "$W/unplug.sock" 12 || return 1
     remove_device "$DEVPID"
     wait_for "$W/unplug.jsonl" '"action":"removed"' || return 1
     kill -0 "$GPID" 2>/dev/null || { log "gestured died when the device was removed"; return 1; }
