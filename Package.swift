@@ -70,19 +70,35 @@ let package = Package(
             ]
         ),
 
+        // A developer tool, not shipped with the daemon: renders gesture scripts into evemu
+        // recordings of a virtual panel, the project's own demo and test recordings
+        // (tools/synth/README.md; scripts/recordings.sh regenerates them).
+        .target(name: "TouchSynthesis", dependencies: ["GestureCore", "Recordings"], path: "tools/synth/TouchSynthesis"),
+        .executableTarget(
+            name: "gestured-synth",
+            dependencies: ["TouchSynthesis", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "tools/synth/gestured-synth"
+        ),
+
+        // Where the tests find the project's files and the external corpus of real recordings
+        // ($GESTURED_RECORDINGS; its suites are skipped without it, and fail under CI=true).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
-        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
+        .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureSystem", "Recordings"]),
         .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem"]),
         .testTarget(name: "GestureRuntimeTests",
                     dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
-                                   "GestureServer", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "gesturedTests", dependencies: ["gestured"]),
+                                   "GestureServer", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"]),
         .testTarget(name: "GestureServerTests",
                     dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem"]),
+        .testTarget(name: "TouchSynthesisTests",
+                    dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
-        .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig"]),
+        .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -11,7 +11,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 root=$PWD
-recordings=${GESTURED_RECORDINGS:-$root/../shared/recordings}
+# The figures are measured on the external corpus of real recordings (GESTURED_RECORDINGS).
+source scripts/corpus.sh
+recordings=$GESTURED_RECORDINGS
+[ -d "$recordings" ] || { echo "bench: the benchmarks run on the corpus of real recordings; set GESTURED_RECORDINGS" >&2; exit 1; }
 scripts/setup-deps.sh
 need=()
 for package in libevemu-dev hyperfine python3; do

@@ -1,13 +1,17 @@
 #!/usr/bin/env bash
 # Real-kernel tests of the live input path: boots Debian's kernel in a QEMU VM (software
-# emulation; see tools/vmtest/ and ../shared/notes/kernel-tests.md), creates virtual
-# touchscreens through /dev/uinput from the shared recordings' descriptions, plays the
-# recordings into them, and checks `gestured run --stdout` (and a socket subscriber of
+# emulation; see tools/vmtest/README.md), creates virtual touchscreens through /dev/uinput
+# from the recordings' descriptions (the project's own, config/recordings, and the external
+# corpus of real recordings when GESTURED_RECORDINGS has it), plays the recordings into them,
+# and checks `gestured run --stdout` (and a socket subscriber of
 # `gestured run`, with READY=1 on a stand-in NOTIFY_SOCKET) against `gestured replay`, plus
 # unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`
 # and the permission message (tools/vmtest/kernel-tests.sh has the details).
 #
 # Usage: scripts/kernel-tests.sh [TEST...]   (default: all; names are the test_* functions)
+# The test_corpus_* tests need the corpus (GESTURED_RECORDINGS, default shared/recordings
+# beside the repository): without it they are skipped, reported in one line; with CI=true
+# they fail.
 # Installs its Debian packages with apt-get (qemu-system-x86, busybox-static, evemu-tools …)
 # and downloads, without installing, Debian's current kernel package into
 # tools/vmtest/.vm-cache. Needs root for apt-get, as CI runs. Exit status: the number of
@@ -21,8 +25,11 @@ sh tools/vmtest/vm-setup.sh
 # Build on the host at full speed; the guest runs the binary through the read-only 9p root.
 swift build --product gestured
 built=$(date +%s.%N)
+# The corpus is found on the host (the guest sees the host's files at the same paths).
+source scripts/corpus.sh
+export CI=${CI:-}
 set +e
-VM_TIMEOUT=${VM_TIMEOUT:-1200} tools/vmtest/vm-run.sh tools/vmtest/kernel-tests.sh "$@"
+VM_ENV="GESTURED_RECORDINGS CI" VM_TIMEOUT=${VM_TIMEOUT:-1200} tools/vmtest/vm-run.sh tools/vmtest/kernel-tests.sh "$@"
 status=$?
 set -e
 end=$(date +%s.%N)

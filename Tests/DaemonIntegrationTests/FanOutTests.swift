@@ -15,7 +15,7 @@ struct FanOutTests {
     }
 
     @Test func fiftyClientsReceiveIdenticalStreams() throws {
-        let recording = try String(contentsOfFile: Paths.packageRoot + "/config/recordings/atmel-maxtouch.4-finger-drag-down.evemu",
+        let recording = try String(contentsOfFile: Paths.packageRoot + "/config/recordings/four-finger-drag.evemu",
                                    encoding: .utf8)
         let daemon = try DaemonFixture(recording: recording, waitClients: 50)
         let clients = try (0..<50).map { _ in try daemon.subscriber() }

@@ -72,7 +72,7 @@ struct ProtocolTests {
     }
 
     @Test func theSocketStreamIsTheReplayStream() throws {
-        let recording = try String(contentsOfFile: Paths.packageRoot + "/config/recordings/atmel-maxtouch.4-finger-drag-down.evemu",
+        let recording = try String(contentsOfFile: Paths.packageRoot + "/config/recordings/four-finger-drag.evemu",
                                    encoding: .utf8)
         let daemon = try DaemonFixture(recording: recording)
         let client = try daemon.subscriber()

@@ -3,7 +3,7 @@ import GestureCore
 import Testing
 
 /// Protocol A → protocol B through libmtdev, on frames transcribed by hand from
-/// /work/shared/recordings/ntrig-dell-xt2.protoA.evemu (N-Trig on a Dell Latitude XT2).
+/// the corpus recording ntrig-dell-xt2.protoA.evemu (N-Trig on a Dell Latitude XT2).
 @Suite struct ProtocolAConverterTests {
     /// The header, lines 62–92: P: 00, BTN_TOUCH, no ABS_MT_SLOT, no ABS_MT_TRACKING_ID.
     static let ntrig = DeviceDescription(

@@ -191,7 +191,7 @@ struct ConfigurationTests {
         ("layouts/lobby.json5", "config/lobby.json5", "config/layouts/lobby.json5"),
         ("lobby.json5", "gestured.json5", "lobby.json5"),
         ("/srv/kiosk/lobby.json5", "config/gestured.json5", "/srv/kiosk/lobby.json5"),
-        ("../shared/lobby.json5", "/etc/gestured/gestured.json5", "/etc/gestured/../shared/lobby.json5"),
+        ("../kiosks/lobby.json5", "/etc/gestured/gestured.json5", "/etc/gestured/../kiosks/lobby.json5"),
         ("lobby.json5", "/gestured.json5", "/lobby.json5"),
     ])
     func resolvesLayoutPathsAgainstTheConfigurationsDirectory(_ path: String, _ file: String, _ resolved: String) {

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// One golden transcript: a recording replayed with `--trace` through one configuration, and
@@ -26,7 +27,7 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
             let words = line.split(separator: " ").map(String.init)
             guard words.count >= 2 else { continue }
             let fromCorpus = words[0] == "corpus"
-            let directory = fromCorpus ? TestPaths.recordings : root
+            let directory = fromCorpus ? RecordingCorpus.directory : root
             var events: String?, force = false, only: String?
             for word in words.dropFirst(2) {
                 if word == "force" { force = true } else if word.hasPrefix("config=") { only = String(word.dropFirst(7)) } else { events = word }
@@ -57,7 +58,12 @@ struct GoldenTranscriptTests {
     @Test(arguments: GoldenCase.all)
     func replayMatchesItsTranscript(_ c: GoldenCase) throws {
         guard FileManager.default.fileExists(atPath: c.recording) else {
-            try CorpusRequirement.check(missing: c.recording)
+            // A corpus file: skipped without the corpus, an error under CI (RecordingCorpus).
+            if RecordingCorpus.isRequired || RecordingCorpus.isPresent {
+                Issue.record("\(c.recording) is missing: \(RecordingCorpus.missingUnderCI)")
+            } else {
+                print("skipped: \(RecordingCorpus.skipNote)")
+            }
             return
         }
         let output = try ReplayOutput(recording: c.recording, events: c.events, config: c.config, tracing: true,
@@ -74,17 +80,5 @@ struct GoldenTranscriptTests {
             - \(line < want.count ? String(want[line]) : "<end>")
             + \(line < got.count ? String(got[line]) : "<end>")
             """)
-    }
-}
-
-/// The rule for tests over the external real-recording corpus: without it they are skipped
-/// with one line saying so; under CI (`CI=true`) a missing corpus is an error.
-enum CorpusRequirement {
-    static func check(missing path: String) throws {
-        if ProcessInfo.processInfo.environment["CI"] == "true" {
-            Issue.record("the recording corpus is required under CI: \(path) is missing; set GESTURED_RECORDINGS")
-        } else {
-            print("skipped: \(path) is absent (set GESTURED_RECORDINGS to the real-recording corpus)")
-        }
     }
 }

@@ -46,7 +46,7 @@ struct LiveRunnerTests {
     }
 
     @Test func aRecordingThroughThePipeResolvesExactlyAsItsReplay() throws {
-        let recording = try RecordingReader.read(path: Self.packageRoot + "/config/recordings/atmel-maxtouch.4-finger-drag-down.evemu")
+        let recording = try RecordingReader.read(path: Self.packageRoot + "/config/recordings/four-finger-drag.evemu")
         let setup = try Self.setup("config/lobby.json5")
         let description = try #require(recording.description)
         let source = PipeSource(description: description)

@@ -4,8 +4,9 @@ import GestureCore
 import GestureRuntime
 import Recordings
 import Testing
+import TestSupport
 
-/// One shared recording, what replaying it must give, and a touch position computed by hand.
+/// One recording, what replaying it must give, and a touch position computed by hand.
 struct RecordingCase: Sendable, CustomTestStringConvertible {
     let file: String
     var events: String? = nil
@@ -19,7 +20,7 @@ struct RecordingCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { file }
 }
 
-@Suite("Replaying every shared recording")
+@Suite("Replaying every recording of the corpus", .needsCorpus)
 struct ReplayRecordingsTests {
     static let cases: [RecordingCase] = [
         // ABS_MT_POSITION 340, 242 on 0..799, 0..479: 340/800*1000, 242/480*1000.
@@ -111,52 +112,10 @@ struct ReplayRecordingsTests {
         #expect(first.bytes == second.bytes)
         #expect(first.bytes.count > 100_000)
     }
-
-    @Test func truncatedRecordingEndsWithItsTouchesCancelled() throws {
-        // The first 5 frames of the 4-finger drag: four fingers down, then the recording stops.
-        let path = TestPaths.recording("atmel-maxtouch.4-finger-drag-down.evemu")
-        var recording = try RecordingReader.read(path: path)
-        var frames = 0
-        let cut = recording.events.firstIndex { event in
-            if event.isFrameEnd { frames += 1 }
-            return frames == 5
-        }!
-        recording.events = Array(recording.events[...cut]) + [recording.events[cut + 1]]  // and half a frame
-        let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
-        var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
-        var bytes: [UInt8] = []
-        replayer.run { bytes += $0 }
-        let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-        let cancelled = try #require(lines.last { $0.contains(#""type":"touches""#) })
-        #expect(cancelled.contains(#""phase":"cancelled""#))
-        #expect(cancelled.contains(#""touches":[{"id":1,"#))
-        #expect(lines.last?.contains(#""type":"warning""#) == true, "the discarded half frame is reported")
-        #expect(replayer.pipeline.activeTouchCount == 0)
-    }
 }
 
 /// Records what a realtime replay asked to wait for, instead of sleeping.
 final class RecordingPacer: Pacer, @unchecked Sendable {
     private(set) var waits: [Timestamp] = []
     func wait(until time: Timestamp) { waits.append(time) }
-}
-
-@Suite("Realtime replay")
-struct RealtimeReplayTests {
-    @Test func realtimeGivesTheSameEventsPacedByTheRecordingsTimestamps() throws {
-        let path = TestPaths.recording("atmel-maxtouch.1-finger-fast-taps.evemu")
-        let config = TestPaths.config("lobby.json5")
-        let virtual = try ReplayOutput(recording: path, config: config)
-        let pacer = RecordingPacer()
-        let paced = try ReplayOutput(recording: path, config: config, pacer: pacer)
-        #expect(paced.bytes == virtual.bytes)
-        // One wait per frame that changed a contact, at the frame's time, plus the deadlines
-        // in between; never backwards.
-        let recording = try RecordingReader.read(path: path)
-        let frameTimes = Set(recording.events.filter(\.isFrameEnd).map(\.time))
-        #expect(pacer.waits.count >= 18)
-        #expect(pacer.waits == pacer.waits.sorted())
-        #expect(pacer.waits.filter { frameTimes.contains($0) }.count == 18)
-        #expect(pacer.waits.last! >= recording.events.last!.time)
-    }
 }

@@ -1,9 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// Every shared recording through every sample configuration (issue 4): the output is the
-/// same on a second run and keeps the engine's invariants.
-@Suite("Replaying the recordings through the sample layouts")
+/// Every corpus recording through every sample configuration (issue 4): the output is the
+/// same on a second run and keeps the engine's invariants. (The project's own recordings get
+/// the same in `ProjectRecordingsTests`.)
+@Suite("Replaying the corpus through the sample layouts", .needsCorpus)
 struct SampleLayoutReplayTests {
     static let configurations = ["lobby.json5", "gallery.json5", "map.json5"]
 

@@ -3,8 +3,9 @@ import GestureConfig
 import GestureCore
 import GestureRuntime
 import Recordings
+import TestSupport
 
-/// Paths of the package and of the shared recordings, found from this file's location.
+/// Paths of the package and of the recordings, found from this file's location.
 enum TestPaths {
     static let packageRoot: String = {
         var url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -14,21 +15,13 @@ enum TestPaths {
         return url.path
     }()
 
-    /// `$GESTURED_RECORDINGS`, or `shared/recordings` beside the package or one of its parents
-    /// (CI clones the project with `shared/` beside it).
-    static let recordings: String = {
-        if let path = ProcessInfo.processInfo.environment["GESTURED_RECORDINGS"] { return path }
-        var url = URL(fileURLWithPath: packageRoot)
-        while url.path != "/" {
-            let candidate = url.deletingLastPathComponent().appendingPathComponent("shared/recordings")
-            if FileManager.default.fileExists(atPath: candidate.path) { return candidate.path }
-            url = url.deletingLastPathComponent()
-        }
-        return packageRoot + "/../shared/recordings"
-    }()
-
-    static func recording(_ name: String) -> String { recordings + "/" + name }
+    /// A file of the external recording corpus (`RecordingCorpus`).
+    static func recording(_ name: String) -> String { RecordingCorpus.path(name) }
+    /// A recording the project made from its gesture scripts.
+    static func ownRecording(_ name: String) -> String { packageRoot + "/config/recordings/" + name }
     static func fixture(_ name: String) -> String { packageRoot + "/Tests/Fixtures/replay/" + name }
+    /// A recording fixture the project made (`Tests/Fixtures/recordings`).
+    static func recordingFixture(_ name: String) -> String { packageRoot + "/Tests/Fixtures/recordings/" + name }
     static func config(_ name: String) -> String { packageRoot + "/config/" + name }
 }
 

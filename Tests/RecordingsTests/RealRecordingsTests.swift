@@ -6,13 +6,14 @@ import Darwin
 import GestureCore
 import Recordings
 import Testing
+import TestSupport
 
 /// Shorthand for an expected event: time in microseconds, type, code, value.
 func event(_ time: Int64, _ type: UInt16, _ code: UInt16, _ value: Int32) -> RawEvent {
     RawEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value)
 }
 
-/// One file (or description + events pair) of `shared/recordings` and what it must read as.
+/// One file (or description + events pair) of the recording corpus and what it must read as.
 struct RealRecording: Sendable, CustomTestStringConvertible {
     var file: String
     var eventsFile: String?
@@ -26,8 +27,8 @@ struct RealRecording: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { file }
 
-    var path: String { TestPaths.recording(file) }
-    var eventsPath: String? { eventsFile.map(TestPaths.recording) }
+    var path: String { RecordingCorpus.path(file) }
+    var eventsPath: String? { eventsFile.map(RecordingCorpus.path) }
 }
 
 // Counts are pinned from the files. They agree with the README's "events / frames" column:
@@ -74,7 +75,7 @@ let realRecordings: [RealRecording] = [
                   first: event(236_058_645_273, 3, 0x39, 0xc582), last: event(236_060_243_702, 0, 0, 0)),
 ]
 
-@Suite("Real recordings in shared/recordings")
+@Suite("Real recordings of the corpus", .needsCorpus)
 struct RealRecordingsTests {
     @Test(arguments: realRecordings)
     func readsWithPinnedCounts(_ expected: RealRecording) throws {
@@ -92,13 +93,13 @@ struct RealRecordingsTests {
 
     @Test func everyFileInTheDirectoryIsCovered() throws {
         let covered = Set(realRecordings.flatMap { [$0.file] + ($0.eventsFile.map { [$0] } ?? []) })
-        let listed = try directoryListing(TestPaths.recordings).filter { $0 != "README.md" }
+        let listed = try directoryListing(RecordingCorpus.directory).filter { $0 != "README.md" }
         #expect(Set(listed) == covered)
     }
 
     @Test func wacomFiveFieldAbsLines() throws {
         // `A: 35 0 4648 4 0`: evemu 1.1, no resolution field.
-        let description = try #require(try RecordingReader.read(path: TestPaths.recording("wacom-dth2242-finger.10f.evemu")).description)
+        let description = try #require(try RecordingReader.read(path: RecordingCorpus.path("wacom-dth2242-finger.10f.evemu")).description)
         #expect(description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 4648, fuzz: 4, flat: 0, resolution: 0))
         #expect(description.absInfo[AbsCode.mtTrackingID] == AbsInfo(minimum: 0, maximum: 65535))
         #expect(description.absInfo.count == 10)
@@ -106,7 +107,7 @@ struct RealRecordingsTests {
     }
 
     @Test func touchpadNegativeMinimaAndButtonpad() throws {
-        let description = try #require(try RecordingReader.read(path: TestPaths.recording("tp-bcm5974.three-finger-click.evemu")).description)
+        let description = try #require(try RecordingReader.read(path: RecordingCorpus.path("tp-bcm5974.three-finger-click.evemu")).description)
         #expect(description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: -4620, maximum: 5140))
         #expect(description.absInfo[AbsCode.mtPositionY] == AbsInfo(minimum: -150, maximum: 6600))
         #expect(description.absInfo[AbsCode.mtOrientation] == AbsInfo(minimum: -16384, maximum: 16384))
@@ -117,7 +118,7 @@ struct RealRecordingsTests {
     }
 
     @Test func sixFieldAbsLinesWithResolution() throws {
-        let description = try #require(try RecordingReader.read(path: TestPaths.recording("hidrec-flatfrog-3200.12f.evemu")).description)
+        let description = try #require(try RecordingReader.read(path: RecordingCorpus.path("hidrec-flatfrog-3200.12f.evemu")).description)
         #expect(description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 11174, fuzz: 5, flat: 0, resolution: 16))
         #expect(description.absInfo[AbsCode.pressure] == AbsInfo(minimum: 0, maximum: 1024))
         #expect(description.absInfo[AbsCode.mtSlot] == AbsInfo(minimum: 0, maximum: 39))
@@ -125,8 +126,8 @@ struct RealRecordingsTests {
 
     @Test func nexusIsMultitouchOnly() throws {
         // `B: 00 09` is the old event-type mask (EV_SYN, EV_ABS); no EV_KEY, no ABS_X/Y.
-        let recording = try RecordingReader.read(path: TestPaths.recording("nexus4-touch_dev.desc"),
-                                                 eventsPath: TestPaths.recording("nexus4-touch_dev.events"))
+        let recording = try RecordingReader.read(path: RecordingCorpus.path("nexus4-touch_dev.desc"),
+                                                 eventsPath: RecordingCorpus.path("nexus4-touch_dev.events"))
         let description = try #require(recording.description)
         #expect(description.codes.keys.sorted() == [EventType.abs])
         #expect(description.codes[EventType.abs] == [AbsCode.mtSlot, AbsCode.mtTouchMajor, AbsCode.mtPositionX,
@@ -138,8 +139,8 @@ struct RealRecordingsTests {
     }
 
     @Test func quantaLegacyDescription() throws {
-        let recording = try RecordingReader.read(path: TestPaths.recording("quanta-optical.desc"),
-                                                 eventsPath: TestPaths.recording("quanta-optical.events"))
+        let recording = try RecordingReader.read(path: RecordingCorpus.path("quanta-optical.desc"),
+                                                 eventsPath: RecordingCorpus.path("quanta-optical.events"))
         let description = try #require(recording.description)
         #expect(description.absInfo[AbsCode.mtPositionX] == AbsInfo(minimum: 0, maximum: 1920))
         #expect(description.absInfo[AbsCode.mtSlot] == AbsInfo(minimum: 0, maximum: 9))
@@ -150,7 +151,7 @@ struct RealRecordingsTests {
     }
 
     @Test func androidHexValues() throws {
-        let recording = try RecordingReader.read(path: TestPaths.recording("android-getevent-t.swipes.txt"))
+        let recording = try RecordingReader.read(path: RecordingCorpus.path("android-getevent-t.swipes.txt"))
         #expect(recording.description == nil)
         let lifts = recording.events.filter { $0.type == EventType.abs && $0.code == AbsCode.mtTrackingID && $0.value == -1 }
         #expect(lifts.count == 4)
@@ -158,7 +159,7 @@ struct RealRecordingsTests {
     }
 
     @Test func protocolAKeepsMTReports() throws {
-        let recording = try RecordingReader.read(path: TestPaths.recording("ntrig-dell-xt2.protoA.evemu"))
+        let recording = try RecordingReader.read(path: RecordingCorpus.path("ntrig-dell-xt2.protoA.evemu"))
         #expect(recording.events.contains { $0.type == EventType.syn && $0.code == SynCode.mtReport })
         #expect(!recording.events.contains { $0.type == EventType.abs && $0.code == AbsCode.mtSlot })
     }

@@ -7,26 +7,8 @@ import Darwin
 /// Where the tests find their files, from `#filePath` alone (no Foundation): the package root
 /// is the nearest directory above this file holding `Package.swift`.
 enum TestPaths {
-    /// The shared real recordings: `$GESTURED_RECORDINGS` when set, otherwise the first
-    /// `shared/recordings` beside the package root or one of its parents (CI clones the
-    /// repository with `shared/` beside it; worktrees sit one level deeper).
-    static let recordings: String = {
-        if let override = getenv("GESTURED_RECORDINGS").map({ String(cString: $0) }), !override.isEmpty {
-            return override
-        }
-        var directory = packageRoot
-        while directory.count > 1 {
-            directory = parent(of: directory)
-            let candidate = directory + "/shared/recordings"
-            if exists(candidate + "/README.md") { return candidate }
-        }
-        return parent(of: packageRoot) + "/shared/recordings"
-    }()
-
     /// This package's own small fixtures.
     static let fixtures: String = packageRoot + "/Tests/Fixtures/recordings"
-
-    static func recording(_ name: String) -> String { recordings + "/" + name }
 
     static func fixture(_ name: String) -> String { fixtures + "/" + name }
 

@@ -150,21 +150,18 @@ struct CheckConfigCommandTests {
 
 @Suite("gestured replay")
 struct ReplayCommandTests {
-    @Test func theReadmeDemoReplaysTheBundledRecording() throws {
-        let result = try Gestured.run(["replay", "--config", "config/lobby.json5",
-                                       "config/recordings/atmel-maxtouch.4-finger-drag-down.evemu"])
+    @Test func theReadmeDemoReplaysTheLobbySession() throws {
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5", "config/recordings/lobby-session.evemu"])
         #expect(result.status == 0)
         let lines = result.stdout.split(separator: "\n")
         #expect(lines.first?.hasPrefix(#"{"type":"device","seq":1,"#) == true)
-        #expect(lines.contains { $0.contains(#""phase":"began","view":"carousel""#) })
-        #expect(lines.contains { $0.contains(#""phase":"ended","view":"carousel""#) })
-        // Four fingers land together on a pan of at most one finger: it never begins (SPEC 5.2).
-        #expect(!lines.contains { $0.contains(#""recognizer":"carouselPan""#) })
+        #expect(lines.contains { $0.contains(#""recognizer":"carouselPan","kind":"pan","view":"carousel","state":"began""#) })
+        #expect(lines.contains { $0.contains(#""recognizer":"carouselPan","kind":"pan","view":"carousel","state":"ended""#) })
+        #expect(lines.contains { $0.contains(#""view":"checkIn","event":"touchUpInside""#) })
     }
 
     @Test func aTouchpadIsRefusedUnlessForced() throws {
-        let recording = "../shared/recordings/tp-bcm5974.three-finger-click.evemu"
-        guard FileManager.default.fileExists(atPath: Gestured.packageRoot + "/" + recording) else { return }
+        let recording = "Tests/Fixtures/recordings/touchpad-scroll.evemu"
         let refused = try Gestured.run(["replay", "--config", "config/lobby.json5", recording])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("not a touchscreen (touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
@@ -178,7 +175,7 @@ struct ReplayCommandTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let bundled = try String(contentsOfFile: Gestured.packageRoot
-            + "/config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu", encoding: .utf8)
+            + "/config/recordings/one-finger-taps.evemu", encoding: .utf8)
         var lines = bundled.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let firstEvent = lines.firstIndex { $0.hasPrefix("E:") }!
         lines[firstEvent + 2] = "E: 0.000001 0003"
@@ -193,7 +190,7 @@ struct ReplayCommandTests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: Gestured.binary)
         process.arguments = ["replay", "--realtime", "--config", "config/lobby.json5",
-                             "config/recordings/atmel-maxtouch.1-finger-fast-taps.evemu"]
+                             "config/recordings/one-finger-taps.evemu"]
         process.currentDirectoryURL = URL(fileURLWithPath: Gestured.packageRoot)
         let out = Pipe()
         process.standardOutput = out

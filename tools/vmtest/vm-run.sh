@@ -7,8 +7,9 @@
 # guest gave none (crash, timeout).
 # Env: VM_CACHE (default: .vm-cache beside this script), VM_MEM (512M), VM_CPUS (2),
 #      VM_TIMEOUT (seconds, 300), VM_RW_DIR (host dir writable in the guest at the same path),
-#      VM_APPEND (extra kernel args). no_timer_check is always given: on a loaded host the
-#      emulated timer can fail the kernel's IO-APIC check ("IO-APIC + timer doesn't work", a panic).
+#      VM_APPEND (extra kernel args), VM_ENV (names of variables to pass to the script).
+#      no_timer_check is always given: on a loaded host the emulated timer can fail the
+#      kernel's IO-APIC check ("IO-APIC + timer doesn't work", a panic).
 set -euo pipefail
 HERE=$(dirname "$(readlink -f "$0")")
 CACHE=${VM_CACHE:-$HERE/.vm-cache}
@@ -16,6 +17,7 @@ CACHE=${VM_CACHE:-$HERE/.vm-cache}
 JOB=$(mktemp -d); trap 'rm -rf "$JOB"' EXIT
 script=$(readlink -f "$1"); shift
 { printf 'export PATH=%q HOME=/root\n' "$PATH"
+  for name in ${VM_ENV:-}; do printf 'export %s=%q\n' "$name" "${!name-}"; done
   printf 'exec /bin/bash %q' "$script"; [ $# -eq 0 ] || printf ' %q' "$@"; echo; } > "$JOB/cmd.sh"
 pwd > "$JOB/cwd"
 RW=()

@@ -1,7 +1,8 @@
 import GestureCore
 
-/// Device descriptions modelled on the headers of the recordings in /work/shared/recordings
-/// (N:, I:, P:, B: and A: lines), written by hand so the tests do not depend on a reader.
+/// Device descriptions modelled on the headers (N:, I:, P:, B: and A: lines) of real recordings
+/// of the external corpus, written by hand so the tests depend neither on a reader nor on the
+/// corpus.
 enum DeviceFixtures {
     private static func axis(_ min: Int32, _ max: Int32, fuzz: Int32 = 0, resolution: Int32 = 0) -> AbsInfo {
         AbsInfo(minimum: min, maximum: max, fuzz: fuzz, resolution: resolution)
