@@ -108,7 +108,7 @@ struct SchemaReader {
 
     mutating func number(_ value: JSONValue?, at path: String, expected: String = "a number") -> Double? {
         guard let value else { return nil }
-        if case .number(let number) = value { return number }
+        if case .number(let number) = value { return number.value }
         mismatch(path, expected: expected, found: value)
         return nil
     }

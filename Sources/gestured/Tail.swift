@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureServer
@@ -69,7 +68,7 @@ struct Tail: ParsableCommand {
 
     /// "gestured refused the subscription (CODE): MESSAGE" from an error line.
     static func refusal(_ line: [UInt8]) -> String {
-        guard case .object(let reply)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line)),
+        guard case .object(let reply)? = try? JSONParser.parse(bytes: line, dialect: .json).value,
               case .object(let error)? = reply["error"],
               case .string(let code)? = error["code"], case .string(let message)? = error["message"] else {
             return "gestured refused: " + String(decoding: line, as: UTF8.self)

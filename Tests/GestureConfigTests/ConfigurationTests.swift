@@ -213,7 +213,7 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/layout-syntax-error.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/layout-syntax-error.json5: screen.width: 0 is not a usable width; use a number of points greater than 0
+            \(Self.relative)/layout-syntax-error.json5:3:13: screen.width: 0 is not a usable width; use a number of points greater than 0
             \(Self.relative)/layouts/syntax-error.json5:3:26: missing "," between the value of "frame" and "subviews"; add a comma
             """)
     }
@@ -222,8 +222,8 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/layout-key-problems.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].trackingSlop: expected a number of points, found a string
-            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
+            \(Self.relative)/layouts/key-problems.json5:4:71: layout.subviews[0].trackingSlop: expected a number of points, found a string
+            \(Self.relative)/layouts/key-problems.json5:4:93: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
             """)
     }
 
@@ -231,7 +231,7 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/missing-layout.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/missing-layout.json5: layout: cannot read "\(Self.relative)/layouts/nowhere.json5" (no such file); \
+            \(Self.relative)/missing-layout.json5:3:3: layout: cannot read "\(Self.relative)/layouts/nowhere.json5" (no such file); \
             check the path, remembering that it is relative to the directory of this file
             """)
     }
