@@ -73,7 +73,9 @@ extension SchemaReader {
             let keyPath = Self.path(path, parameter.name)
             switch parameter.slot {
             case .count(let slot):
-                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of at least 1")
+                let range = LayoutValidator.countRange(parameter.name)
+                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of "
+                    + (parameter.name == "taps" ? "taps" : "touches") + " from \(range.lowerBound) to \(range.upperBound)")
             case .seconds(let slot):
                 parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of seconds")
             case .points(let slot):

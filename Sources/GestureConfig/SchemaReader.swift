@@ -113,14 +113,21 @@ struct SchemaReader {
         return nil
     }
 
-    /// A whole number that fits `Int` (counts, device units); the range is checked by the caller.
+    /// A whole number that fits `Int` (counts, device units); the range is checked by the
+    /// caller, and `expected` says what it is ("a whole number of touches from 1 to 20").
     mutating func integer(_ value: JSONValue?, at path: String, expected: String = "a whole number") -> Int? {
         guard let number = number(value, at: path, expected: expected) else { return nil }
-        guard number.isFinite, number == number.rounded(), abs(number) < 1e15 else {
+        guard number.isFinite, number == number.rounded() else {
             report(path, "\(Self.describe(number)) is not a whole number; use \(expected)")
             return nil
         }
-        return Int(number)
+        // 2^53: beyond it not every whole number is a Double, and Int(number) would trap
+        // beyond 2^63.
+        guard abs(number) <= 9_007_199_254_740_992, let integer = Int(exactly: number) else {
+            report(path, "\(Self.describe(number)) is out of range; use \(expected)")
+            return nil
+        }
+        return integer
     }
 
     mutating func string(_ value: JSONValue?, at path: String, expected: String = "a string") -> String? {

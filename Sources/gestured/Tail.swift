@@ -35,11 +35,13 @@ struct Tail: ParsableCommand {
     @Flag(help: "Also receive hit-test traces and failed gesture transitions.")
     var trace = false
 
-    @Option(help: "Exit after this many events.")
+    // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
+    @Option(parsing: .unconditional, help: "Exit after this many events.")
     var count: Int?
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if let count, count < 1 { throw ValidationError("--count is \(count); use a number of events of 1 or more") }
+        try validateSocketPath(socket)
     }
 
     func run() throws {

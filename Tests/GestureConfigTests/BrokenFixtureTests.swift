@@ -22,8 +22,8 @@ struct BrokenFixtureTests {
             "8:58: layout.subviews[1].hitTest.redirect: \"right\" is this view itself; name one of its descendants, or use hitTest: \"default\"",
         ],
         "negative-size.json5": [
-            "6:38: layout.subviews[0].frame[2]: the width is -200; make it 0 or more (frames grow right and down from x, y)",
-            "7:42: layout.subviews[1].frame[3]: the height is -80; make it 0 or more (frames grow right and down from x, y)",
+            "6:38: layout.subviews[0].frame[2]: the width is -200; make it from 0 to 1000000 points (frames grow right and down from x, y)",
+            "7:42: layout.subviews[1].frame[3]: the height is -80; make it from 0 to 1000000 points (frames grow right and down from x, y)",
         ],
         "wrong-type.json5": [
             "4:3: layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",

@@ -98,8 +98,8 @@ struct CheckConfigCommandTests {
             #"!7:19: missing "," between the value of "id" and "frame"; add a comma"#,
         ]),
         ("negative-size", [
-            "!6:38: layout.subviews[0].frame[2]: the width is -200; make it 0 or more (frames grow right and down from x, y)",
-            "!7:42: layout.subviews[1].frame[3]: the height is -80; make it 0 or more (frames grow right and down from x, y)",
+            "!6:38: layout.subviews[0].frame[2]: the width is -200; make it from 0 to 1000000 points (frames grow right and down from x, y)",
+            "!7:42: layout.subviews[1].frame[3]: the height is -80; make it from 0 to 1000000 points (frames grow right and down from x, y)",
         ]),
         ("redirect-non-descendant", [
             #"!6:55: layout.subviews[0].hitTest.redirect: "right" is not inside "left"; a redirect must name one of this view's descendants ("leftList")"#,
@@ -212,5 +212,80 @@ struct ReplayCommandTests {
         let text = String(decoding: received, as: UTF8.self)
         #expect(text.hasPrefix(#"{"type":"device""#))
         #expect(text.hasSuffix("\n"), "output is flushed whole lines")
+    }
+}
+
+/// Issue 12: command lines that got a misleading answer.
+@Suite("Command-line values")
+struct CommandLineValueTests {
+    /// "Missing expected argument": a point above or left of the screen is a valid point.
+    @Test func negativeCoordinatesAreAPoint() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "-5", "-5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "RootView hitTest\nRootView point(inside): false\n=> none\n")
+    }
+
+    /// `hit-test L nan 5` answered "=> none".
+    @Test(arguments: ["nan", "inf", "-infinity", "1e7"])
+    func coordinatesAreFiniteAndBounded(_ x: String) throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", x, "5"])
+        #expect(result.status != 0)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("X is \(x); use a finite number of points from -1000000 to 1000000"), "\(result.stderr)")
+    }
+
+    @Test func aPointHasTwoCoordinates() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "5"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("give the point as X Y, in screen points"), "\(result.stderr)")
+    }
+
+    /// "Missing value for '--wait-clients <wait-clients>'" for a value that is there.
+    @Test func waitClientsMustNotBeNegative() throws {
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5", "--socket", "/tmp/gestured-unused.sock",
+                                       "--wait-clients", "-1", "config/recordings/atmel-maxtouch.4-finger-drag-down.evemu"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--wait-clients is -1; use a number of clients from 0 to 1000"), "\(result.stderr)")
+    }
+
+    @Test func tailCountMustBePositive() throws {
+        let result = try Gestured.run(["tail", "--socket", "/tmp/gestured-unused.sock", "--count", "-1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--count is -1; use a number of events of 1 or more"), "\(result.stderr)")
+    }
+
+    /// `--socket ""` said "File name too long".
+    @Test(arguments: [["tail", "--socket", ""], ["run", "--socket", ""],
+                      ["replay", "--config", "config/lobby.json5", "--socket", "", "x.evemu"]])
+    func anEmptySocketPathSaysSo(_ arguments: [String]) throws {
+        let result = try Gestured.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--socket is empty; name the socket file"), "\(result.stderr)")
+    }
+
+    @Test func aSocketPathMustFit() throws {
+        let result = try Gestured.run(["tail", "--socket", "/tmp/" + String(repeating: "s", count: 103)])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--socket is 108 bytes long; a Unix socket's path holds at most 107 bytes"),
+                "\(result.stderr)")
+    }
+
+    /// `devices --directory /nonexistent` listed "no input devices" and exited 0.
+    @Test func aMissingDeviceDirectoryIsAnError() throws {
+        let result = try Gestured.run(["devices", "--directory", "/nonexistent"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "--directory /nonexistent: No such file or directory; name the directory of the evdev nodes "
+            + "(/dev/input)\n")
+        let file = try Gestured.run(["devices", "--directory", "Package.swift"])
+        #expect(file.status == 1)
+        #expect(file.stderr.contains("not a directory"))
+    }
+
+    /// A FIFO or /dev/null as the configuration said "permission denied" (as root).
+    @Test func aDeviceAsConfigurationSaysWhatItIs() throws {
+        let result = try Gestured.run(["check-config", "/dev/null"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "/dev/null: cannot read the file (it is a character device (such as /dev/null), not a "
+            + "regular file); name a configuration or layout file\n")
     }
 }

@@ -1,4 +1,5 @@
 import GestureConfig
+import GestureCore
 
 /// One request of a client (SPEC 9), read from one line of JSON.
 public enum Request: Sendable {
@@ -94,6 +95,11 @@ public enum Request: Sendable {
             try reader.allow(["x", "y"], in: type)
             guard let x = try reader.number("x"), let y = try reader.number("y") else {
                 throw ProtocolError(.badRequest, "hitTest needs \"x\" and \"y\", numbers in screen points", requestID: id)
+            }
+            for (key, value) in [("x", x), ("y", y)] where abs(value) > LayoutLimits.points {
+                let limit = LayoutValidator.describe(LayoutLimits.points)
+                throw ProtocolError(.badRequest, "\"\(key)\" is \(LayoutValidator.describe(value)); use a number of points "
+                    + "from -\(limit) to \(limit)", requestID: id)
             }
             request = .hitTest(x: x, y: y)
         case "status":
