@@ -51,12 +51,15 @@ EOF
     for module in FuzzTargets GestureServer GestureConfig GestureCore GestureSystem Logging; do
         objects+=("$release/$module.build/"*.o)
     done
+    # CLinux is a module map of system headers that GestureServer's interface mentions.
     swiftc -sanitize=fuzzer -parse-as-library -O -g -I "$release/Modules" -I "$release" \
+        -Xcc -fmodule-map-file=Sources/CLinux/module.modulemap \
         "$scratch/bin/$target.swift" "${objects[@]}" -lm -o "$scratch/bin/$target" >&2
 }
 
 run_target() {
     local target=$1 function=""
+    shift
     for entry in "${targets[@]}"; do
         [ "${entry%%=*}" = "$target" ] && function=${entry#*=}
     done
