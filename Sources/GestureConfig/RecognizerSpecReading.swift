@@ -8,13 +8,13 @@ extension SchemaReader {
                                  "delaysTouchesEnded", "requireToFail", "simultaneousWith"]
 
     /// Every parameter name of every type, to tell "belongs to another type" from a typo.
-    static var allParameterNames: [String] {
+    static let allParameterNames: [String] = {
         var names: [String] = []
         for kind in RecognizerKind.allCases {
             for key in RecognizerParameters.keys(for: kind) where !names.contains(key.name) { names.append(key.name) }
         }
         return names
-    }
+    }()
 
     /// The recognizer at `path`; unreadable values are reported and replaced by defaults.
     mutating func recognizer(_ value: JSONValue, at path: String) -> RecognizerSpec {

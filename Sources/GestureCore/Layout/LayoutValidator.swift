@@ -103,7 +103,8 @@ public enum LayoutValidator {
         var best: (candidate: String, distance: Int)? = nil
         for candidate in candidates where candidate != name {
             guard budget > 0 else { break }
-            budget -= typed.count
+            // Each candidate costs its letters and a copy, whatever the comparison finds.
+            budget -= typed.count + candidate.utf8.count + 32
             let known = Array(candidate.lowercased().prefix(4 * 64))
             var distance = Int.max
             // An edit distance is at least the difference in length: compute it only when it
