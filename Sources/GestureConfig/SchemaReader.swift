@@ -39,8 +39,10 @@ struct SchemaReader {
     /// `base.key`, or `key` at the top of a configuration; keys that are not identifiers are
     /// quoted (`layout["my key"]`) so the path stays unambiguous.
     static func path(_ base: String, _ key: String) -> String {
+        // ASCII letters first: Unicode property lookups cost more than the rest of a path.
         let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy {
-            $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "$"
+                || (!$0.isASCII && $0.properties.isAlphabetic)
         } && !("0"..."9").contains(key.unicodeScalars.first!)
         if !isIdentifier { return "\(base)[\"\(key)\"]" }
         return base.isEmpty ? key : "\(base).\(key)"
