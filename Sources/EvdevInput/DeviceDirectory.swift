@@ -15,11 +15,14 @@ public struct DeviceEntry: Hashable, Sendable {
     /// Why the node could not be opened or described (permissions, a device that vanished).
     public var error: EvdevError?
 
-    public init(path: String, number: Int, description: DeviceDescription?, error: EvdevError?) {
+    /// - Parameter udevProperties: the node's entry in udev's database, which classifies it
+    ///   when there is one (SPEC 6).
+    public init(path: String, number: Int, description: DeviceDescription?, error: EvdevError?,
+                udevProperties: [String: String]? = nil) {
         self.path = path
         self.number = number
         self.description = description
-        classification = description.map(DeviceClassification.init)
+        classification = description.map { DeviceClassification($0, udevProperties: udevProperties) }
         self.error = error
     }
 }
@@ -46,7 +49,8 @@ public enum DeviceDirectory {
         return numbered.sorted { $0.number < $1.number }.map { item in
             do throws(EvdevError) {
                 let device = try EvdevDevice(path: item.path)
-                return DeviceEntry(path: item.path, number: item.number, description: device.description, error: nil)
+                return DeviceEntry(path: item.path, number: item.number, description: device.description, error: nil,
+                                   udevProperties: device.udevProperties)
             } catch {
                 return DeviceEntry(path: item.path, number: item.number, description: nil, error: error)
             }

@@ -19,6 +19,8 @@ public final class EvdevDevice: InputSource {
     public let fileDescriptor: Int32
     /// What the device declares, read once at open.
     public let description: DeviceDescription
+    /// Its entry in udev's database, read once at open; nil without one.
+    public let udevProperties: [String: String]?
     public private(set) var isGrabbed = false
 
     private let device: OpaquePointer
@@ -48,6 +50,7 @@ public final class EvdevDevice: InputSource {
         fileDescriptor = fd
         device = handle
         description = Self.describe(handle)
+        udevProperties = UdevDatabase.properties(ofNode: path)
     }
 
     deinit {

@@ -9,6 +9,8 @@ public protocol InputSource: AnyObject {
     var fileDescriptor: Int32 { get }
     /// What the device declares.
     var description: DeviceDescription { get }
+    /// Its entry in udev's database, which classifies it (SPEC 6); nil without one.
+    var udevProperties: [String: String]? { get }
     /// Appends everything readable now; returns whether the source is drained or gone.
     func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd
 }
@@ -16,7 +18,7 @@ public protocol InputSource: AnyObject {
 /// Finds and opens the configured device, and tells the input loop when devices may have come
 /// or gone, so it looks again without polling.
 public protocol InputSourceProvider: AnyObject {
-    /// What is looked for, for messages ("auto (the first direct-touch device)").
+    /// What is looked for, for messages ("auto (the first touchscreen)").
     var selectorDescription: String { get }
     /// Opens the device, or returns nil when it is not there (yet).
     func open() throws(EvdevError) -> (any InputSource)?
@@ -24,4 +26,9 @@ public protocol InputSourceProvider: AnyObject {
     var changeDescriptor: Int32 { get }
     /// Consumes the pending change notifications; true when any could concern the device.
     func takeChanges() -> Bool
+}
+
+extension InputSource {
+    /// No udev database entry.
+    public var udevProperties: [String: String]? { nil }
 }

@@ -133,3 +133,5 @@ public final class ProtocolAConverter {
 
 @available(*, unavailable, message: "a ProtocolAConverter belongs to the one reader that feeds it")
 extension ProtocolAConverter: Sendable {}
+
+extension ProtocolAConverter: RawEventConverter {}

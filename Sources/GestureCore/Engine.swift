@@ -7,10 +7,14 @@
 /// 2. touches that begin are hit-tested once and attached to their view and recognizers;
 ///    positions and phases of the others are updated;
 /// 3. recognizers receive the frame's touch inputs before any view (SPEC 5.3) and the arena
-///    resolves their verdicts into gesture events;
-/// 4. touch deliveries, held or released per `delaysTouchesBegan/Ended` and cancelled per
-///    `cancelsTouchesInView`, are grouped per view and phase and sent along the responder chain;
-///    controls turn theirs into control events;
+///    resolves their verdicts into gesture events; a touch that joins a gesture which already
+///    began and cancels touches in view belongs to it and is never delivered to its view (5.2);
+/// 4. touch deliveries: the touches a recognition cancels (`cancelsTouchesInView`) get
+///    `cancelled` just before the recognition's event; deliveries held per
+///    `delaysTouchesBegan/Ended` are released; views that can no longer receive touches get
+///    `cancelled`; then the frame's own deliveries, grouped per view and phase, go along the
+///    responder chain; controls turn theirs into control events, judged where the control
+///    now stands (5.7);
 /// 5. finished recognizers reset and finished touches are forgotten.
 public struct Engine {
     public private(set) var tree: ViewTree
@@ -27,7 +31,8 @@ public struct Engine {
     // Scratch buffers reused from frame to frame.
     private var inputs: [(touch: Int, phase: TouchPhase)] = []
     private var pending: [(touch: Int, info: TouchInfo)] = []
-    private var cancellations: [TouchID] = []
+    private var cancellations: [GestureArena.Cancellation] = []
+    private var inserted: [EngineEvent] = []
     private var framed: [Int] = []
     private var sent: [Bool] = []
     /// The touches of this call's deliveries (``TouchList``).
@@ -46,6 +51,9 @@ public struct Engine {
 
     /// Number of touches the engine still tracks (down, or awaiting their last delivery).
     public var activeTouchCount: Int { touches.count }
+
+    /// Impossible inputs its recognizers were given and ignored: 0 unless the arena has a bug.
+    public var recognizerAnomalies: Int { arena.anomalies }
 
     /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none.
     public var nextDeadline: Timestamp? { arena.nextDeadline }
@@ -127,12 +135,19 @@ public struct Engine {
             case .cancelled: .touchCancelled(sample)
             }
             for slot in touch.recognizers {
-                arena.feed(input, to: slot, at: time, events: &events, cancellations: &cancellations)
+                arena.feed(input, to: slot, hitting: touch.view, at: time, events: &events,
+                           cancellations: &cancellations)
                 if !framed.contains(slot) { framed.append(slot) }
             }
         }
         for slot in framed {
             arena.feed(.frameEnd(time), to: slot, at: time, events: &events, cancellations: &cancellations)
+        }
+        // A finger that joined a gesture already under way is that gesture's (SPEC 5.2).
+        for (index, phase) in inputs where phase == .began {
+            if case .notBegun = touches[index].delivery, arena.claims(touches[index].id, recognizers: touches[index].recognizers) {
+                touches[index].delivery = .finished
+            }
         }
 
         // Stage 4: the views' deliveries.
@@ -183,7 +198,6 @@ public struct Engine {
         var recognizers: [Int] = []
         if let view, access != .nothing {
             recognizers = arena.candidates(for: view, in: tree)
-            arena.attach(id, to: recognizers)
         }
         var control: ControlTracking?
         if let view, access == .viewAndRecognizers, tree[view].spec.kind == .control { control = ControlTracking() }
@@ -228,15 +242,17 @@ public struct Engine {
 
     // MARK: - Stage 4: deliveries
 
-    /// Applies recognitions' cancellations and releases held deliveries whose recognizers
-    /// decided, sends those, then offers the frame's inputs to the views and sends them, then
+    /// Inserts recognitions' cancellations before their events, releases held deliveries
+    /// whose recognizers decided and cancels those of views that can no longer receive
+    /// touches, sends those, then offers the frame's inputs to the views and sends them, then
     /// resets finished recognizers and forgets finished touches.
     private mutating func settleDeliveries(at time: Timestamp, into events: inout [EngineEvent]) {
+        insertCancellations(at: time, into: &events)
         pending.removeAll(keepingCapacity: true)
-        for touch in cancellations {
-            if let index = touches.firstIndex(where: { $0.id == touch }) { cancelDelivery(index) }
+        for index in touches.indices {
+            release(index)
+            if !viewStillReceives(index) { cancelDelivery(index) }
         }
-        for index in touches.indices { release(index) }
         // What the recognizers decided goes out before the frame's own deliveries, as in UIKit,
         // where a recognition cancels the view's touches while the event is being dispatched.
         send(at: time, into: &events)
@@ -246,6 +262,46 @@ public struct Engine {
         arena.resetFinished()
         touches.removeAll { $0.inputEnded && $0.delivery.isFinished }
         if touches.isEmpty { arena.dropRetired() }
+    }
+
+    /// Sends the cancellations of this call's recognitions, each group just before the event
+    /// of the recognition that caused it (SPEC 5.3). Positions only grow as recognitions
+    /// happen, so the groups are inserted from the last, which keeps the earlier positions
+    /// valid.
+    private mutating func insertCancellations(at time: Timestamp, into events: inout [EngineEvent]) {
+        var end = cancellations.count
+        while end > 0 {
+            let position = cancellations[end - 1].position
+            var start = end - 1
+            while start > 0 && cancellations[start - 1].position == position { start -= 1 }
+            pending.removeAll(keepingCapacity: true)
+            for cancellation in cancellations[start..<end] {
+                if let index = touches.firstIndex(where: { $0.id == cancellation.touch }) { cancelDelivery(index) }
+            }
+            if !pending.isEmpty {
+                var group = inserted
+                inserted = []
+                group.removeAll(keepingCapacity: true)
+                send(at: time, into: &group)
+                events.insert(contentsOf: group, at: position)
+                inserted = group
+            }
+            end = start
+        }
+        cancellations.removeAll(keepingCapacity: true)
+        inserted.removeAll(keepingCapacity: true)
+    }
+
+    /// Whether the touch's view can still receive it. After `view.update` or `layout.set`, a
+    /// view that is now hidden, transparent or not interactive (itself or an ancestor) no
+    /// longer receives touches (UIKit: "a hidden view … does not receive input events"; a view
+    /// without user interaction has its events "ignored and removed from the event queue"):
+    /// it gets `touchesCancelled`, a control `touchCancel`. A view the new layout no longer
+    /// has keeps its touch as it was (SPEC 9: touches already down keep their views).
+    private mutating func viewStillReceives(_ index: Int) -> Bool {
+        guard touches[index].tree !== tree, !touches[index].delivery.isFinished,
+              let current = touches[index].current(in: tree) else { return true }
+        return tree.receivesTouches(current)
     }
 
     /// A recognizer recognized and cancels the touch in its view (`cancelsTouchesInView`).
@@ -359,9 +415,15 @@ public struct Engine {
     private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout [EngineEvent]) {
         guard let index = touches.firstIndex(where: { $0.id == info.id }), let view = touches[index].view,
               var tracking = touches[index].control else { return }
-        let node = touches[index].tree[view]
+        // Inside or outside is judged against the control as it stands now, after any
+        // `view.update` or `layout.set` that moved or resized it (SPEC 5.7).
+        let currentView = touches[index].current(in: tree)
+        let liveTree = currentView == nil ? touches[index].tree : tree
+        let liveView = currentView ?? view
+        let node = liveTree[liveView]
+        let local = liveTree.convert(screen: info.location, to: liveView)
         let slop = node.spec.trackingSlop ?? settings.trackingSlop
-        let (first, second) = tracking.events(for: info.phase, at: info.viewLocation, bounds: node.spec.frame.size,
+        let (first, second) = tracking.events(for: info.phase, at: local, bounds: node.spec.frame.size,
                                               slop: slop, tapCount: info.tapCount)
         touches[index].control = tracking
         let tree = touches[index].tree

@@ -66,8 +66,8 @@ public final class LiveDaemon: EventServerDelegate {
         serverOptions.traceAll = options.trace
         server = EventServer(loop: loop, listener: listener, policy: ControlPolicy(socket: configuration.socket),
                              options: serverOptions, logger: logger)
-        sink = ServerSink(server: server, stdout: stdout.map { JSONLinesSink(write: $0) })
-        runner = LiveRunner(loop: loop, provider: provider, setup: configuration.replaySetup, tracing: options.trace,
+        sink = ServerSink(server: server, stdout: stdout)
+        runner = LiveRunner(loop: loop, provider: provider, setup: configuration.pipelineSetup, tracing: options.trace,
                             sink: sink, log: log, clock: clock)
         sink.deviceChanged = { [unowned self] in self.statusChanged() }
     }
@@ -140,11 +140,10 @@ public final class LiveDaemon: EventServerDelegate {
     public var currentLayout: ViewSpec { running.layout }
 
     public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
-        runner.replaceLayout(ViewTree(validated: layout))
-        // Through the sink, so `--stdout` shows the change too.
-        sink.publish(running.replace(with: layout, reason: reason, at: runner.currentTime))
-        sink.flush()
-        return running.revision
+        let revision = running.replace(with: layout, reason: reason)
+        // Through the pipeline, so the stream (and `--stdout`) announces the change in order.
+        runner.replaceLayout(ViewTree(validated: layout), revision: revision, message: "layout replaced: \(reason)")
+        return revision
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {

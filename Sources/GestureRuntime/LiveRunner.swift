@@ -2,59 +2,59 @@ import EvdevInput
 import GestureCore
 import GestureSystem
 
-/// Runs the engine on a live device, on an ``EventLoop`` (SPEC 6): the device's descriptor
-/// readable → read everything → the same ``InputChain`` as replay → engine → sink. Engine
-/// deadlines are armed on the loop's timer directly, because evdev stamps events with
-/// `CLOCK_MONOTONIC` (``EvdevDevice``), the timer's clock. A removed device cancels every
-/// touch and the runner waits for the provider's hotplug notification to open it again;
-/// `SYN_DROPPED` is reconciled against the device's true state.
+/// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
+/// reads the device and the clock and feeds the pipeline. The device's descriptor readable →
+/// read everything → the pipeline → sink. The pipeline's deadlines are armed on the loop's
+/// timer directly, because evdev stamps events with `CLOCK_MONOTONIC` (``EvdevDevice``), the
+/// timer's clock. A removed device ends its touches and the runner waits for the provider's
+/// hotplug notification to open it again; `SYN_DROPPED` is reconciled against the device's
+/// true state read back.
 ///
 /// The loop never polls: it sleeps until the device, the hotplug watcher, the deadline timer
 /// or a signal (the owner's) wakes it. Not `Sendable`: it lives on the loop's thread.
 ///
-/// The runner owns the engine; the daemon reaches into it between two reads (a layout
+/// The runner owns the pipeline; the daemon reaches into it between two reads (a layout
 /// replaced, a point hit-tested, tracing switched) through the methods under *Requests*.
 public final class LiveRunner {
     private let loop: EventLoop
     private let provider: any InputSourceProvider
-    private let setup: ReplaySetup
     private let sink: any EventSink
     private let log: (String) -> Void
     private let clock: () -> Timestamp
-    private var engine: Engine
+    private var pipeline: GesturePipeline
     private var source: (any InputSource)?
-    private var chain: InputChain?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
     private var readings: [DeviceReading] = []
-    private var events: [EngineEvent] = []
-    /// The latest time the engine has seen, so times handed to it never go backwards.
-    private var lastTime = Timestamp.zero
+    /// The other output buffer (see ``publish()``).
+    private var spare = PipelineOutput()
+    /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
+    private var armed: Timestamp?
     public private(set) var isStopped = false
-    /// Touch frames processed since the start (`status`).
-    public private(set) var frameCount = 0
 
     /// - Parameters:
     ///   - provider: finds and opens the device, and signals hotplug.
     ///   - tracing: emit `hitTest` events and `failed` transitions (`--trace`).
-    ///   - sink: receives the event stream.
-    ///   - log: one line for the operator (stderr), never per touch.
+    ///   - sink: receives the event stream, one batch per wake-up.
+    ///   - log: one line for the operator, never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
-    public init(loop: EventLoop, provider: any InputSourceProvider, setup: ReplaySetup, tracing: Bool = false,
+    public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
                 sink: any EventSink, log: @escaping (String) -> Void,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
         self.loop = loop
         self.provider = provider
-        self.setup = setup
         self.sink = sink
         self.log = log
         self.clock = clock
-        let screen = Rect(x: 0, y: 0, width: setup.screen.size.width, height: setup.screen.size.height)
-        engine = Engine(tree: setup.tree, settings: setup.settings, screen: screen, tracing: tracing)
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: true),
+                                   start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
     }
 
-    /// The engine's next deadline (tests wait for it to be nil before stopping).
-    public var nextDeadline: Timestamp? { engine.nextDeadline }
+    /// The pipeline's next deadline (tests wait for it to be nil before stopping).
+    public var nextDeadline: Timestamp? { pipeline.nextDeadline }
+
+    /// Touch frames processed since the start (`status`).
+    public var frameCount: Int { pipeline.frameCount }
 
     /// True while a device is open.
     public var isAttached: Bool { source != nil }
@@ -72,7 +72,7 @@ public final class LiveRunner {
         if source == nil {
             log("gestured: waiting for \(provider.selectorDescription) to appear")
         }
-        sink.flush()
+        publish()
     }
 
     /// Ends the run (SIGTERM, SIGINT) when nothing else is on the loop: ``stopInput()``, then
@@ -83,14 +83,15 @@ public final class LiveRunner {
     }
 
     /// Ends the input (SIGTERM, SIGINT): every touch still down is cancelled and published,
-    /// the sink flushed, and neither the device nor hotplug is watched any more. The loop
-    /// goes on, for whoever else is on it (the socket server telling its clients).
+    /// and neither the device nor hotplug is watched any more. The loop goes on, for whoever
+    /// else is on it (the socket server telling its clients).
     public func stopInput() {
         guard !isStopped else { return }
         isStopped = true
-        endTouches(at: now())
-        sink.flush()
+        pipeline.finish(at: clock())
+        publish()
         loop.setDeadline(nil) {}
+        armed = nil
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
         if let changeToken { loop.unwatch(changeToken) }
@@ -105,34 +106,45 @@ public final class LiveRunner {
     }
 
     /// Now on the input timeline (`CLOCK_MONOTONIC`), never before the latest input.
-    public var currentTime: Timestamp { now() }
+    public var currentTime: Timestamp { max(clock(), pipeline.currentTime) }
 
-    /// Touches the engine still tracks.
-    public var activeTouchCount: Int { engine.activeTouchCount }
+    /// Touches the pipeline still tracks.
+    public var activeTouchCount: Int { pipeline.activeTouchCount }
 
     /// Hit-test traces and failed transitions (`--trace`, or a subscriber that asks).
     public var tracing: Bool {
-        get { engine.tracing }
-        set { engine.tracing = newValue }
+        get { pipeline.tracing }
+        set { pipeline.tracing = newValue }
     }
 
-    /// Replaces the layout between two reads; touches already down keep their views (SPEC 9).
-    public func replaceLayout(_ tree: ViewTree) {
-        engine.replaceLayout(tree)
+    /// Replaces the layout between two reads, announced as `revision`; touches already down
+    /// keep their views (SPEC 9).
+    public func replaceLayout(_ tree: ViewTree, revision: Int, message: String) {
+        pipeline.replaceLayout(tree, revision: revision, message: message, at: clock())
+        publish()
     }
 
     /// Hit-tests a point of the current layout without a touch.
     public func hitTest(_ point: Point) -> HitTestEvent {
-        engine.hitTest(point, at: now())
+        var event = pipeline.hitTest(point)
+        event.time = currentTime
+        return event
+    }
+
+    /// A warning for the stream (a slow client dropped).
+    public func warn(_ message: String) {
+        pipeline.warn(message, at: clock())
+        publish()
     }
 
     // MARK: - Device life
 
     private func attachIfPresent() throws(EvdevError) {
         guard source == nil, !isStopped, let opened = try provider.open() else { return }
-        let chain: InputChain
+        let classification = DeviceClassification(opened.description, udevProperties: opened.udevProperties)
         do {
-            chain = try InputChain(description: opened.description, screen: setup.screen, axes: setup.axes)
+            try pipeline.addDevice(opened.description, message: "reading \(opened.path) (\(classification.reason))",
+                                   at: clock())
         } catch {
             throw .noMatchingDevice(selector: "\(opened.path) (\(opened.description.name))",
                                     detail: "it cannot be used: \(error.description)")
@@ -144,39 +156,21 @@ public final class LiveRunner {
             throw .system(error)
         }
         source = opened
-        self.chain = chain
         sourceToken = token
-        let classification = DeviceClassification(opened.description)
-        sink.publish(.device(time: now(), action: "added", name: opened.description.name,
-                             message: "reading \(opened.path) (\(classification.reason))"))
         log("gestured: reading \(opened.path) \"\(opened.description.name)\"")
         // Events may be waiting already (the finger was down when the device came back).
         readSource()
-    }
-
-    /// The input ends here (stop, removal, read error): a half frame is discarded, every touch
-    /// still down is cancelled, and the events go out.
-    private func endTouches(at time: Timestamp) {
-        if var chain, let frame = chain.finish(at: time) {
-            engine.process(frame, into: &events)
-            self.chain = chain
-        }
-        engine.cancelAll(at: time, into: &events)
-        emit()
     }
 
     /// - Parameter lookAgainNow: after a removal another matching device may be there already;
     ///   after a read error, reopening at once could fail the same way forever, so the next
     ///   hotplug notification decides.
     private func detach(because message: String, lookAgainNow: Bool) {
-        guard let current = source else { return }
-        let time = now()
-        endTouches(at: time)
+        guard source != nil else { return }
+        pipeline.removeDevice(message: message, at: clock())
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
         source = nil
-        chain = nil
-        sink.publish(.device(time: time, action: "removed", name: current.description.name, message: message))
         log("gestured: \(message)")
         // It may be back already (a quick unplug and replug, or another device matches).
         if lookAgainNow { lookAgain() }
@@ -185,7 +179,7 @@ public final class LiveRunner {
     private func devicesChanged() {
         guard provider.takeChanges(), source == nil else { return }
         lookAgain()
-        sink.flush()
+        publish()
     }
 
     private func lookAgain() {
@@ -201,7 +195,7 @@ public final class LiveRunner {
     // MARK: - Input and time
 
     private func readSource() {
-        guard !isStopped, let current = source, var chain else { return }
+        guard !isStopped, let current = source else { return }
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?
@@ -213,33 +207,10 @@ public final class LiveRunner {
         }
         for reading in readings {
             switch reading {
-            case .event(let event):
-                if let frame = chain.feed(event) {
-                    lastTime = max(lastTime, frame.time)
-                    engine.process(frame, into: &events)
-                    frameCount += 1
-                }
-            case .resynchronised(let snapshot, let time):
-                let at = max(lastTime, time)
-                lastTime = at
-                let before = engine.activeTouchCount
-                let frame = chain.resynchronise(with: snapshot, at: at)
-                if let frame {
-                    engine.process(frame, into: &events)
-                    frameCount += 1
-                }
-                let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
-                sink.publish(.device(time: at, action: "resynchronised", name: current.description.name,
-                                     message: "the kernel dropped events (SYN_DROPPED) because they were not read "
-                                        + "fast enough; resynchronised with the device: \(cancelled) of \(before) "
-                                        + "touches cancelled"))
-            }
-            emit()
-            for anomaly in chain.takeAnomalies() {
-                sink.publish(.warning(time: lastTime, message: anomaly.description))
+            case .event(let event): pipeline.feed(event)
+            case .resynchronised(let snapshot, let time): pipeline.resynchronise(with: snapshot, at: time)
             }
         }
-        self.chain = chain
         switch end {
         case .drained:
             break
@@ -249,35 +220,33 @@ public final class LiveRunner {
                    lookAgainNow: failure == nil)
         }
         armDeadline()
-        sink.flush()
+        publish()
     }
 
     private func deadlineReached() {
+        armed = nil
         // Input stamped before the deadline may still be unread (the loop was busy): take it
-        // first, so frames and deadlines go to the engine in input-time order, as in replay.
+        // first, so frames and deadlines go to the pipeline in input-time order, as in replay.
         if source != nil { readSource() }
-        let time = now()
-        if let deadline = engine.nextDeadline, deadline <= time {
-            engine.advance(to: time, into: &events)
-            lastTime = max(lastTime, time)
-            emit()
-        }
+        pipeline.advance(to: clock())
         armDeadline()
-        sink.flush()
+        publish()
     }
 
+    /// Arms the loop's timer for the pipeline's next deadline, unless it already is.
     private func armDeadline() {
-        guard !isStopped else { return }
-        loop.setDeadline(engine.nextDeadline?.microseconds) { [unowned self] in deadlineReached() }
+        guard !isStopped, pipeline.nextDeadline != armed else { return }
+        armed = pipeline.nextDeadline
+        loop.setDeadline(armed?.microseconds) { [unowned self] in deadlineReached() }
     }
 
-    private func emit() {
-        for event in events { sink.publish(.engine(event)) }
-        events.removeAll(keepingCapacity: true)
-    }
-
-    private func now() -> Timestamp {
-        max(clock(), lastTime)
+    /// Hands the batch to the sink, once per wake-up. The batch is swapped out first: what the
+    /// sink does in turn (a client's request, a stop) starts the next batch.
+    private func publish() {
+        guard !pipeline.output.isEmpty else { return }
+        swap(&pipeline.output, &spare)
+        sink.publish(spare)
+        spare.removeAll()
     }
 }
 

@@ -24,11 +24,11 @@ final class RunningLayout {
 
     /// Records `layout` as the next revision (the caller has given it to its engine) and
     /// returns the `layout` event that announces it at `time`.
-    func replace(with layout: ViewSpec, reason: String, at time: Timestamp) -> OutputEvent {
+    func replace(with layout: ViewSpec, reason: String) -> Int {
         self.layout = layout
         revision += 1
         logger.info("layout replaced", metadata: ["revision": "\(revision)", "reason": "\(reason)"])
-        return .layout(time: time, revision: revision, message: "layout replaced: \(reason)")
+        return revision
     }
 
     /// Re-reads the configuration file. A layout that differs from the running one goes to

@@ -44,7 +44,6 @@ public final class SocketReplay: EventServerDelegate {
     private var started = false
     private var ended = false
     private var stopping = false
-    private var produced: [OutputEvent] = []
     /// `--realtime`: the monotonic time the recording's first event maps to.
     private var anchor: Int64 = 0
     private let origin: Timestamp
@@ -56,7 +55,7 @@ public final class SocketReplay: EventServerDelegate {
         self.options = options
         self.logger = logger
         self.notifier = notifier
-        origin = replayer.recording.events.first?.time ?? .zero
+        origin = replayer.start
         loop = try EventLoop()
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
@@ -87,7 +86,7 @@ public final class SocketReplay: EventServerDelegate {
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving a replay", metadata: [
-            "socket": "\(server.socketPath)", "recording": "\(replayer.recording.sourcePaths.first ?? "")",
+            "socket": "\(server.socketPath)", "recording": "\(replayer.file ?? "")",
             "waitClients": "\(options.waitClients)",
         ])
         notifier.ready(status: statusLine)
@@ -106,8 +105,7 @@ public final class SocketReplay: EventServerDelegate {
         anchor = MonotonicClock.microseconds()
         logger.info("replay started", metadata: ["subscribers": "\(server.subscriberCount)"])
         notifier.status(statusLine)
-        replayer.start(into: &produced)
-        publishProduced()
+        publishProduced() // the device added, the reader's warnings
         schedule()
     }
 
@@ -139,7 +137,7 @@ public final class SocketReplay: EventServerDelegate {
                     return
                 }
             }
-            guard replayer.step(into: &produced) else {
+            guard replayer.step() else {
                 finish()
                 return
             }
@@ -150,17 +148,18 @@ public final class SocketReplay: EventServerDelegate {
     }
 
     private func publishProduced() {
-        guard !produced.isEmpty else { return }
-        server.publish(produced)
-        produced.removeAll(keepingCapacity: true)
+        guard !replayer.pipeline.output.isEmpty else { return }
+        server.publish(replayer.pipeline.output.events)
+        replayer.pipeline.output.removeAll()
     }
 
     private func finish() {
         guard !ended else { return }
         ended = true
         stepTimer?.arm(at: nil)
-        let file = replayer.recording.sourcePaths.first ?? "the recording"
-        logger.info("replay ended", metadata: ["frames": "\(replayer.frameCount)", "events": "\(server.counters.eventsPublished)"])
+        let file = replayer.file ?? "the recording"
+        logger.info("replay ended", metadata: ["frames": "\(replayer.pipeline.frameCount)",
+                                               "events": "\(server.counters.eventsPublished)"])
         if !stopping { notifier.stopping(status: "replay ended; closing connections") }
         server.onClosed = { [unowned self] in self.loop.stop() }
         server.shutdown(reason: stopping ? "stopping" : "end",
@@ -182,7 +181,7 @@ public final class SocketReplay: EventServerDelegate {
         // In real time the input has reached "now"; in virtual time, the last step taken.
         let now = Timestamp(microseconds: origin.microseconds + (MonotonicClock.microseconds() - anchor))
         replayer.requestStop(at: options.realtime ? now : nil)
-        while replayer.step(into: &produced) { publishProduced() }
+        while replayer.step() { publishProduced() }
         publishProduced()
         finish()
     }
@@ -192,19 +191,21 @@ public final class SocketReplay: EventServerDelegate {
     public var currentLayout: ViewSpec { running.layout }
 
     public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
-        replayer.replaceLayout(ViewTree(validated: layout))
-        server.publish(running.replace(with: layout, reason: reason, at: replayer.currentTime))
-        return running.revision
+        let revision = running.replace(with: layout, reason: reason)
+        replayer.pipeline.replaceLayout(ViewTree(validated: layout), revision: revision,
+                                        message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
+        publishProduced()
+        return revision
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
-        replayer.engine.hitTest(point, at: replayer.currentTime)
+        replayer.pipeline.hitTest(point)
     }
 
     public func inputStatus() -> InputStatus {
-        InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.recording.sourcePaths.first,
-                    layoutRevision: running.revision, activeTouches: replayer.engine.activeTouchCount,
-                    frames: replayer.frameCount, time: replayer.currentTime.microseconds)
+        InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
+                    layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
+                    frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds)
     }
 
     public func reload() -> Result<ReloadReport, ConfigurationError> {
@@ -212,6 +213,6 @@ public final class SocketReplay: EventServerDelegate {
     }
 
     public func tracingDemandChanged(_ wanted: Bool) {
-        replayer.setTracing(options.trace || wanted)
+        replayer.pipeline.tracing = options.trace || wanted
     }
 }

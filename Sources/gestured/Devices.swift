@@ -11,7 +11,7 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List input devices: name, path, properties, and whether gestured would pick each one and why not.",
         discussion: """
-            Without options the verdicts are for `device: "auto"` (the first direct-touch device; \
+            Without options the verdicts are for `device: "auto"` (the first touchscreen as udev classifies it; \
             touchpads are never picked). With --config, for the configured device; with --device, \
             for that path.
             """)
@@ -57,7 +57,13 @@ struct Devices: ParsableCommand {
             let properties = description.properties.sorted().map(InputProperty.name)
             lines.append("  properties: " + (properties.isEmpty ? "none" : properties.joined(separator: ", ")))
             if let classification = entry.classification {
+                let basis = switch classification.basis {
+                case .udevDatabase: "udev's database"
+                case .capabilities: "udev's input_id rule over the capabilities (no udev database entry)"
+                case .configuration: "the configuration"
+                }
                 lines.append("  kind: \(kind(classification)) (\(classification.reason))")
+                lines.append("  classified by: \(basis)")
             }
             if let x = description.absInfo[AbsCode.mtPositionX] ?? description.absInfo[AbsCode.x],
                let y = description.absInfo[AbsCode.mtPositionY] ?? description.absInfo[AbsCode.y] {
@@ -72,6 +78,7 @@ struct Devices: ParsableCommand {
         let base = switch classification.kind {
         case .touchscreen: "touchscreen"
         case .touchpad: "touchpad"
+        case .tablet: "tablet"
         case .notTouch: "not a touch device"
         }
         switch classification.contactProtocol {

@@ -19,7 +19,7 @@ struct Record: ParsableCommand {
             into a virtual device with `evemu-device` and `evemu-play`.
             """)
 
-    @Option(help: "The device node or udev symlink; default: the first direct-touch device.")
+    @Option(help: "The device node or udev symlink; default: the first touchscreen.")
     var device: String?
 
     @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")

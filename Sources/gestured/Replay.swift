@@ -76,8 +76,9 @@ struct Replay: ParsableCommand {
         }
         var replayer: Replayer
         do {
-            replayer = try Replayer(recording: loaded, setup: configuration.replaySetup,
-                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
+            replayer = try Replayer(recording: loaded, setup: configuration.pipelineSetup,
+                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force),
+                                    keepsEvents: socket != nil)
         } catch {
             throw failure(error.description)
         }

@@ -27,7 +27,8 @@ struct DeviceSelectorMatchingTests {
 
     static let keyboard = DeviceEntry(path: "/dev/input/event0", number: 0,
                                       description: DeviceDescription(name: "AT Translated Set 2 keyboard"), error: nil)
-    static let touchpad = entry(1, "bcm5974", properties: [InputProperty.buttonpad], keys: [KeyCode.btnLeft])
+    static let touchpad = entry(1, "bcm5974", properties: [InputProperty.buttonpad],
+                                keys: [KeyCode.btnLeft, KeyCode.btnToolFinger])
     static let denied = DeviceEntry(path: "/dev/input/event2", number: 2, description: nil,
                                     error: .system(SystemError(call: "open", errno: EACCES, subject: "/dev/input/event2")))
     static let egalax = entry(3, "eGalax Inc. USB TouchController", properties: [InputProperty.direct])
@@ -40,10 +41,10 @@ struct DeviceSelectorMatchingTests {
         #expect(verdicts.map(\.isPicked) == [false, false, false, true, false])
         #expect(verdicts.map(\.reason) == [
             "not a touch device: no position axes (ABS_MT_POSITION_X/Y or ABS_X/Y)",
-            "touchpad: INPUT_PROP_BUTTONPAD is set",
+            "touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT (udev's input_id rule)",
             "not readable: permission denied (EACCES)",
-            "touchscreen: INPUT_PROP_DIRECT is set",
-            "touchscreen: INPUT_PROP_DIRECT is set, but an earlier touchscreen comes first",
+            "touchscreen: INPUT_PROP_DIRECT with absolute position (udev's input_id rule)",
+            "touchscreen: INPUT_PROP_DIRECT with absolute position (udev's input_id rule), but an earlier touchscreen comes first",
         ])
         #expect(DeviceSelector.auto.pick(from: [Self.keyboard, Self.touchpad]) == nil)
     }

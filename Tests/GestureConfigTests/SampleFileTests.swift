@@ -106,7 +106,7 @@ struct SampleFileTests {
         #expect(PackageRoot.relative(configuration.summary) == """
             config/lobby.json5: a valid configuration
             screen: 1920 × 1080 points
-            device: auto (the first direct-touch device), grabbed
+            device: auto (the first touchscreen), grabbed
             layout: config/layouts/lobby.json5: 21 views (8 controls), 2 recognizers
             socket: /run/gestured/gestured.sock
             """)
@@ -133,7 +133,7 @@ struct SampleFileTests {
         #expect(PackageRoot.relative(try Self.load("config/scenario-a.json5").summary) == """
             config/scenario-a.json5: a valid bare layout (every other setting is a default)
             screen: 400 × 800 points
-            device: auto (the first direct-touch device)
+            device: auto (the first touchscreen)
             layout: inline in config/scenario-a.json5: 4 views (2 controls), 0 recognizers
             socket: /run/gestured/gestured.sock
             """)

@@ -179,7 +179,7 @@ struct LayoutValidatorTests {
             "gestures.tap.maxDuration: Infinity is not allowed here; use 0 to 3600 seconds",
         ])
         let pan = RecognizerParameters(minimumTouches: 3, maximumTouches: 2, slop: .nan)
-        #expect(LayoutValidator.problems(in: pan, of: .edgePan, path: "p").map(\.description) == [
+        #expect(LayoutValidator.problems(in: pan, of: .pan, path: "p").map(\.description) == [
             "p.slop: NaN is not allowed here; use 0 to 1000000 points",
             "p.maximumTouches: maximumTouches (2) is less than minimumTouches (3); raise maximumTouches or lower minimumTouches",
         ])

@@ -75,7 +75,7 @@ struct LiveDaemonTests {
         #expect(lineType(received.last ?? "") == "bye")
         #expect(try Self.summary(received) == [
             // The recognized tap cancels the touch in its view (cancelsTouchesInView).
-            "touches began left", "gesture recognized left", "touches cancelled left",
+            "touches began left", "touches cancelled left", "gesture recognized left",
             "touches began rightButton", "control touchDown rightButton",
             "touches ended rightButton", "control touchUpInside rightButton",
             "bye stopping",

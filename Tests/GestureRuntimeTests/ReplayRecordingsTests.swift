@@ -84,11 +84,11 @@ struct ReplayRecordingsTests {
         let path = TestPaths.recording("tp-bcm5974.three-finger-click.evemu")
         let recording = try RecordingReader.read(path: path)
         #expect(throws: ReplayError.notATouchscreen(file: path, reason: DeviceClassification(recording.description!).reason)) {
-            _ = try Replayer(recording: recording, setup: configuration.replaySetup, options: ReplayOptions())
+            _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
-        #expect(DeviceClassification(recording.description!).reason.contains("INPUT_PROP_BUTTONPAD"))
+        #expect(DeviceClassification(recording.description!).reason.contains("BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
         // Forced, it replays (protocol A through mtdev, negative minima) with every touch ended.
-        var replayer = try Replayer(recording: recording, setup: configuration.replaySetup,
+        var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(allowNonTouchscreen: true))
         var bytes: [UInt8] = []
         replayer.run { bytes += $0 }
@@ -99,7 +99,7 @@ struct ReplayRecordingsTests {
         let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
         let path = TestPaths.recording("android-getevent-t.swipes.txt")
         #expect(throws: ReplayError.noDescription(file: path)) {
-            _ = try Replayer(recording: try RecordingReader.read(path: path), setup: configuration.replaySetup,
+            _ = try Replayer(recording: try RecordingReader.read(path: path), setup: configuration.pipelineSetup,
                              options: ReplayOptions())
         }
     }
@@ -123,7 +123,7 @@ struct ReplayRecordingsTests {
         }!
         recording.events = Array(recording.events[...cut]) + [recording.events[cut + 1]]  // and half a frame
         let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
-        var replayer = try Replayer(recording: recording, setup: configuration.replaySetup, options: ReplayOptions())
+        var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         var bytes: [UInt8] = []
         replayer.run { bytes += $0 }
         let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n")
@@ -131,7 +131,7 @@ struct ReplayRecordingsTests {
         #expect(cancelled.contains(#""phase":"cancelled""#))
         #expect(cancelled.contains(#""touches":[{"id":1,"#))
         #expect(lines.last?.contains(#""type":"warning""#) == true, "the discarded half frame is reported")
-        #expect(replayer.engine.activeTouchCount == 0)
+        #expect(replayer.pipeline.activeTouchCount == 0)
     }
 }
 

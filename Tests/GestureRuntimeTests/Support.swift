@@ -38,11 +38,11 @@ struct ReplayOutput {
     let events: [[String: Any]]
 
     init(recording: String, events eventsFile: String? = nil, config: String, tracing: Bool = false,
-         pacer: Pacer? = nil) throws {
+         allowNonTouchscreen: Bool = false, pacer: Pacer? = nil) throws {
         let configuration = try ConfigurationLoader.load(path: config)
         let loaded = try RecordingReader.read(path: recording, eventsPath: eventsFile)
-        var replayer = try Replayer(recording: loaded, setup: configuration.replaySetup,
-                                    options: ReplayOptions(tracing: tracing))
+        var replayer = try Replayer(recording: loaded, setup: configuration.pipelineSetup,
+                                    options: ReplayOptions(tracing: tracing, allowNonTouchscreen: allowNonTouchscreen))
         var bytes: [UInt8] = []
         replayer.run(pacer: pacer) { chunk in bytes += chunk }
         self.bytes = bytes

@@ -308,7 +308,7 @@ test_touchpad_beside_touchscreen() {
     local tsnode=$NODE tsdev=$DEVPID
     "$G" devices > "$W/devices.txt" || { log "gestured devices failed"; return 1; }
     log "gestured devices:"; sed 's/^/    /' "$W/devices.txt"
-    grep -A5 "^$tpnode:" "$W/devices.txt" | grep -q 'auto: no (touchpad: INPUT_PROP_BUTTONPAD is set)' \
+    grep -A5 "^$tpnode:" "$W/devices.txt" | grep -q 'auto: no (touchpad: ' \
         || { log "the touchpad is not reported as skipped"; return 1; }
     grep -A5 "^$tsnode:" "$W/devices.txt" | grep -q 'auto: yes' || { log "the touchscreen is not reported as picked"; return 1; }
     GESTURED_ARGS=()

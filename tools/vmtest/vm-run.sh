@@ -7,7 +7,8 @@
 # guest gave none (crash, timeout).
 # Env: VM_CACHE (default: .vm-cache beside this script), VM_MEM (512M), VM_CPUS (2),
 #      VM_TIMEOUT (seconds, 300), VM_RW_DIR (host dir writable in the guest at the same path),
-#      VM_APPEND (extra kernel args).
+#      VM_APPEND (extra kernel args). no_timer_check is always given: on a loaded host the
+#      emulated timer can fail the kernel's IO-APIC check ("IO-APIC + timer doesn't work", a panic).
 set -euo pipefail
 HERE=$(dirname "$(readlink -f "$0")")
 CACHE=${VM_CACHE:-$HERE/.vm-cache}
@@ -28,7 +29,7 @@ timeout -k 10 "${VM_TIMEOUT:-300}" qemu-system-x86_64 \
   -accel tcg,thread=multi -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-512M}" \
   -display none -vga none -serial stdio -monitor none -nic none -no-reboot \
   -kernel "$CACHE/vmlinux" -initrd "$CACHE/initramfs.cpio.gz" \
-  -append "console=ttyS0 quiet loglevel=3 panic=-1 ${VM_APPEND:-}" \
+  -append "console=ttyS0 quiet loglevel=3 panic=-1 no_timer_check ${VM_APPEND:-}" \
   -virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
   -virtfs "local,path=$JOB,mount_tag=job,security_model=none" \
   "${RW[@]}" < /dev/null

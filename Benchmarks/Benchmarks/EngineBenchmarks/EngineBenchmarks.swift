@@ -86,7 +86,7 @@ let benchmarks: @Sendable () -> Void = {
             let configuration = try ConfigurationLoader.load(path: BenchmarkPaths.root + "/" + config)
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
-                var replayer = try Replayer(recording: recording, setup: configuration.replaySetup, options: ReplayOptions())
+                var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
                 var bytes = 0
                 replayer.run { bytes += $0.count }
                 blackHole(bytes)

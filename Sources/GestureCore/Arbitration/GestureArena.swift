@@ -5,8 +5,17 @@
 /// The arena holds every recognizer of the layout (and, after a layout change, the previous
 /// layout's recognizers until their sequences end). It feeds them touch inputs, turns their
 /// verdicts into states and gesture events, and reports the touches whose view deliveries a
-/// recognition cancels (`cancelsTouchesInView`).
+/// recognition cancels (`cancelsTouchesInView`), with where in the event list the cancellation
+/// belongs: before the recognition's own event (SPEC 5.3).
 struct GestureArena {
+    /// A touch whose view deliveries a recognition cancels; `position` is the index in the
+    /// event list of the recognition's `recognized`/`began` event, before which the
+    /// cancellation is emitted (UIKit cancels the touches before it sends the first action).
+    struct Cancellation {
+        var touch: TouchID
+        var position: Int
+    }
+
     private(set) var slots: [RecognizerSlot] = []
     let settings: GestureSettings
     let context: RecognizerContext
@@ -64,51 +73,58 @@ struct GestureArena {
     }
 
     /// The recognizers that receive a touch hitting `view` of `tree` (SPEC 5.2): the hit view's
-    /// first, then each ancestor's up to the root, each view's in attachment order. Disabled,
-    /// retired, finished and full recognizers do not receive it. A control keeps single-finger
-    /// single taps for itself: its ancestors' one-tap one-finger tap recognizers do not see
-    /// touches that hit it (UIKit's `UIControl.gestureRecognizerShouldBegin`).
+    /// first, then each ancestor's up to the root, each view's in attachment order. Every
+    /// enabled recognizer receives it, whatever its finger counts: what it does with more
+    /// fingers than it wants is its own rule (5.7). Disabled, retired and finished recognizers
+    /// do not receive it: a machine that already gave its verdict (a tap waiting on a failure
+    /// requirement) cannot use another touch, and giving it one would make the touch part of a
+    /// gesture it took no part in.
     func candidates(for view: ViewIndex, in tree: ViewTree) -> [Int] {
         var result: [Int] = []
-        let hitIsControl = tree[view].spec.kind == .control
         for ancestor in tree.ancestry(of: view) {
             for index in slots.indices where slots[index].tree === tree && slots[index].view == ancestor {
-                let slot = slots[index]
-                // A machine that already gave its verdict (a tap waiting on a failure requirement)
-                // cannot use another touch; giving it one would make the touch part of a gesture
-                // it took no part in.
-                guard slot.spec.enabled, !slot.retired, !slot.isTerminal, !slot.machine.isFinished,
-                      slot.activeTouches.count < slot.touchCapacity else { continue }
-                if hitIsControl, ancestor != view, slot.spec.kind == .tap {
-                    let parameters = settings.resolved(slot.spec)
-                    if parameters.taps == 1 && parameters.touches == 1 { continue }
-                }
+                guard slots[index].spec.enabled, !slots[index].retired, !slots[index].isTerminal,
+                      !slots[index].machine.isFinished else { continue }
                 result.append(index)
             }
         }
         return result
     }
 
-    /// Gives a touch that began to the recognizers `candidates` chose.
-    mutating func attach(_ touch: TouchID, to indices: [Int]) {
-        for index in indices {
-            slots[index].activeTouches.append(touch)
-            slots[index].sequenceTouches.append(touch)
-        }
-    }
-
-    /// Feeds one input to one recognizer and applies its verdict.
-    mutating func feed(_ input: RecognizerInput, to index: Int, at time: Timestamp,
-                       events: inout [EngineEvent], cancellations: inout [TouchID]) {
+    /// Feeds one input to one recognizer and applies its verdict. A touch that began joins the
+    /// recognizer's sequence here, unless it gave its verdict earlier in the frame: a
+    /// recognizer takes no touch after that until it resets, and its events never list one.
+    /// `view` is the hit view of a touch that began.
+    mutating func feed(_ input: RecognizerInput, to index: Int, hitting view: ViewIndex? = nil, at time: Timestamp,
+                       events: inout [EngineEvent], cancellations: inout [Cancellation]) {
         switch input {
+        case .touchBegan(let sample):
+            guard !slots[index].isTerminal, !slots[index].machine.isFinished else { return }
+            slots[index].activeTouches.append(sample.touch)
+            slots[index].sequenceTouches.append(sample.touch)
+            if let view, slots[index].view != view && slots[index].tree[view].spec.kind == .control {
+                slots[index].controlTouches.append(sample.touch)
+            }
         case .touchEnded(let sample), .touchCancelled(let sample):
             slots[index].activeTouches.removeAll { $0 == sample.touch }
-        case .touchBegan, .touchMoved, .frameEnd, .deadline: break
+            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
+        case .touchMoved(let sample):
+            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
+        case .frameEnd, .deadline: break
         }
         guard !slots[index].isTerminal else { return }
+        let before = slots[index].machine.anomalies
         let verdict = slots[index].machine.handle(input)
+        anomalies += slots[index].machine.anomalies - before
+        switch input {
+        case .touchBegan(let sample), .touchEnded(let sample): slots[index].noteIgnoring(after: sample.touch)
+        case .touchMoved, .touchCancelled, .frameEnd, .deadline: break
+        }
         apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
     }
+
+    /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
+    private(set) var anomalies = 0
 
     /// The earliest deadline of any recognizer still deciding.
     /// Reads the slots in place (by index): copying a slot copies its machine.
@@ -124,7 +140,7 @@ struct GestureArena {
 
     /// Fires the recognizers whose deadline is exactly `deadline` (the engine walks the
     /// deadlines in order with ``nextDeadline``).
-    mutating func fireDeadline(_ deadline: Timestamp, events: inout [EngineEvent], cancellations: inout [TouchID]) {
+    mutating func fireDeadline(_ deadline: Timestamp, events: inout [EngineEvent], cancellations: inout [Cancellation]) {
         for index in slots.indices where !slots[index].isTerminal && slots[index].machine.deadline == deadline {
             feed(.deadline(deadline), to: index, at: deadline, events: &events, cancellations: &cancellations)
         }
@@ -137,29 +153,39 @@ struct GestureArena {
             slots[index].state = .possible
             slots[index].pending = nil
             slots[index].sequenceTouches.removeAll(keepingCapacity: true)
+            slots[index].ignoredTouches.removeAll(keepingCapacity: true)
+            slots[index].controlTouches.removeAll(keepingCapacity: true)
         }
     }
 
     /// Whether a `began` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesBegan`).
     func holdsBegan(_ touch: TouchID, recognizers: [Int]) -> Bool {
         recognizers.contains { index in
-            slots[index].delaysTouchesBegan && slots[index].state == .possible
-                && slots[index].sequenceTouches.contains(touch)
+            slots[index].delaysTouchesBegan && slots[index].state == .possible && slots[index].owns(touch)
         }
     }
 
     /// Whether an `ended` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesEnded`).
     func holdsEnded(_ touch: TouchID, recognizers: [Int]) -> Bool {
         recognizers.contains { index in
-            slots[index].delaysTouchesEnded && slots[index].state == .possible
-                && slots[index].sequenceTouches.contains(touch)
+            slots[index].delaysTouchesEnded && slots[index].state == .possible && slots[index].owns(touch)
+        }
+    }
+
+    /// Whether `touch`, which just began, joined a gesture that has already begun and cancels
+    /// touches in view: the touch belongs to that gesture and its view never receives it
+    /// (SPEC 5.2 — a second finger on a button inside a scrolling list never fires the button).
+    func claims(_ touch: TouchID, recognizers: [Int]) -> Bool {
+        recognizers.contains { index in
+            (slots[index].state == .began || slots[index].state == .changed)
+                && slots[index].cancelsTouchesInView && slots[index].owns(touch)
         }
     }
 
     // MARK: - Verdicts
 
     private mutating func apply(_ verdict: RecognizerVerdict, to index: Int, at time: Timestamp,
-                                events: inout [EngineEvent], cancellations: inout [TouchID]) {
+                                events: inout [EngineEvent], cancellations: inout [Cancellation]) {
         let state = slots[index].state
         switch (state, verdict) {
         case (_, .none):
@@ -189,7 +215,13 @@ struct GestureArena {
     /// A recognizer asks to begin or to recognize: it waits for failure requirements, loses to
     /// a recognizer that already owns a shared touch, or wins.
     private mutating func request(_ verdict: RecognizerVerdict, for index: Int, at time: Timestamp,
-                                  events: inout [EngineEvent], cancellations: inout [TouchID]) {
+                                  events: inout [EngineEvent], cancellations: inout [Cancellation]) {
+        // A control's own tracking wins a one-finger single tap on the control over the
+        // recognizers of its ancestors (UIKit: UIControl.gestureRecognizerShouldBegin says no).
+        if slots[index].yieldsToControls && !slots[index].controlTouches.isEmpty {
+            fail(index, at: time, events: &events, cancellations: &cancellations)
+            return
+        }
         let required = slots[index].requiredToFail
         if required.contains(where: { slots[$0].isActive || slots[$0].state == .ended }) {
             fail(index, at: time, events: &events, cancellations: &cancellations)
@@ -205,6 +237,7 @@ struct GestureArena {
             return
         }
         slots[index].pending = nil
+        let position = events.count
         transition(index, to: verdict == .began ? .began : .recognized, at: time, events: &events)
         // Exclusivity: everyone else holding one of its touches loses.
         for other in slots.indices where other != index && slots[other].shares(slots[index])
@@ -216,8 +249,9 @@ struct GestureArena {
             }
         }
         if slots[index].cancelsTouchesInView {
-            for touch in slots[index].sequenceTouches where !cancellations.contains(touch) {
-                cancellations.append(touch)
+            for touch in slots[index].sequenceTouches where slots[index].owns(touch)
+                && !cancellations.contains(where: { $0.touch == touch }) {
+                cancellations.append(Cancellation(touch: touch, position: position))
             }
         }
         // Recognizers that required this one to fail fail now.
@@ -227,7 +261,7 @@ struct GestureArena {
     }
 
     private mutating func fail(_ index: Int, at time: Timestamp, events: inout [EngineEvent],
-                               cancellations: inout [TouchID]) {
+                               cancellations: inout [Cancellation]) {
         guard slots[index].state == .possible else { return }
         slots[index].pending = nil
         transition(index, to: .failed, at: time, events: &events)
@@ -249,7 +283,7 @@ struct GestureArena {
         events.append(.gesture(GestureEvent(time: time, recognizer: slots[index].spec.id,
                                             kind: slots[index].spec.kind, tree: slots[index].tree,
                                             view: slots[index].view, state: state,
-                                            touches: slots[index].sequenceTouches,
+                                            touches: slots[index].ownedTouches,
                                             values: slots[index].machine.values)))
     }
 }

@@ -12,8 +12,15 @@ struct RecognizerSlot {
     var pending: RecognizerVerdict?
     /// Touches of the current sequence still down at the input.
     var activeTouches: [TouchID] = []
-    /// Every touch of the current sequence, down or lifted (a double tap owns both taps).
+    /// Every touch of the current sequence, down or lifted (a double tap owns both taps),
+    /// including those it holds aside.
     var sequenceTouches: [TouchID] = []
+    /// Touches of the sequence its machine holds aside, not as part of its gesture (a pan's
+    /// finger beyond `maximumTouches`, a pinch's third): they reach the views as if the
+    /// recognizer were not there, and it shares them with no one (SPEC 5.2).
+    var ignoredTouches: [TouchID] = []
+    /// Touches of the sequence that hit a control inside its view (not its own view).
+    var controlTouches: [TouchID] = []
     /// Arena indices of the recognizers named by `requireToFail`.
     var requiredToFail: [Int] = []
     /// Arena indices of the recognizers it may recognize together with (either side's
@@ -24,8 +31,9 @@ struct RecognizerSlot {
     let cancelsTouchesInView: Bool
     let delaysTouchesBegan: Bool
     let delaysTouchesEnded: Bool
-    /// The most touches it can hold at once; more are not given to it (SPEC 5.2).
-    let touchCapacity: Int
+    /// A one-finger single tap: a control's own tracking wins it over the recognizer, for
+    /// touches that hit the control (SPEC 5.6, UIKit's `UIControl.gestureRecognizerShouldBegin`).
+    let yieldsToControls: Bool
 
     init(spec: RecognizerSpec, tree: ViewTree, view: ViewIndex, parameters: RecognizerParameters,
          context: RecognizerContext) {
@@ -36,11 +44,7 @@ struct RecognizerSlot {
         cancelsTouchesInView = spec.cancelsTouchesInView ?? true
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
-        switch spec.kind {
-        case .tap, .longPress, .swipe: touchCapacity = parameters.touches ?? 1
-        case .pan, .edgePan: touchCapacity = parameters.maximumTouches ?? Int.max
-        case .pinch, .rotation: touchCapacity = 2
-        }
+        yieldsToControls = spec.kind == .tap && parameters.taps == 1 && parameters.touches == 1
     }
 
     /// Received touches since its last reset.
@@ -56,7 +60,35 @@ struct RecognizerSlot {
         }
     }
 
+    /// Whether `touch` is part of its gesture: received in this sequence and not held aside.
+    func owns(_ touch: TouchID) -> Bool {
+        sequenceTouches.contains(touch) && !ignoredTouches.contains(touch)
+    }
+
+    /// Whether the two gestures have a touch in common.
     func shares(_ other: RecognizerSlot) -> Bool {
-        sequenceTouches.contains { other.sequenceTouches.contains($0) }
+        sequenceTouches.contains { owns($0) && other.owns($0) }
+    }
+
+    /// The touches of its gesture, as its events list them.
+    var ownedTouches: [TouchID] {
+        ignoredTouches.isEmpty ? sequenceTouches : sequenceTouches.filter { !ignoredTouches.contains($0) }
+    }
+
+    /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a
+    /// touch may be set aside when it lands, and taken back when a pinch re-forms its pair.
+    mutating func noteIgnoring(after touch: TouchID) {
+        if machine.isTracking(touch) && machine.isIgnoring(touch) && !ignoredTouches.contains(touch) {
+            ignoredTouches.append(touch)
+        }
+        var i = 0
+        while i < ignoredTouches.count {
+            let held = ignoredTouches[i]
+            if machine.isTracking(held) && !machine.isIgnoring(held) {
+                ignoredTouches.remove(at: i)
+            } else {
+                i += 1
+            }
+        }
     }
 }

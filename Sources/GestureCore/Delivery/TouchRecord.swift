@@ -23,6 +23,20 @@ struct TouchRecord {
     /// Control tracking, when the hit view is a control.
     var control: ControlTracking?
 
+    /// The touch's hit view as the layout `tree` has it (the view with the same id), cached
+    /// per tree; nil when that layout no longer has the view, or the touch has none.
+    mutating func current(in tree: ViewTree) -> ViewIndex? {
+        guard let view else { return nil }
+        if tree === self.tree { return view }
+        if let live, live.tree === tree { return live.view }
+        let found = tree.index(of: self.tree.id(of: view))
+        live = (tree, found)
+        return found
+    }
+
+    /// The last ``current(in:)`` answer (read it through that).
+    var live: (tree: ViewTree, view: ViewIndex?)? = nil
+
     func info(_ phase: TouchPhase) -> TouchInfo {
         TouchInfo(id: id, phase: phase, location: location,
                   viewLocation: view.map { tree.convert(screen: location, to: $0) } ?? location,

@@ -1,8 +1,8 @@
 /// Which input device the daemon reads (SPEC 6, 12: `device`): the configuration's `device`,
 /// `--device`, and the device directory's matching (EvdevInput) all use this one type.
 public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
-    /// The first direct-touch device (`INPUT_PROP_DIRECT`, or multitouch position axes and no
-    /// pointer properties); touchpads are never picked.
+    /// The first touchscreen, as udev classifies it (``DeviceClassification``); touchpads and
+    /// tablets are never picked.
     case auto
     /// A device node or a udev symlink such as `/dev/input/by-path/…`.
     case path(String)
@@ -12,7 +12,7 @@ public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .auto: "auto (the first direct-touch device)"
+        case .auto: "auto (the first touchscreen)"
         case .path(let path): path
         case .name(let pattern): "the first device named \"\(pattern)\""
         }

@@ -28,6 +28,15 @@ public enum SynCode {
 public enum AbsCode {
     public static let x: UInt16 = 0x00
     public static let y: UInt16 = 0x01
+    public static let z: UInt16 = 0x02
+    public static let rx: UInt16 = 0x03
+    public static let ry: UInt16 = 0x04
+    public static let rz: UInt16 = 0x05
+    public static let throttle: UInt16 = 0x06
+    public static let rudder: UInt16 = 0x07
+    public static let wheel: UInt16 = 0x08
+    public static let gas: UInt16 = 0x09
+    public static let brake: UInt16 = 0x0a
     public static let pressure: UInt16 = 0x18
     public static let mtSlot: UInt16 = 0x2f
     public static let mtTouchMajor: UInt16 = 0x30
@@ -49,7 +58,10 @@ public enum AbsCode {
 
 /// `EV_KEY` codes used by touch devices.
 public enum KeyCode {
+    public static let btn1: UInt16 = 0x101
     public static let btnLeft: UInt16 = 0x110
+    public static let btnTrigger: UInt16 = 0x120
+    public static let btnA: UInt16 = 0x130
     public static let btnRight: UInt16 = 0x111
     public static let btnMiddle: UInt16 = 0x112
     public static let btnToolPen: UInt16 = 0x140

@@ -85,6 +85,18 @@ public final class ViewTree: Sendable {
         return false
     }
 
+    /// Whether the view can receive touches: neither it nor an ancestor is hidden, nearly
+    /// transparent (`alpha <= 0.01`) or without user interaction (SPEC 3, 4).
+    public func receivesTouches(_ index: ViewIndex) -> Bool {
+        var current: ViewIndex? = index
+        while let view = current {
+            let spec = nodes[view].spec
+            if spec.hidden || !spec.userInteractionEnabled || spec.alpha <= 0.01 { return false }
+            current = nodes[view].parent
+        }
+        return true
+    }
+
     /// The view and its ancestors up to the root, nearest first.
     public func ancestry(of index: ViewIndex) -> [ViewIndex] {
         var chain: [ViewIndex] = []

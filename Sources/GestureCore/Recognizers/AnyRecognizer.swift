@@ -24,6 +24,9 @@ public struct AnyRecognizer: Sendable {
     /// input, because the arena asks for it twice per frame for every recognizer and reading
     /// it through the machine copies the machine.
     public private(set) var deadline: Timestamp?
+    /// Impossible inputs ignored so far (never reset): a sign of an arena or input bug. Kept
+    /// here after every input, like ``deadline``.
+    public private(set) var anomalies = 0
 
     /// `parameters` as resolved by ``GestureSettings/resolved(_:)``.
     public init(kind: RecognizerKind, parameters: RecognizerParameters, context: RecognizerContext) {
@@ -43,13 +46,15 @@ public struct AnyRecognizer: Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
         let verdict: RecognizerVerdict
         switch kind {
-        case .tap: verdict = tap!.handle(input); deadline = tap!.deadline
-        case .longPress: verdict = longPress!.handle(input); deadline = longPress!.deadline
-        case .pan: verdict = pan!.handle(input); deadline = pan!.deadline
-        case .swipe: verdict = swipe!.handle(input); deadline = swipe!.deadline
-        case .pinch: verdict = pinch!.handle(input); deadline = pinch!.deadline
-        case .rotation: verdict = rotation!.handle(input); deadline = rotation!.deadline
-        case .edgePan: verdict = edgePan!.handle(input); deadline = edgePan!.deadline
+        case .tap: verdict = tap!.handle(input); deadline = tap!.deadline; anomalies = tap!.anomalies
+        case .longPress:
+            verdict = longPress!.handle(input); deadline = longPress!.deadline; anomalies = longPress!.anomalies
+        case .pan: verdict = pan!.handle(input); deadline = pan!.deadline; anomalies = pan!.anomalies
+        case .swipe: verdict = swipe!.handle(input); deadline = swipe!.deadline; anomalies = swipe!.anomalies
+        case .pinch: verdict = pinch!.handle(input); deadline = pinch!.deadline; anomalies = pinch!.anomalies
+        case .rotation:
+            verdict = rotation!.handle(input); deadline = rotation!.deadline; anomalies = rotation!.anomalies
+        case .edgePan: verdict = edgePan!.handle(input); deadline = edgePan!.deadline; anomalies = edgePan!.anomalies
         }
         return verdict
     }
@@ -118,6 +123,20 @@ public struct AnyRecognizer: Sendable {
         }
     }
 
+    /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
+    /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
+    public func isIgnoring(_ touch: TouchID) -> Bool {
+        switch kind {
+        case .tap: tap!.isIgnoring(touch)
+        case .longPress: longPress!.isIgnoring(touch)
+        case .pan: pan!.isIgnoring(touch)
+        case .swipe: swipe!.isIgnoring(touch)
+        case .pinch: pinch!.isIgnoring(touch)
+        case .rotation: rotation!.isIgnoring(touch)
+        case .edgePan: edgePan!.isIgnoring(touch)
+        }
+    }
+
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool {
         switch kind {
@@ -128,19 +147,6 @@ public struct AnyRecognizer: Sendable {
         case .pinch: pinch!.isFinished
         case .rotation: rotation!.isFinished
         case .edgePan: edgePan!.isFinished
-        }
-    }
-
-    /// Impossible inputs ignored so far (never reset): a sign of an arena or input bug.
-    public var anomalies: Int {
-        switch kind {
-        case .tap: tap!.anomalies
-        case .longPress: longPress!.anomalies
-        case .pan: pan!.anomalies
-        case .swipe: swipe!.anomalies
-        case .pinch: pinch!.anomalies
-        case .rotation: rotation!.anomalies
-        case .edgePan: edgePan!.anomalies
         }
     }
 }

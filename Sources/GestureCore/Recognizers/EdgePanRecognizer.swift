@@ -1,17 +1,18 @@
-/// Recognizes a pan whose fingers land within `edgeWidth` of one of `edges` of the screen
-/// (UIScreenEdgePanGestureRecognizer); a continuous recognizer, transitions in
+/// Recognizes a one-finger pan whose finger lands within `edgeWidth` of one of `edges` of
+/// the screen (UIScreenEdgePanGestureRecognizer); a continuous recognizer, transitions in
 /// docs/recognizers.md § Edge pan.
 ///
-/// While the pan has not begun, every finger must land in an edge band, or the edge pan
-/// fails at once; after that it is exactly a ``PanRecognizer`` with the edge pan's
-/// `minimumTouches`, `maximumTouches` and `slop`. A finger exactly `edgeWidth` from the edge
-/// is in the band; a finger beyond the screen's edge is too.
+/// It follows its first finger only: Apple's edge pan "ignores any touches beyond the first".
+/// That finger must land in an edge band, or the edge pan fails at once; after that it is a
+/// ``PanRecognizer`` of that one finger with the edge pan's `slop`, and every later finger is
+/// held but ignored, so it reaches the views as if the edge pan were not there. A finger
+/// exactly `edgeWidth` from the edge is in the band; a finger beyond the screen's edge is too.
 struct EdgePanRecognizer: Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// The inner pan decides.
         case following
-        /// A finger landed outside every band: failed; the inner pan only keeps the touch
+        /// Its first finger landed outside every band: failed; the inner pan only keeps the touch
         /// table up to date until `reset()`.
         case rejected
     }
@@ -24,11 +25,10 @@ struct EdgePanRecognizer: Sendable {
     private var pan: PanRecognizer
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        let defaults = GestureSettings.defaults(for: .edgePan)
-        edges = parameters.edges ?? defaults.edges ?? [.left]
-        edgeWidth = parameters.edgeWidth ?? defaults.edgeWidth ?? 20
+        edges = parameters.edges ?? []
+        edgeWidth = parameters.edgeWidth ?? 0
         screen = context.screen
-        pan = PanRecognizer(parameters: parameters, defaults: defaults)
+        pan = PanRecognizer(followingFirstFingerWithSlop: parameters.slop ?? 0)
     }
 
     public var values: GestureValues { pan.values }
@@ -37,6 +37,7 @@ struct EdgePanRecognizer: Sendable {
     public var trackedTouches: [TouchID] { pan.trackedTouches }
     public var trackedTouchCount: Int { pan.trackedTouchCount }
     public func isTracking(_ touch: TouchID) -> Bool { pan.isTracking(touch) }
+    public func isIgnoring(_ touch: TouchID) -> Bool { pan.isIgnoring(touch) }
     /// Impossible inputs ignored so far; kept across `reset()`.
     public var anomalies: Int { pan.anomalies }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
@@ -51,8 +52,9 @@ struct EdgePanRecognizer: Sendable {
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.following, .touchBegan(let s)):
+            let first = pan.trackedTouchCount == 0
             let verdict = pan.handle(input)
-            guard !pan.isFinished, !pan.hasBegun, !inBand(s.location) else { return verdict }
+            guard first, !inBand(s.location) else { return verdict }
             state = .rejected
             return .failed
         case (.following, .touchMoved), (.following, .touchEnded), (.following, .touchCancelled),

@@ -15,6 +15,11 @@ struct FingerPair: Sendable {
         self.second = second.touch
     }
 
+    init(_ first: TouchID, _ second: TouchID) {
+        self.first = first
+        self.second = second
+    }
+
     func contains(_ touch: TouchID) -> Bool { touch == first || touch == second }
 
     /// The line from the first finger to the second where they are now; nil when either is

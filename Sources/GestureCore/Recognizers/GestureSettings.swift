@@ -47,9 +47,9 @@ public struct GestureSettings: Hashable, Sendable {
             // Begin once the line between the two touches turned by 0.1 rad (about 5.7°).
             RecognizerParameters(minimumRotation: 0.1)
         case .edgePan:
-            // UIScreenEdgePanGestureRecognizer: touches must start within 20 pt of the edge.
-            RecognizerParameters(minimumTouches: 1, maximumTouches: Int.max, slop: 10, edges: [.left],
-                                 edgeWidth: 20)
+            // UIScreenEdgePanGestureRecognizer: its one finger must start within 20 pt of the
+            // edge; the pan's slop, 10 pt.
+            RecognizerParameters(slop: 10, edges: [.left], edgeWidth: 20)
         }
     }
 

@@ -4,17 +4,24 @@
 /// The translation is the movement of the centroid of the gesture's fingers since they
 /// landed, including the slop (as UIKit reports it). When a finger joins or leaves, the
 /// centroid jumps but the translation does not: movement is folded in per step and the
-/// centroid re-based. Before the pan begins, movement counts only while the number of
-/// fingers is within range; it begins at the end of the first frame in which the translation
-/// is longer than `slop` with the number of fingers in range. An extra finger fails it while
-/// possible; once begun, fingers beyond `maximumTouches` are held but ignored. All fingers of
-/// the gesture up ends it (with the final velocity); a cancelled one cancels it.
+/// centroid re-based. Apple: "The gesture begins when the minimum number of fingers allowed
+/// has moved enough to be considered a pan. It changes when a finger moves while at least the
+/// minimum number of fingers are pressed down. It ends when all fingers are lifted." So:
+/// before it began, movement counts only while the number of fingers is within
+/// `minimumTouches…maximumTouches`, and it begins at the end of the first frame in which the
+/// translation is longer than `slop` with the number of fingers in range — too many fingers
+/// down keep it from beginning, they do not fail it. Once begun, fingers beyond
+/// `maximumTouches` are held but ignored (they reach the views as if the pan were not there);
+/// with fewer than `minimumTouches` down the translation stays and nothing changes until
+/// enough fingers are down again; all fingers of the gesture up ends it (with the final
+/// velocity), a cancelled one cancels it. An edge pan's inner pan follows its first finger
+/// only and ignores every later one from the start (`followsFirstFingerOnly`).
 struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
         case ready
-        /// Fingers down, not yet moved far enough (or not enough of them).
+        /// Fingers down, not yet moved far enough (or not the right number of them).
         case possible(Track)
         /// Began; `.changed` when the values differ at a frame's end.
         case began(Track)
@@ -28,9 +35,15 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         var lastCentroid: Point
     }
 
+    /// Which numbers of fingers move the translation: any in range before the pan began, at
+    /// least the minimum after.
+    private enum Gate { case inRange, atLeastMinimum }
+
     public let minimumTouches: Int
     public let maximumTouches: Int
     public let slop: Double
+    /// An edge pan's rule: every finger after the first is ignored, even before it began.
+    public let followsFirstFingerOnly: Bool
 
     private(set) var state: State = .ready
     var touches: RecognizerTouches
@@ -40,15 +53,20 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     public internal(set) var anomalies = 0
 
     public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        self.init(parameters: parameters, defaults: GestureSettings.defaults(for: .pan))
+        minimumTouches = max(1, parameters.minimumTouches ?? 1)
+        maximumTouches = max(minimumTouches, parameters.maximumTouches ?? Int.max)
+        slop = parameters.slop ?? 0
+        followsFirstFingerOnly = false
+        touches = RecognizerTouches(capacity: 11)
     }
 
-    /// Edge pans share this machine with their own defaults.
-    init(parameters: RecognizerParameters, defaults: RecognizerParameters) {
-        minimumTouches = max(1, parameters.minimumTouches ?? defaults.minimumTouches ?? 1)
-        maximumTouches = max(minimumTouches, parameters.maximumTouches ?? defaults.maximumTouches ?? Int.max)
-        slop = parameters.slop ?? defaults.slop ?? 10
-        touches = RecognizerTouches(capacity: min(maximumTouches, 10) + 1)
+    /// The pan inside an edge pan: one finger, the first.
+    init(followingFirstFingerWithSlop slop: Double) {
+        minimumTouches = 1
+        maximumTouches = 1
+        self.slop = slop
+        followsFirstFingerOnly = true
+        touches = RecognizerTouches(capacity: 11)
     }
 
     /// Pans never wait for time.
@@ -57,12 +75,6 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         if case .finished = state { return true }
-        return false
-    }
-
-    /// Whether it has begun and not finished (edge pans stop checking new touches then).
-    var hasBegun: Bool {
-        if case .began = state { return true }
         return false
     }
 
@@ -78,7 +90,6 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         switch (state, input) {
         case (.ready, .touchBegan):
             tracker.clear()
-            if touches.participatingCount() > maximumTouches { return fail() }
             state = .possible(Track(translation: .zero, lastCentroid: touches.centroid()))
             return .none
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
@@ -87,24 +98,28 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
             return .none
 
         case (.possible(var track), .touchBegan(let s)):
-            fold(&track, excluding: s.touch, gated: true)
+            if followsFirstFingerOnly && touches.participatingCount(excluding: s.touch) >= maximumTouches {
+                touches.ignore(s.touch)
+                return .none
+            }
+            fold(&track, excluding: s.touch, gate: .inRange)
             track.lastCentroid = touches.centroid()
-            if touches.participatingCount() > maximumTouches { return fail() }
             state = .possible(track)
             return .none
         case (.possible, .touchMoved):
             return .none // folded in at the frame's end
         case (.possible(var track), .touchEnded(let s)):
+            if touches.isIgnored(s.touch) { return .none }
             // Fewer than minimumTouches left: keep waiting (UIKit does); none left: failed.
-            fold(&track, excluding: nil, gated: true)
+            fold(&track, excluding: nil, gate: .inRange)
             if touches.participatingCount(excluding: s.touch) == 0 { return fail() }
             track.lastCentroid = touches.centroid(excluding: s.touch)
             state = .possible(track)
             return .none
-        case (.possible, .touchCancelled):
-            return fail()
+        case (.possible, .touchCancelled(let s)):
+            return touches.isIgnored(s.touch) ? .none : fail()
         case (.possible(var track), .frameEnd(let t)):
-            fold(&track, excluding: nil, gated: true)
+            fold(&track, excluding: nil, gate: .inRange)
             tracker.add(track.translation, at: t)
             guard inRange(touches.participatingCount()),
                   RecognizerMath.length(track.translation) > slop else {
@@ -122,7 +137,7 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
                 touches.ignore(s.touch)
                 return .none
             }
-            fold(&track, excluding: s.touch, gated: false)
+            fold(&track, excluding: s.touch, gate: .atLeastMinimum)
             track.lastCentroid = touches.centroid()
             state = .began(track)
             return .none
@@ -131,7 +146,7 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         case (.began(var track), .touchEnded(let s)):
             if touches.isIgnored(s.touch) { return .none }
             let before = track.translation
-            fold(&track, excluding: nil, gated: false)
+            fold(&track, excluding: nil, gate: .atLeastMinimum)
             if touches.participatingCount(excluding: s.touch) > 0 {
                 track.lastCentroid = touches.centroid(excluding: s.touch)
                 state = .began(track)
@@ -148,9 +163,11 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
             state = .finished
             return .cancelled
         case (.began(var track), .frameEnd(let t)):
-            fold(&track, excluding: nil, gated: false)
-            tracker.add(track.translation, at: t)
+            fold(&track, excluding: nil, gate: .atLeastMinimum)
             state = .began(track)
+            // Fewer than the minimum down: the pan holds still until enough are down again.
+            guard touches.participatingCount() >= minimumTouches else { return .none }
+            tracker.add(track.translation, at: t)
             let location = touches.centroid()
             guard track.translation != values.translation || location != values.location else { return .none }
             values = makeValues(track, location: location, at: t)
@@ -164,13 +181,17 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     }
 
     /// Adds the centroid's movement since `lastCentroid` to the translation, over the
-    /// gesture's fingers except `excluded` (a finger that just joined). Before the pan began
-    /// (`gated`), movement with a number of fingers out of range does not count.
-    private func fold(_ track: inout Track, excluding excluded: TouchID?, gated: Bool) {
+    /// gesture's fingers except `excluded` (a finger that just joined), if their number
+    /// passes `gate`; re-bases `lastCentroid` either way.
+    private func fold(_ track: inout Track, excluding excluded: TouchID?, gate: Gate) {
         let count = touches.participatingCount(excluding: excluded)
         guard count > 0 else { return }
         let centroid = touches.centroid(excluding: excluded)
-        if !gated || inRange(count) {
+        let counts = switch gate {
+        case .inRange: inRange(count)
+        case .atLeastMinimum: count >= minimumTouches
+        }
+        if counts {
             track.translation = track.translation + (centroid - track.lastCentroid)
         }
         track.lastCentroid = centroid

@@ -127,8 +127,8 @@ public struct RecognizerParameters: Hashable, Sendable {
         case .rotation:
             [.init("minimumRotation", .radians(\.minimumRotation))]
         case .edgePan:
+            // No finger counts: an edge pan follows its first finger only (Apple).
             [.init("edges", .edges(\.edges)), .init("edgeWidth", .points(\.edgeWidth)),
-             .init("minimumTouches", .count(\.minimumTouches)), .init("maximumTouches", .count(\.maximumTouches)),
              .init("slop", .points(\.slop))]
         }
     }

@@ -41,6 +41,9 @@ extension RecognizerStateMachine {
 
     func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
 
+    /// Whether it holds `touch` aside, not as part of its gesture (SPEC 5.2).
+    func isIgnoring(_ touch: TouchID) -> Bool { touches.isIgnored(touch) }
+
     /// Feeds one input through the shared rules to `transition(_:)`; every machine's
     /// `handle(_:)`.
     @inline(__always)

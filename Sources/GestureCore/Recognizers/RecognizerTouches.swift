@@ -9,8 +9,10 @@ struct RecognizerTouches: Sendable {
         /// Where the finger landed (tap and long-press movement limits measure from here).
         var start: Point
         var location: Point
-        /// A finger that joined after the gesture took its full set of fingers (long press,
-        /// pan beyond `maximumTouches`, pinch and rotation): held, but not part of the gesture.
+        /// A finger beyond the ones the gesture follows (a long press that began, a pan at
+        /// `maximumTouches` that began, an edge pan's second finger, a pinch's or rotation's
+        /// third): held, but not part of the gesture, so it reaches the views as if the
+        /// recognizer were not there (SPEC 5.2).
         var ignored: Bool
     }
 
@@ -84,6 +86,16 @@ struct RecognizerTouches: Sendable {
 
     mutating func ignore(_ touch: TouchID) {
         if let i = index(of: touch) { entries[i].ignored = true }
+    }
+
+    /// A finger held aside becomes part of the gesture (a pinch re-forming its pair).
+    mutating func unignore(_ touch: TouchID) {
+        if let i = index(of: touch) { entries[i].ignored = false }
+    }
+
+    /// The earliest-landed finger held aside, if any.
+    func firstIgnored() -> TouchID? {
+        entries.first(where: \.ignored)?.id
     }
 
     var count: Int { entries.count }

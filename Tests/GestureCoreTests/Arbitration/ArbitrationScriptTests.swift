@@ -17,7 +17,7 @@ struct ArbitrationScriptTests {
         s.down(1, 200, 200)
         s.wait(80)
         s.up(1)
-        #expect(s.take() == ["began Photo > Root: #1", "tap recognized taps=1", "cancelled Photo > Root: #1"])
+        #expect(s.take() == ["began Photo > Root: #1", "cancelled Photo > Root: #1", "tap recognized taps=1"])
     }
 
     var singleAndDouble: ViewSpec {
@@ -32,7 +32,7 @@ struct ArbitrationScriptTests {
         s.up(1)
         #expect(s.take() == ["began Photo > Root: #1"], "the single tap waits for the double tap to fail")
         s.wait(400)
-        #expect(s.take() == ["single recognized taps=1", "cancelled Photo > Root: #1"])
+        #expect(s.take() == ["cancelled Photo > Root: #1", "single recognized taps=1"])
     }
 
     @Test func doubleTapLayoutWithTwoTaps() {
@@ -44,8 +44,8 @@ struct ArbitrationScriptTests {
         s.down(1, 205, 200)
         s.wait(80)
         s.up(1)
-        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "double recognized taps=2",
-                             "cancelled Photo > Root: #1 #2"])
+        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "cancelled Photo > Root: #1 #2",
+                             "double recognized taps=2"])
         s.wait(1000)
         #expect(s.take() == [], "nothing is left pending")
     }
@@ -59,9 +59,9 @@ struct ArbitrationScriptTests {
             s.wait(120)
         }
         s.wait(400)
-        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "double recognized taps=2",
-                             "cancelled Photo > Root: #1 #2", "began Photo > Root: #3", "single recognized taps=1",
-                             "cancelled Photo > Root: #3"])
+        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "cancelled Photo > Root: #1 #2",
+                             "double recognized taps=2", "began Photo > Root: #3", "cancelled Photo > Root: #3",
+                             "single recognized taps=1"])
     }
 
     @Test func secondTapTooLate() {
@@ -74,8 +74,8 @@ struct ArbitrationScriptTests {
         s.wait(80)
         s.up(1)
         s.wait(500)
-        #expect(s.take() == ["began Photo > Root: #1", "single recognized taps=1", "cancelled Photo > Root: #1",
-                             "began Photo > Root: #2", "single recognized taps=1", "cancelled Photo > Root: #2"])
+        #expect(s.take() == ["began Photo > Root: #1", "cancelled Photo > Root: #1", "single recognized taps=1",
+                             "began Photo > Root: #2", "cancelled Photo > Root: #2", "single recognized taps=1"])
     }
 
     @Test func secondTapTooFar() {
@@ -85,7 +85,7 @@ struct ArbitrationScriptTests {
         s.up(1)
         s.wait(100)
         s.down(1, 400, 400)
-        #expect(s.take() == ["began Photo > Root: #1", "single recognized taps=1", "cancelled Photo > Root: #1",
+        #expect(s.take() == ["began Photo > Root: #1", "cancelled Photo > Root: #1", "single recognized taps=1",
                              "began Photo > Root: #2"])
     }
 
@@ -95,7 +95,7 @@ struct ArbitrationScriptTests {
         s.wait(300)
         #expect(s.take() == ["began Photo > Root: #1"])
         s.wait(300)
-        #expect(s.take() == ["hold began", "cancelled Photo > Root: #1"])
+        #expect(s.take() == ["cancelled Photo > Root: #1", "hold began"])
         s.move(1, 260, 200)
         s.up(1)
         #expect(s.take() == ["hold changed", "hold ended"])
@@ -119,7 +119,7 @@ struct ArbitrationScriptTests {
         #expect(s.take() == ["began Photo > Root: #1", "moved Photo > Root: #1"])
         s.wait(16)
         s.move(1, 230, 200)
-        #expect(s.take() == ["pan began", "cancelled Photo > Root: #1"])
+        #expect(s.take() == ["cancelled Photo > Root: #1", "pan began"])
         s.wait(16)
         s.move(1, 260, 200)
         s.up(1)
@@ -176,8 +176,8 @@ struct ArbitrationScriptTests {
         s.down(1, 200, 200)
         s.wait(80)
         s.up(1)
-        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "double recognized taps=2",
-                             "cancelled Photo > Root: #1 #2"], "the held ended of #1 becomes cancelled")
+        #expect(s.take() == ["began Photo > Root: #1", "began Photo > Root: #2", "cancelled Photo > Root: #1 #2",
+                             "double recognized taps=2"], "the held ended of #1 becomes cancelled")
     }
 
     @Test func withoutDelaysTouchesEndedTheViewSeesTheEndAtOnce() {
@@ -193,7 +193,7 @@ struct ArbitrationScriptTests {
         s.wait(80)
         s.up(1)
         #expect(s.take() == ["began Photo > Root: #1", "ended Photo > Root: #1", "began Photo > Root: #2",
-                             "double recognized taps=2", "cancelled Photo > Root: #2"])
+                             "cancelled Photo > Root: #2", "double recognized taps=2"])
     }
 
     @Test func pinchAndRotationTogether() {
@@ -205,7 +205,7 @@ struct ArbitrationScriptTests {
         s.wait(16)
         s.frame(.move(ContactID(1), Point(x: 180, y: 280)), .move(ContactID(2), Point(x: 340, y: 350)))
         s.frame(.up(ContactID(1)), .up(ContactID(2)))
-        #expect(s.take() == ["began Photo > Root: #1 #2", "pinch began", "rotate began", "cancelled Photo > Root: #1 #2",
+        #expect(s.take() == ["began Photo > Root: #1 #2", "cancelled Photo > Root: #1 #2", "pinch began", "rotate began",
                              "pinch changed", "rotate changed", "pinch ended", "rotate ended"])
     }
 
@@ -217,7 +217,7 @@ struct ArbitrationScriptTests {
         s.wait(16)
         s.frame(.move(ContactID(1), Point(x: 190, y: 290)), .move(ContactID(2), Point(x: 330, y: 330)))
         s.frame(.up(ContactID(1)), .up(ContactID(2)))
-        #expect(s.take() == ["began Photo > Root: #1 #2", "pinch began", "cancelled Photo > Root: #1 #2",
+        #expect(s.take() == ["began Photo > Root: #1 #2", "cancelled Photo > Root: #1 #2", "pinch began",
                              "pinch ended"])
     }
 
@@ -231,7 +231,7 @@ struct ArbitrationScriptTests {
         s.up(1)
         let log = s.take()
         #expect(log.contains("swipe recognized \(direction.rawValue)"))
-        #expect(log.last == "cancelled Photo > Root: #1")
+        #expect(log.suffix(2) == ["cancelled Photo > Root: #1", "swipe recognized \(direction.rawValue)"])
         #expect(!log.contains("ended Photo > Root: #1"))
     }
 
@@ -251,7 +251,7 @@ struct ArbitrationScriptTests {
         s.wait(16)
         s.move(1, 60, 400)
         s.up(1)
-        #expect(s.take() == ["began Root: #1", "back began", "cancelled Root: #1", "back ended"])
+        #expect(s.take() == ["began Root: #1", "cancelled Root: #1", "back began", "back ended"])
     }
 
     @Test func edgePanStartingOutsideTheBand() {
@@ -278,7 +278,7 @@ struct ArbitrationScriptTests {
         s.down(1, 120, 120)
         s.wait(80)
         s.up(1)
-        #expect(s.take() == ["began Card > Root: #2", "cardTap recognized taps=1", "cancelled Card > Root: #2"])
+        #expect(s.take() == ["began Card > Root: #2", "cancelled Card > Root: #2", "cardTap recognized taps=1"])
     }
 
     @Test func recognizerOnTheButtonItselfTakesPrecedence() {
@@ -286,8 +286,8 @@ struct ArbitrationScriptTests {
         s.down(1, 250, 220)
         s.wait(80)
         s.up(1)
-        #expect(s.take() == ["began Buy: #1", "Buy touchDown #1", "buyTap recognized taps=1", "cancelled Buy: #1",
-                             "Buy touchCancel #1"])
+        #expect(s.take() == ["began Buy: #1", "Buy touchDown #1", "cancelled Buy: #1", "Buy touchCancel #1",
+                             "buyTap recognized taps=1"])
     }
 
     @Test func ancestorRecognizerSeesTouchesThatHitADescendant() {
@@ -298,7 +298,7 @@ struct ArbitrationScriptTests {
         s.wait(16)
         s.move(1, 160, 120)
         s.up(1)
-        #expect(s.take() == ["began Leaf > Root: #1", "rootPan began", "cancelled Leaf > Root: #1", "rootPan ended"])
+        #expect(s.take() == ["began Leaf > Root: #1", "cancelled Leaf > Root: #1", "rootPan began", "rootPan ended"])
     }
 
     @Test func failedTransitionsAppearOnlyWhenTracing() {
@@ -306,8 +306,8 @@ struct ArbitrationScriptTests {
         s.down(1, 200, 200)
         s.wait(16)
         s.move(1, 230, 200)
-        #expect(s.take() == ["hitTest #1 => Photo", "began Photo > Root: #1", "pan began", "tap failed",
-                             "cancelled Photo > Root: #1"])
+        #expect(s.take() == ["hitTest #1 => Photo", "began Photo > Root: #1", "cancelled Photo > Root: #1",
+                             "pan began", "tap failed"])
     }
 
     @Test func layoutReplacedMidGestureKeepsTheTouchesViewsAndRecognizers() throws {
@@ -319,7 +319,7 @@ struct ArbitrationScriptTests {
         s.up(1)
         s.down(2, 200, 200)
         s.up(2)
-        #expect(s.take() == ["began Photo > Root: #1", "pan began", "cancelled Photo > Root: #1", "pan ended",
+        #expect(s.take() == ["began Photo > Root: #1", "cancelled Photo > Root: #1", "pan began", "pan ended",
                              "began Other: #2", "ended Other: #2"])
     }
 }

@@ -14,13 +14,17 @@ struct SeededRandom: RandomNumberGenerator {
     }
 }
 
-/// Checks the engine's invariants over an event stream (issue 4): every touch that begins at a
-/// view ends there exactly once and gets nothing after; every recognizer that begins ends or
-/// is cancelled exactly once; no two recognizers own one touch unless they may be simultaneous.
+/// Checks the engine's invariants over an event stream (issues 4 and 10): every touch that
+/// begins at a view ends there exactly once and gets nothing after; every recognizer that
+/// begins ends or is cancelled exactly once; no two recognizers own one touch unless they may
+/// be simultaneous; no control event comes from a touch once a gesture that cancels touches in
+/// view has it (SPEC 5.2, 5.3).
 struct InvariantChecker {
     private var deliveryState: [TouchID: TouchPhase] = [:]
     private var recognizerState: [String: GestureState] = [:]
     private var owners: [TouchID: [String]] = [:]
+    /// Touches a recognizer that cancels touches in view has reported as its own.
+    private var ownedByCancelling: [TouchID: String] = [:]
     private(set) var violations: [String] = []
     let simultaneous: (String, String) -> Bool
 
@@ -56,6 +60,10 @@ struct InvariantChecker {
             }
             if !ok { violations.append("recognizer \(e.recognizer): \(e.state) after \(previous)") }
             recognizerState[e.recognizer] = e.state
+            let cancels = e.tree.recognizers.first { $0.spec.id == e.recognizer }?.spec.cancelsTouchesInView ?? true
+            if cancels && e.state != .failed && e.state != .cancelled {
+                for touch in e.touches where ownedByCancelling[touch] == nil { ownedByCancelling[touch] = e.recognizer }
+            }
             if e.state == .began || e.state == .recognized {
                 // Every recognizer that ever began or recognized with a touch, over the touch's
                 // whole life: any two of them must be allowed to be simultaneous.
@@ -67,7 +75,11 @@ struct InvariantChecker {
                     owners[touch, default: []].append(e.recognizer)
                 }
             }
-        case .control, .hitTest:
+        case .control(let e):
+            if let owner = ownedByCancelling[e.touch] {
+                violations.append("control event \(e.event) of touch \(e.touch) after \(owner) owned it")
+            }
+        case .hitTest:
             break
         }
     }
@@ -85,7 +97,7 @@ struct InvariantChecker {
 
 @Suite("Engine invariants over random layouts and touches")
 struct InvariantTests {
-    static func randomLayout(_ rng: inout SeededRandom, prefix: String = "") -> ViewSpec {
+    static func randomLayout(_ rng: inout SeededRandom, prefix: String = "", exclusiveTouch: Bool = true) -> ViewSpec {
         var recognizerCount = 0
         var ids: [String] = []
         func randomRecognizers() -> [RecognizerSpec] {
@@ -97,6 +109,9 @@ struct InvariantTests {
                 spec.delaysTouchesBegan = Int.random(in: 0..<4, using: &rng) == 0
                 spec.delaysTouchesEnded = Bool.random(using: &rng)
                 if spec.kind == .tap { spec.parameters.taps = Int.random(in: 1...2, using: &rng) }
+                if spec.kind == .tap || spec.kind == .swipe || spec.kind == .longPress {
+                    spec.parameters.touches = Int.random(in: 0..<3, using: &rng) == 0 ? 2 : 1
+                }
                 if !ids.isEmpty && Bool.random(using: &rng) { spec.requireToFail = [ids.randomElement(using: &rng)!] }
                 if !ids.isEmpty && Bool.random(using: &rng) { spec.simultaneousWith = [ids.randomElement(using: &rng)!] }
                 ids.append(id)
@@ -114,7 +129,7 @@ struct InvariantTests {
                                             width: w, height: h))
             spec.kind = Int.random(in: 0..<4, using: &rng) == 0 ? .control : .view
             spec.multipleTouchEnabled = Bool.random(using: &rng)
-            spec.exclusiveTouch = Int.random(in: 0..<6, using: &rng) == 0
+            spec.exclusiveTouch = exclusiveTouch && Int.random(in: 0..<6, using: &rng) == 0
             spec.passThrough = Int.random(in: 0..<6, using: &rng) == 0
             spec.recognizers = randomRecognizers()
             if depth < 3 {
@@ -131,9 +146,54 @@ struct InvariantTests {
 
     @Test(arguments: 0..<200)
     func randomSequencesKeepTheInvariants(seed: Int) throws {
+        try Self.run(seed: seed, exclusiveTouch: true)
+    }
+
+    /// SPEC 5.2: a discrete recognizer requiring n fingers never recognizes while more than n
+    /// fingers of its view (the view or its subviews) are down during its sequence. Exclusive
+    /// views are left out: they drop touches from every recognizer, as UIKit drops them.
+    @Test(arguments: 0..<200)
+    func discreteRecognizersNeverRecognizeWithMoreFingersThanTheyRequire(seed: Int) throws {
+        try Self.run(seed: seed &+ 100_000, exclusiveTouch: false)
+    }
+
+    /// One finger as the harness sees it: the engine numbers touches in the order they land.
+    struct Finger {
+        var id: TouchID
+        var tree: ViewTree
+        var view: ViewIndex?
+        var beganFrame: Int
+        var endedFrame: Int?
+    }
+
+    /// Violations of the finger-count rule by the `recognized` events of one frame.
+    static func fingerCountViolations(_ events: ArraySlice<EngineEvent>, frame: Int, fingers: [Finger],
+                                      settings: GestureSettings) -> [String] {
+        var found: [String] = []
+        for case .gesture(let e) in events where e.state == .recognized {
+            guard let spec = e.tree.recognizers.first(where: { $0.spec.id == e.recognizer })?.spec,
+                  let first = e.touches.min(),
+                  let start = fingers.first(where: { $0.id == first })?.beganFrame else { continue }
+            let required = settings.resolved(spec).touches ?? 1
+            let mine = fingers.filter { finger in
+                finger.id >= first && finger.tree === e.tree
+                    && finger.view.map { e.tree.isDescendant($0, of: e.view) } == true
+            }
+            for f in start..<frame {
+                let down = mine.filter { $0.beganFrame <= f && ($0.endedFrame.map { $0 > f } ?? true) }.count
+                if down > required {
+                    found.append("\(e.recognizer) recognized with \(down) of its view's fingers down (requires \(required))")
+                    break
+                }
+            }
+        }
+        return found
+    }
+
+    static func run(seed: Int, exclusiveTouch: Bool) throws {
         var rng = SeededRandom(seed: UInt64(seed) &* 7919 &+ 17)
-        let layout = Self.randomLayout(&rng)
-        let tree = try ViewTree(root: layout)
+        let layout = Self.randomLayout(&rng, exclusiveTouch: exclusiveTouch)
+        var tree = try ViewTree(root: layout)
         var engine = Engine(tree: tree, tracing: Bool.random(using: &rng))
         var pairs: Set<[String]> = []
         func allow(_ tree: ViewTree) {
@@ -144,7 +204,10 @@ struct InvariantTests {
         var events: [EngineEvent] = []
         var now: Int64 = 0
         var down: [Int: Point] = [:]
-        for _ in 0..<Int.random(in: 5...60, using: &rng) {
+        var fingers: [Finger] = []
+        var fingerOfContact: [Int: Int] = [:]
+        var countViolations: [String] = []
+        for frame in 0..<Int.random(in: 5...60, using: &rng) {
             now += Int64.random(in: 0...300, using: &rng) * 1000
             var changes: [TouchChange] = []
             for finger in 0..<3 {
@@ -167,11 +230,30 @@ struct InvariantTests {
             }
             if Int.random(in: 0..<10, using: &rng) == 0 {
                 layouts += 1
-                let replacement = try ViewTree(root: Self.randomLayout(&rng, prefix: "L\(layouts)."))
+                let replacement = try ViewTree(root: Self.randomLayout(&rng, prefix: "L\(layouts).",
+                                                                        exclusiveTouch: exclusiveTouch))
                 allow(replacement)
                 engine.replaceLayout(replacement)
+                tree = replacement
             }
+            for change in changes {
+                switch change {
+                case .down(let contact, let point, _, _):
+                    fingerOfContact[contact.rawValue] = fingers.count
+                    fingers.append(Finger(id: TouchID(fingers.count + 1), tree: tree,
+                                          view: HitTester.hitTest(tree, at: point), beganFrame: frame))
+                case .up(let contact), .cancel(let contact):
+                    if let index = fingerOfContact[contact.rawValue] { fingers[index].endedFrame = frame }
+                case .move:
+                    break
+                }
+            }
+            let before = events.count
             engine.process(TouchFrame(time: Timestamp(microseconds: now), changes: changes), into: &events)
+            if !exclusiveTouch {
+                countViolations += Self.fingerCountViolations(events[before...], frame: frame, fingers: fingers,
+                                                              settings: engine.settings)
+            }
         }
         engine.cancelAll(at: Timestamp(microseconds: now + 1000), into: &events)
         while let deadline = engine.nextDeadline { engine.advance(to: deadline, into: &events) }
@@ -179,6 +261,8 @@ struct InvariantTests {
         for event in events { checker.check(event) }
         checker.finish()
         #expect(checker.violations == [], "seed \(seed)")
+        #expect(countViolations == [], "seed \(seed)")
+        #expect(engine.recognizerAnomalies == 0, "seed \(seed): the arena gave a recognizer an impossible input")
         #expect(engine.activeTouchCount == 0)
     }
 }

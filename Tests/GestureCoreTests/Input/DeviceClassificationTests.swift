@@ -14,19 +14,18 @@ import Testing
 
     static let cases: [Case] = [
         Case(description: DeviceFixtures.egalax, kind: .touchscreen, contactProtocol: .slots(count: 8),
-             multitouchOnly: false, reason: "touchscreen: INPUT_PROP_DIRECT is set"),
+             multitouchOnly: false, reason: "touchscreen: INPUT_PROP_DIRECT with absolute position (udev's input_id rule)"),
         Case(description: DeviceFixtures.bcm5974, kind: .touchpad, contactProtocol: .protocolA,
-             multitouchOnly: false, reason: "touchpad: INPUT_PROP_BUTTONPAD is set"),
+             multitouchOnly: false, reason: "touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT (udev's input_id rule)"),
         Case(description: DeviceFixtures.nexus4, kind: .touchscreen, contactProtocol: .slots(count: 10),
-             multitouchOnly: true, reason: "touchscreen: INPUT_PROP_DIRECT is set"),
+             multitouchOnly: true, reason: "touchscreen: INPUT_PROP_DIRECT with absolute position (udev's input_id rule)"),
         Case(description: DeviceFixtures.quanta, kind: .touchscreen, contactProtocol: .slots(count: 10),
-             multitouchOnly: false, reason: "touchscreen: INPUT_PROP_DIRECT is set"),
-        // P: 00 — no properties; multitouch axes and nothing pointer-like.
+             multitouchOnly: false, reason: "touchscreen: INPUT_PROP_DIRECT with absolute position (udev's input_id rule)"),
+        // P: 00 — no properties; BTN_TOUCH and absolute position make it a touchscreen for udev.
         Case(description: DeviceFixtures.ntrig, kind: .touchscreen, contactProtocol: .protocolA,
-             multitouchOnly: false, reason: "touchscreen: multitouch position axes and no pointer properties"),
+             multitouchOnly: false, reason: "touchscreen: BTN_TOUCH with absolute position (udev's input_id rule)"),
         Case(description: DeviceFixtures.resistive, kind: .touchscreen, contactProtocol: .singleTouch,
-             multitouchOnly: false,
-             reason: "touchscreen: single-touch BTN_TOUCH + ABS_X/ABS_Y and no pointer properties"),
+             multitouchOnly: false, reason: "touchscreen: BTN_TOUCH with absolute position (udev's input_id rule)"),
     ]
 
     @Test(arguments: cases)
@@ -44,13 +43,48 @@ import Testing
         description.properties = []
         let classification = DeviceClassification(description)
         #expect(classification.kind == .touchpad)
-        #expect(classification.reason == "touchpad: BTN_LEFT is declared")
+        #expect(classification.reason == "touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT (udev's input_id rule)")
     }
 
-    @Test func aSemiMTTouchpadWithoutButtons() {
+    /// The N-Trig digitiser of a tablet PC, as the panel describes itself: protocol A,
+    /// BTN_TOUCH and BTN_TOOL_DOUBLETAP, no INPUT_PROP_DIRECT. udev calls it a touchscreen.
+    @Test func anNTrigTabletPCDigitiserIsATouchscreen() {
         var description = DeviceFixtures.ntrig
-        description.properties = [InputProperty.semiMT]
-        #expect(DeviceClassification(description).reason == "touchpad: INPUT_PROP_SEMI_MT is set")
+        description.codes[EventType.key, default: []].insert(KeyCode.btnToolDoubletap)
+        let classification = DeviceClassification(description)
+        #expect(classification.kind == .touchscreen)
+        #expect(classification.basis == .capabilities)
+        #expect(classification.contactProtocol == .protocolA)
+    }
+
+    /// The classic eGalax 0eef:0001 controller on hid-generic declares pen buttons, so udev
+    /// calls it a tablet; the configuration's device.type can say otherwise.
+    @Test func aControllerDeclaringPenButtonsIsATabletUnlessConfigured() {
+        let egalax = DeviceDescription(
+            name: "eGalax Inc. USB TouchController",
+            codes: [EventType.key: [KeyCode.btnToolPen, KeyCode.btnTouch, KeyCode.btnStylus]],
+            absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 2047), AbsCode.y: AbsInfo(minimum: 0, maximum: 2047),
+                      AbsCode.z: AbsInfo(minimum: 0, maximum: 2047), AbsCode.rx: AbsInfo(minimum: 0, maximum: 2047)])
+        #expect(DeviceClassification(egalax).kind == .tablet)
+        #expect(DeviceClassification(egalax).reason == "tablet: BTN_TOOL_PEN is declared (udev's input_id rule)")
+        let configured = DeviceClassification(egalax, override: .touchscreen)
+        #expect(configured.kind == .touchscreen)
+        #expect(configured.basis == .configuration)
+    }
+
+    /// Live, udev's database decides, local rules and hwdb included.
+    @Test func udevsDatabaseDecidesWhereThereIsOne() {
+        let ntrig = DeviceClassification(DeviceFixtures.ntrig, udevProperties: ["ID_INPUT": "1", "ID_INPUT_TABLET": "1"])
+        #expect(ntrig.kind == .tablet)
+        #expect(ntrig.basis == .udevDatabase)
+        #expect(ntrig.reason == "tablet: udev says ID_INPUT_TABLET=1")
+        let pad = DeviceClassification(DeviceFixtures.bcm5974,
+                                       udevProperties: ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1", "ID_INPUT_MOUSE": "1"])
+        #expect(pad.kind == .touchscreen, "a rule that says touchscreen wins")
+        let none = DeviceClassification(DeviceFixtures.egalax, udevProperties: ["ID_INPUT": "1", "ID_INPUT_KEY": "1"])
+        #expect(none.kind == .notTouch)
+        #expect(DeviceClassification(DeviceFixtures.egalax, udevProperties: [:]).basis == .capabilities,
+                "an entry without ID_INPUT is not an input device's: the rule decides")
     }
 
     @Test func aKeyboardIsNotATouchDevice() {
@@ -69,14 +103,14 @@ import Testing
             absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 32767), AbsCode.y: AbsInfo(minimum: 0, maximum: 32767)])
         let classification = DeviceClassification(tablet)
         #expect(classification.kind == .notTouch)
-        #expect(classification.reason == "not a touch device: BTN_LEFT is declared and no BTN_TOUCH (an absolute pointer)")
+        #expect(classification.reason == "not a touch device: BTN_LEFT with absolute position, an absolute mouse (udev's input_id rule)")
     }
 
-    @Test func aPenTabletIsNotATouchDevice() {
+    @Test func aPenTabletIsATablet() {
         let pen = DeviceDescription(
             name: "Wacom Intuos Pen",
             codes: [EventType.key: [KeyCode.btnToolPen, KeyCode.btnTouch, KeyCode.btnStylus]],
             absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 15200), AbsCode.y: AbsInfo(minimum: 0, maximum: 9500)])
-        #expect(DeviceClassification(pen).kind == .notTouch)
+        #expect(DeviceClassification(pen).kind == .tablet)
     }
 }

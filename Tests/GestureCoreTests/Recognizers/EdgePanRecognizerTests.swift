@@ -45,20 +45,34 @@ import Testing
         #expect(s.log == ["0 failed"])
     }
 
-    @Test func aSecondFingerOutsideTheBandBeforeBeginningFails() {
+    /// Apple: an edge pan "ignores any touches beyond the first", wherever they land.
+    @Test func aSecondFingerBeforeBeginningIsIgnored() {
         var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [.left, .right]))
         s.down(1, 5, 400)
         s.down(2, 500, 400, after: 10)
-        #expect(s.log == ["10 failed"])
+        s.frame(after: 10, .move(1, 25, 400), .move(2, 800, 400))
+        #expect(s.log == ["20 began"])
+        #expect(s.values.translation == Point(x: 20, y: 0))
+        #expect(s.recognizer.isIgnoring(TouchID(2)))
     }
 
-    @Test func aSecondFingerAnywhereAfterBeginningJoins() {
+    @Test func aSecondFingerAfterBeginningIsIgnored() {
         var s = RecognizerScript(.edgePan)
         s.down(1, 5, 400)
         s.move(1, 25, 400, after: 10)
         s.down(2, 500, 400, after: 10)
-        s.frame(after: 10, .move(1, 35, 400), .move(2, 510, 400))
-        #expect(s.log == ["10 began", "20 changed", "30 changed"])
+        s.frame(after: 10, .move(1, 35, 400), .move(2, 900, 400))
+        s.up(1, 35, 400, after: 10)
+        #expect(s.log == ["10 began", "30 changed", "40 ended"], "the first finger's lift ends it")
         #expect(s.values.translation == Point(x: 30, y: 0))
+    }
+
+    @Test func theFirstFingerLiftingBeforeBeginningFailsItWhateverTheOthersDo() {
+        var s = RecognizerScript(.edgePan)
+        s.down(1, 5, 400)
+        s.down(2, 10, 400, after: 10)
+        s.up(1, 5, 400, after: 10)
+        s.move(2, 200, 400, after: 10)
+        #expect(s.log == ["20 failed"])
     }
 }

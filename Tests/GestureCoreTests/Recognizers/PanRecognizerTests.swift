@@ -61,11 +61,20 @@ import Testing
         #expect(s.values.translation == Point(x: 160, y: 0))
     }
 
-    @Test func maximumTouchesExceededFails() {
+    /// SPEC 5.2: a pan that has not begun does not begin while more fingers than
+    /// `maximumTouches` are down; it does not fail, and begins once enough have lifted.
+    @Test func tooManyFingersKeepItFromBeginning() {
         var s = RecognizerScript(.pan, RecognizerParameters(maximumTouches: 1))
         s.down(1, 100, 100)
         s.down(2, 200, 100, after: 10)
-        #expect(s.log == ["10 failed"])
+        s.frame(after: 10, .move(1, 150, 100), .move(2, 250, 100))
+        #expect(s.log == [], "two fingers down: no pan, and no failure")
+        s.up(2, 250, 100, after: 10)
+        s.move(1, 155, 100, after: 10) // movement with two fingers did not count
+        #expect(s.log == [])
+        s.move(1, 170, 100, after: 10)
+        #expect(s.log == ["50 began"])
+        #expect(s.values.translation == Point(x: 20, y: 0))
     }
 
     @Test func maximumTouchesExtraFingerAfterBeginningIsIgnored() {
@@ -91,6 +100,31 @@ import Testing
         s.frame(after: 10, .move(1, 212, 100), .move(3, 212, 200))
         #expect(s.log == ["60 began"])
         #expect(s.values.translation == Point(x: 12, y: 0))
+    }
+
+    /// Apple: the pan "changes when a finger moves while at least the minimum number of
+    /// fingers are pressed down. It ends when all fingers are lifted." Below the minimum the
+    /// translation stays where it was and nothing is reported.
+    @Test func belowTheMinimumAfterBeginningHoldsStillUntilTheLastLift() {
+        var s = RecognizerScript(.pan, RecognizerParameters(minimumTouches: 2))
+        s.frame(.down(1, 100, 100), .down(2, 200, 100))
+        s.frame(after: 10, .move(1, 120, 100), .move(2, 220, 100))
+        #expect(s.log == ["10 began"])
+        s.up(2, 220, 100, after: 10)
+        s.move(1, 200, 100, after: 10) // one finger: no change
+        s.move(1, 260, 100, after: 10)
+        #expect(s.log == ["10 began"])
+        #expect(s.values.translation == Point(x: 20, y: 0))
+        s.down(3, 260, 200, after: 10) // two again: the location moves to their centroid
+        #expect(s.log == ["10 began", "50 changed"])
+        #expect(s.values.translation == Point(x: 20, y: 0))
+        s.frame(after: 10, .move(1, 270, 100), .move(3, 270, 200)) // and changes resume from here
+        #expect(s.log == ["10 began", "50 changed", "60 changed"])
+        #expect(s.values.translation == Point(x: 30, y: 0))
+        s.up(3, 270, 200, after: 10)
+        s.up(1, 270, 100, after: 10)
+        #expect(s.log == ["10 began", "50 changed", "60 changed", "80 ended"])
+        #expect(s.values.translation == Point(x: 30, y: 0))
     }
 
     @Test func liftedBeforeBeginningFails() {

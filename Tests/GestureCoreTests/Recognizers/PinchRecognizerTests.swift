@@ -17,8 +17,11 @@ import Testing
         #expect(s.values.scale == 2)
         #expect(s.values.location == Point(x: 450, y: 400))
         s.up(2, 550, 400, after: 10)
-        #expect(s.log == ["20 began", "30 changed", "40 ended"])
-        #expect(s.values.scale == 2)
+        #expect(s.log == ["20 began", "30 changed"], "one finger lifted: not ended yet")
+        s.move(1, 100, 400, after: 10)
+        s.up(1, 100, 400, after: 10)
+        #expect(s.log == ["20 began", "30 changed", "60 ended"], "it ends when both fingers have lifted")
+        #expect(s.values.scale == 2, "the values stay as they were when the first finger lifted")
     }
 
     @Test func together() {
@@ -34,10 +37,25 @@ import Testing
         #expect(close(s.values.scaleVelocity, 2, 1e-6))
     }
 
-    @Test func thirdFingerBeforeBeginningFails() {
+    /// UIKit's pinch follows its first two fingers; a third is held but ignored, also before
+    /// it began.
+    @Test func thirdFingerBeforeBeginningIsIgnored() {
         var s = Self.twoFingers()
         s.down(3, 450, 500, after: 10)
-        #expect(s.log == ["10 failed"])
+        s.frame(after: 10, .move(2, 600, 400), .move(3, 0, 0))
+        #expect(s.log == ["20 began"])
+        #expect(s.values.scale == 2)
+        #expect(s.values.location == Point(x: 500, y: 400))
+    }
+
+    @Test func aLiftBeforeBeginningReformsThePairWithAFingerHeldAside() {
+        var s = Self.twoFingers()
+        s.down(3, 400, 600, after: 10) // held aside
+        s.up(2, 500, 400, after: 10) // the pair is now 1 and 3, 200 apart
+        s.move(3, 400, 800, after: 10)
+        #expect(s.log == ["30 began"])
+        #expect(s.values.scale == 2)
+        #expect(!s.recognizer.isIgnoring(TouchID(3)))
     }
 
     @Test func thirdFingerAfterBeginningIsIgnored() {
@@ -47,7 +65,8 @@ import Testing
         s.move(3, 50, 50, after: 10)
         s.up(3, 50, 50, after: 10)
         s.up(1, 400, 400, after: 10)
-        #expect(s.log == ["10 began", "50 ended"])
+        s.up(2, 600, 400, after: 10)
+        #expect(s.log == ["10 began", "60 ended"])
         #expect(s.values.scale == 2)
     }
 

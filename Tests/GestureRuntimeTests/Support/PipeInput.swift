@@ -130,19 +130,19 @@ final class PipeProvider: InputSourceProvider {
     }
 }
 
-/// Keeps what the runner publishes, and stops the loop once `isDone` says so after a flush.
+/// Keeps what the runner publishes, and stops the loop once `isDone` says so after a batch.
 final class RecordingSink: EventSink {
     var events: [OutputEvent] = []
-    var flushes = 0
+    /// The batches' JSON Lines, as `--stdout` prints them.
+    var bytes: [UInt8] = []
+    var batches = 0
     var isDone: (RecordingSink) -> Bool = { _ in false }
     var onDone: () -> Void = {}
 
-    func publish(_ event: OutputEvent) {
-        events.append(event)
-    }
-
-    func flush() {
-        flushes += 1
+    func publish(_ output: PipelineOutput) {
+        events += output.events
+        bytes += output.bytes
+        batches += 1
         if isDone(self) { onDone() }
     }
 

@@ -1,0 +1,239 @@
+/// What a pipeline runs on: the layout, the settings, the screen and axis overrides.
+public struct PipelineSetup: Sendable {
+    public var tree: ViewTree
+    public var settings: GestureSettings
+    public var screen: ScreenGeometry
+    public var axes: AxisOverrides
+
+    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, axes: AxisOverrides = .none) {
+        self.tree = tree
+        self.settings = settings
+        self.screen = screen
+        self.axes = axes
+    }
+}
+
+/// The whole of gestured between a device and a client, as one pure value (keyd's shape):
+/// timestamped raw events and the few other things that happen to a running daemon go in —
+/// a device added or removed, a resynchronisation after `SYN_DROPPED`, a layout replaced, a
+/// warning, "advance to T", "the input ends" — and the resolved events come out as JSON Lines
+/// with one `seq` for the whole stream, with the next deadline at which time must be advanced.
+///
+/// Live input, replay to stdout and replay to socket subscribers are thin drivers around this
+/// one value: each reads input or a clock, calls the pipeline, and writes ``output``. No
+/// ordering rule is written anywhere else; the order of one frame is ``feed(_:)``.
+///
+/// Time only moves forward: every input's time is clamped to the latest time seen, so a late
+/// clock reading (a removal noticed after the last frame was stamped) never goes back.
+public struct GesturePipeline {
+    /// How the pipeline runs.
+    public struct Options: Sendable {
+        /// Emit `hitTest` events and `failed` gesture transitions (`--trace`).
+        public var tracing: Bool
+        /// Keep the events themselves in ``output`` beside their lines (a socket server needs
+        /// them to filter per subscriber; a replay to stdout does not).
+        public var keepsEvents: Bool
+
+        public init(tracing: Bool = false, keepsEvents: Bool = false) {
+            self.tracing = tracing
+            self.keepsEvents = keepsEvents
+        }
+    }
+
+    /// The events produced since the driver last emptied it (``PipelineOutput/removeAll()``).
+    public var output = PipelineOutput()
+    /// The latest input time seen: "now" for the inputs that carry no time of their own.
+    public private(set) var currentTime: Timestamp
+    /// Touch frames the engine processed.
+    public private(set) var frameCount = 0
+    /// The current device as it declared itself, `nil` while there is none.
+    public private(set) var device: DeviceDescription?
+
+    private var engine: Engine
+    private var input: InputStage?
+    private var encoder = EventEncoder()
+    private var events: [EngineEvent] = []
+    private let screen: ScreenGeometry
+    private let axes: AxisOverrides
+    private let keepsEvents: Bool
+    private let makeConverter: RawEventConverterFactory?
+    private var reportedRecognizerAnomalies = 0
+
+    /// - Parameters:
+    ///   - start: the input time the stream starts at.
+    ///   - makeConverter: the protocol A converter (libmtdev) for devices that need one.
+    public init(setup: PipelineSetup, options: Options = Options(), start: Timestamp = .zero,
+                makeConverter: RawEventConverterFactory? = nil) {
+        screen = setup.screen
+        axes = setup.axes
+        keepsEvents = options.keepsEvents
+        self.makeConverter = makeConverter
+        currentTime = start
+        let bounds = Rect(x: 0, y: 0, width: setup.screen.size.width, height: setup.screen.size.height)
+        engine = Engine(tree: setup.tree, settings: setup.settings, screen: bounds, tracing: options.tracing)
+    }
+
+    // MARK: - Inputs
+
+    /// One raw event of the current device. The order of one frame, for the whole product:
+    /// 1. the event goes through the device's converter (protocol A) and the contact tracker,
+    ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (SPEC 2);
+    /// 2. a frame it completes goes to the engine (``Engine/process(_:into:)``): deadlines due
+    ///    by its time fire first, then hit tests, recognizers and arbitration, deliveries;
+    /// 3. the frame's events are encoded, each with the stream's next `seq`;
+    /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
+    ///    (input) and gestured's own (a recognizer given an impossible input).
+    public mutating func feed(_ event: RawEvent) {
+        // Optional chaining mutates the stage in place: a copy would copy its slot tables.
+        guard let frame = input?.feed(event) ?? nil else { return }
+        currentTime = max(currentTime, frame.time)
+        engine.process(frame, into: &events)
+        nextDeadline = engine.nextDeadline
+        frameCount += 1
+        emitEngineEvents()
+        reportAnomalies()
+    }
+
+    /// Time passed with no input: deadlines due by `time` fire (a tap's interval, a long
+    /// press's duration).
+    public mutating func advance(to time: Timestamp) {
+        guard let deadline = nextDeadline, deadline <= time else { return }
+        currentTime = max(currentTime, time)
+        engine.advance(to: currentTime, into: &events)
+        nextDeadline = engine.nextDeadline
+        emitEngineEvents()
+    }
+
+    /// A device to read from: its frames are mapped with the setup's screen and axes. Throws
+    /// when the device cannot be used (no axis ranges, a protocol A device without converter).
+    public mutating func addDevice(_ description: DeviceDescription, message: String, at time: Timestamp)
+        throws(PipelineError) {
+        input = try InputStage(description: description, screen: screen, axes: axes, makeConverter: makeConverter)
+        device = description
+        currentTime = max(currentTime, time)
+        emit(.device(time: currentTime, action: "added", name: description.name, message: message))
+    }
+
+    /// The kernel dropped events (`SYN_DROPPED`): the touches are reconciled with the device's
+    /// state read back (`snapshot`), lost ones cancelled, and the stream says so first.
+    public mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) {
+        guard input != nil, let device else { return }
+        currentTime = max(currentTime, time)
+        let before = engine.activeTouchCount
+        let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
+        if let frame {
+            engine.process(frame, into: &events)
+            nextDeadline = engine.nextDeadline
+            frameCount += 1
+        }
+        let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
+        emit(.device(time: currentTime, action: "resynchronised", name: device.name,
+                     message: "the kernel dropped events (SYN_DROPPED) because they were not read fast enough; "
+                        + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
+        emitEngineEvents()
+        reportAnomalies()
+    }
+
+    /// The input ends (a recording's end, the daemon stopping, a device gone): a half frame is
+    /// discarded, and every touch still down is cancelled. Deadlines still pending stay, for
+    /// the driver to fire or not.
+    public mutating func finish(at time: Timestamp) {
+        currentTime = max(currentTime, time)
+        if input != nil {
+            if let frame = input?.finish(at: currentTime) ?? nil {
+                engine.process(frame, into: &events)
+                emitEngineEvents()
+            }
+            reportAnomalies()
+        }
+        engine.cancelAll(at: currentTime, into: &events)
+        nextDeadline = engine.nextDeadline
+        emitEngineEvents()
+    }
+
+    /// The device went away (unplugged, unreadable): the input ends, then the stream says why.
+    public mutating func removeDevice(message: String, at time: Timestamp) {
+        guard let device else { return }
+        finish(at: time)
+        input = nil
+        self.device = nil
+        emit(.device(time: currentTime, action: "removed", name: device.name, message: message))
+    }
+
+    /// A new layout between two frames (`layout.set`, `view.update`, reload); touches already
+    /// down keep their views (SPEC 9). The stream announces it as revision `revision`.
+    public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
+        currentTime = max(currentTime, time)
+        engine.replaceLayout(tree)
+        nextDeadline = engine.nextDeadline
+        emit(.layout(time: currentTime, revision: revision, message: message))
+    }
+
+    /// A warning for the stream (a reader's skipped line, a slow client dropped).
+    public mutating func warn(_ message: String, at time: Timestamp? = nil) {
+        if let time { currentTime = max(currentTime, time) }
+        emit(.warning(time: currentTime, message: message))
+    }
+
+    // MARK: - Queries
+
+    /// The next time at which ``advance(to:)`` is needed; `nil` when none. Stored, and
+    /// brought up to date after every input that reached the engine, because drivers ask for it
+    /// before every raw event and the engine's answer walks every recognizer.
+    public private(set) var nextDeadline: Timestamp?
+
+    /// Touches the engine still tracks.
+    public var activeTouchCount: Int { engine.activeTouchCount }
+
+    /// The current layout.
+    public var tree: ViewTree { engine.tree }
+
+    /// Hit-test traces and failed transitions, switched between inputs.
+    public var tracing: Bool {
+        get { engine.tracing }
+        set { engine.tracing = newValue }
+    }
+
+    /// Hit-tests a point of the current layout without a touch (the socket's `hitTest`).
+    public func hitTest(_ point: Point) -> HitTestEvent {
+        engine.hitTest(point, at: currentTime)
+    }
+
+    // MARK: - Output
+
+    private mutating func emitEngineEvents() {
+        for index in events.indices {
+            let start = output.bytes.count
+            encoder.encode(events[index], into: &output.bytes)
+            if keepsEvents {
+                output.events.append(.engine(events[index]))
+                output.lines.append(start..<output.bytes.count)
+            }
+        }
+        events.removeAll(keepingCapacity: true)
+    }
+
+    private mutating func emit(_ event: OutputEvent) {
+        let start = output.bytes.count
+        encoder.encode(event, into: &output.bytes)
+        if keepsEvents {
+            output.events.append(event)
+            output.lines.append(start..<output.bytes.count)
+        }
+    }
+
+    /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer
+    /// given an impossible input is gestured's own bug.
+    private mutating func reportAnomalies() {
+        for anomaly in input?.takeAnomalies() ?? [] {
+            emit(.warning(time: currentTime, message: anomaly.description))
+        }
+        let recognizerAnomalies = engine.recognizerAnomalies
+        if recognizerAnomalies != reportedRecognizerAnomalies {
+            let count = recognizerAnomalies - reportedRecognizerAnomalies
+            reportedRecognizerAnomalies = recognizerAnomalies
+            emit(.warning(time: currentTime, message: "gestured bug: a recognizer was given \(count) impossible "
+                          + "input(s) and ignored them; please report this with a recording (gestured record)"))
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/// Raw events → touch frames, the same for every device and for replay: a protocol A device's
+/// events go through its converter first (``RawEventConverter``), then the ``ContactTracker``
+/// cuts frames at `SYN_REPORT`, follows slots and maps device values to screen points.
+struct InputStage {
+    /// The device as the tracker sees it (after protocol A conversion).
+    let description: DeviceDescription
+    private let original: DeviceDescription
+    private var tracker: ContactTracker
+    private var converter: (any RawEventConverter)?
+    private let makeConverter: RawEventConverterFactory?
+    private var converted: [RawEvent] = []
+
+    /// - Parameters:
+    ///   - description: what the device declares (axis ranges, codes, properties).
+    ///   - screen: the screen and the panel's rotation and calibration (SPEC 2).
+    ///   - axes: axis ranges from the configuration, winning over the device's.
+    ///   - makeConverter: for a protocol A device; without it such a device cannot be used.
+    init(description: DeviceDescription, screen: ScreenGeometry, axes: AxisOverrides,
+         makeConverter: RawEventConverterFactory?) throws(PipelineError) {
+        original = description
+        self.makeConverter = makeConverter
+        var source = description
+        if case .protocolA = DeviceClassification(description).contactProtocol {
+            guard let makeConverter else {
+                throw .unusableDevice("it speaks multitouch protocol A and no converter (libmtdev) was given")
+            }
+            do {
+                let made = try makeConverter(description)
+                converter = made
+                source = made.convertedDescription
+            } catch {
+                throw .unusableDevice("\(error)")
+            }
+        }
+        self.description = source
+        do {
+            tracker = ContactTracker(description: source,
+                                     mapping: try DeviceMapping(description: source, screen: screen, overrides: axes))
+        } catch {
+            throw .unusableDevice(error.description)
+        }
+    }
+
+    /// Feeds one raw event; returns the touch frame it completes, if any. One raw event
+    /// completes at most one frame: mtdev turns each `SYN_REPORT` it is given into exactly one.
+    mutating func feed(_ event: RawEvent) -> TouchFrame? {
+        guard let converter else { return tracker.process(event) }
+        converted.removeAll(keepingCapacity: true)
+        converter.convert(event, into: &converted)
+        var completed: TouchFrame?
+        for event in converted {
+            if let frame = tracker.process(event) { completed = frame }
+        }
+        return completed
+    }
+
+    /// After `SYN_DROPPED` on a live device: the tracker reconciles with the device's true
+    /// state (lost touches cancelled, surviving ones continue). Without a snapshot (a protocol
+    /// A device has no slots to read back) every contact is cancelled and the converter starts
+    /// over, so the next frame's contacts begin afresh.
+    mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) -> TouchFrame? {
+        if let snapshot, converter == nil {
+            return tracker.reconcile(with: snapshot, at: time)
+        }
+        if converter != nil, let makeConverter, let fresh = try? makeConverter(original) {
+            // The converter's contact state is as stale as the tracker's; a fresh one forgets it.
+            converter = fresh
+        }
+        return tracker.finish(at: time)
+    }
+
+    /// The end of the input: a half frame is discarded and every contact still down cancelled.
+    mutating func finish(at time: Timestamp) -> TouchFrame? {
+        tracker.finish(at: time)
+    }
+
+    /// Input anomalies seen since the last call ("kernel bug:"-style sentences).
+    mutating func takeAnomalies() -> [InputAnomaly] {
+        tracker.takeAnomalies()
+    }
+}

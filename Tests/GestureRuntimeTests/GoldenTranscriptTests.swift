@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+
+/// One golden transcript: a recording replayed with `--trace` through one configuration, and
+/// the file that holds what the replay must print (Tests/Golden/recordings.txt lists them;
+/// scripts/golden.sh regenerates them).
+struct GoldenCase: Sendable, CustomTestStringConvertible {
+    let recording: String
+    let events: String?
+    let force: Bool
+    let config: String
+    let golden: String
+    /// The recording lives in the external corpus, which a plain clone does not have.
+    let fromCorpus: Bool
+
+    var testDescription: String { "\(URL(fileURLWithPath: recording).lastPathComponent) through \(config)" }
+
+    /// Every case of the manifest, one per recording and configuration.
+    static let all: [GoldenCase] = {
+        let root = TestPaths.packageRoot
+        let manifest = (try? String(contentsOfFile: root + "/Tests/Golden/recordings.txt", encoding: .utf8)) ?? ""
+        let samples = ((try? FileManager.default.contentsOfDirectory(atPath: root + "/config")) ?? [])
+            .filter { $0.hasSuffix(".json5") }.sorted().map { "config/" + $0 }
+        var cases: [GoldenCase] = []
+        for line in manifest.split(separator: "\n") where !line.hasPrefix("#") {
+            let words = line.split(separator: " ").map(String.init)
+            guard words.count >= 2 else { continue }
+            let fromCorpus = words[0] == "corpus"
+            let directory = fromCorpus ? TestPaths.recordings : root
+            var events: String?, force = false, only: String?
+            for word in words.dropFirst(2) {
+                if word == "force" { force = true } else if word.hasPrefix("config=") { only = String(word.dropFirst(7)) } else { events = word }
+            }
+            let name = URL(fileURLWithPath: words[1]).lastPathComponent
+            for config in only.map({ [$0] }) ?? samples {
+                let stem = URL(fileURLWithPath: config).deletingPathExtension().lastPathComponent
+                cases.append(GoldenCase(recording: directory + "/" + words[1], events: events.map { directory + "/" + $0 },
+                                        force: force, config: root + "/" + config,
+                                        golden: root + "/Tests/Golden/\(name)/\(stem).jsonl", fromCorpus: fromCorpus))
+            }
+        }
+        return cases
+    }()
+}
+
+/// Every recording the tests use, replayed through every sample layout, must print exactly its
+/// committed transcript: a behaviour change shows up as a diff of Tests/Golden/ in review
+/// instead of passing unnoticed (issue 10). After a deliberate change, run scripts/golden.sh
+/// and commit the diff with the reason.
+@Suite("Golden transcripts")
+struct GoldenTranscriptTests {
+    @Test func theManifestListsCasesForEveryRecordingAndLayout() {
+        #expect(GoldenCase.all.count >= 100)
+        #expect(GoldenCase.all.contains { !$0.fromCorpus }, "the repository's own recordings are covered too")
+    }
+
+    @Test(arguments: GoldenCase.all)
+    func replayMatchesItsTranscript(_ c: GoldenCase) throws {
+        guard FileManager.default.fileExists(atPath: c.recording) else {
+            try CorpusRequirement.check(missing: c.recording)
+            return
+        }
+        let output = try ReplayOutput(recording: c.recording, events: c.events, config: c.config, tracing: true,
+                                      allowNonTouchscreen: c.force)
+        let expected = try #require(FileManager.default.contents(atPath: c.golden),
+                                    "no transcript \(c.golden): run scripts/golden.sh")
+        guard output.bytes != Array(expected) else { return }
+        // Say where they part, so the failure reads like a diff.
+        let got = String(decoding: output.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let want = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+        Issue.record("""
+            \(c.golden) differs from the replay at line \(line + 1) (run scripts/golden.sh if the change is deliberate):
+            - \(line < want.count ? String(want[line]) : "<end>")
+            + \(line < got.count ? String(got[line]) : "<end>")
+            """)
+    }
+}
+
+/// The rule for tests over the external real-recording corpus: without it they are skipped
+/// with one line saying so; under CI (`CI=true`) a missing corpus is an error.
+enum CorpusRequirement {
+    static func check(missing path: String) throws {
+        if ProcessInfo.processInfo.environment["CI"] == "true" {
+            Issue.record("the recording corpus is required under CI: \(path) is missing; set GESTURED_RECORDINGS")
+        } else {
+            print("skipped: \(path) is absent (set GESTURED_RECORDINGS to the real-recording corpus)")
+        }
+    }
+}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Regenerates the golden transcripts (Tests/Golden/recordings.txt says which): every listed
+# recording replayed with --trace through every sample configuration, written to
+# Tests/Golden/<recording>/<configuration>.jsonl. GoldenTranscriptTests compares replays with
+# these files byte for byte, so a behaviour change shows up as a readable diff in review:
+# run this after a deliberate change and commit the diff with the reason.
+#
+# The external real-recording corpus is read from $GESTURED_RECORDINGS (default
+# ../shared/recordings); without it only the repository's own recordings are regenerated.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$PATH:/opt/swift/usr/bin"
+corpus=${GESTURED_RECORDINGS:-../shared/recordings}
+swift build --product gestured >&2
+gestured=$(swift build --show-bin-path)/gestured
+written=0 skipped=0
+while read -r source recording rest; do
+    case "$source" in ''|'#'*) continue ;; esac
+    events='' force='' only=''
+    for word in $rest; do
+        case "$word" in
+            force) force=--force ;;
+            config=*) only=${word#config=} ;;
+            *) events=$word ;;
+        esac
+    done
+    case "$source" in
+        corpus) dir=$corpus ;;
+        repo) dir=. ;;
+        *) echo "golden: unknown source '$source' in Tests/Golden/recordings.txt" >&2; exit 1 ;;
+    esac
+    if [ ! -f "$dir/$recording" ]; then
+        echo "golden: $dir/$recording is absent; its transcripts are left as they are" >&2
+        skipped=$((skipped + 1))
+        continue
+    fi
+    name=$(basename "$recording")
+    mkdir -p "Tests/Golden/$name"
+    configs=${only:-$(ls config/*.json5)}
+    for config in $configs; do
+        out="Tests/Golden/$name/$(basename "$config" .json5).jsonl"
+        "$gestured" replay --trace $force --config "$config" "$dir/$recording" ${events:+"$dir/$events"} > "$out"
+        written=$((written + 1))
+    done
+done < Tests/Golden/recordings.txt
+echo "golden: $written transcripts written, $skipped recordings absent" >&2
