@@ -60,6 +60,9 @@ let package = Package(
                 dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
                                "GestureServer", .product(name: "Logging", package: "swift-log")]),
 
+        // The bodies of the fuzz targets (scripts/fuzz.sh builds them with libFuzzer).
+        .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer"]),
+
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gestured",

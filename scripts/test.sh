@@ -9,7 +9,9 @@
 # corpus fails the run.
 #
 # GESTURED_SKIP_KERNEL_TESTS=1 runs the Swift suite only; arguments go to `swift test`
-# (e.g. --filter ReplayRecordingsTests).
+# (e.g. --filter ReplayRecordingsTests). Without arguments, every fuzz target also runs for
+# GESTURED_FUZZ_SECONDS (default 30) over its seed corpus (docs/fuzzing.md);
+# GESTURED_FUZZ_SECONDS=0 skips that.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
@@ -25,6 +27,9 @@ swift test --skip-build "$@" 2>&1 | awk '
     }
     { print; fflush() }
     END { if (skipped) printf "corpus: %d suites and tests skipped (%s)\n", skipped, note }'
+if [ "${GESTURED_FUZZ_SECONDS:-30}" != 0 ] && [ $# -eq 0 ]; then
+    scripts/fuzz.sh all "${GESTURED_FUZZ_SECONDS:-30}"
+fi
 if [ "${GESTURED_SKIP_KERNEL_TESTS:-0}" != 1 ] && [ $# -eq 0 ]; then
     scripts/kernel-tests.sh
 fi

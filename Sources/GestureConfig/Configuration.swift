@@ -42,13 +42,13 @@ public struct Configuration: Hashable, Sendable {
     /// they meant.
     public var summary: String {
         var views = 0, controls = 0, recognizers = 0
-        func count(_ view: ViewSpec) {
+        var stack = [layout]
+        while let view = stack.popLast() {
             views += 1
             if view.kind == .control { controls += 1 }
             recognizers += view.recognizers.count
-            view.subviews.forEach(count)
+            stack += view.subviews
         }
-        count(layout)
         func plural(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
         var lines: [String] = []
         if isBareLayout {

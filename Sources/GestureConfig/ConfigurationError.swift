@@ -7,9 +7,18 @@ public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvert
     public var file: String
     public var problems: [ConfigurationProblem]
 
+    /// At most ``LayoutLimits/maximumProblems`` problems are kept, and a last one says how
+    /// many more there were: enough to fix a file in a few rounds, and a bounded reply.
     public init(file: String, problems: [ConfigurationProblem]) {
         self.file = file
-        self.problems = problems
+        let limit = LayoutLimits.maximumProblems
+        if problems.count > limit + 1 {
+            let more = problems.count - limit
+            self.problems = Array(problems.prefix(limit)) + [ConfigurationProblem(file: file, location: .file,
+                message: "\(more) more problems are not listed (at most \(limit) are); fix these and check again")]
+        } else {
+            self.problems = problems
+        }
     }
 
     /// The problems as the core reports layout problems (for `layout.set` replies).

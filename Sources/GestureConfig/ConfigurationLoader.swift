@@ -1,4 +1,3 @@
-import FoundationEssentials
 import GestureCore
 
 /// Reads configuration and layout files (JSON5) into validated ``Configuration`` and
@@ -8,7 +7,7 @@ public enum ConfigurationLoader {
     /// Reads and validates the configuration (or bare layout) at `path`, and the layout file
     /// it names.
     public static func load(path: String) throws(ConfigurationError) -> Configuration {
-        switch readText(path) {
+        switch ConfigurationFile.readText(path) {
         case .success(let text):
             return try parse(text: text, file: path)
         case .failure(let reason):
@@ -21,7 +20,8 @@ public enum ConfigurationLoader {
     /// Reads a configuration (or bare layout) from `text`; `file` names it in problems and is
     /// the base for a relative `layout` path.
     public static func parse(text: String, file: String) throws(ConfigurationError) -> Configuration {
-        let value = try decodeJSON5(text, file: file)
+        let document = try decodeJSON5(text, file: file)
+        let value = document.value
         guard case .object(let members) = value else {
             throw ConfigurationError(file: file, problems: [ConfigurationProblem(file: file, location: .file,
                 message: "the file holds \(value.kindDescription), not an object; write a configuration { screen, layout, … } "
@@ -30,19 +30,24 @@ public enum ConfigurationLoader {
         if isBareLayout(members) {
             let (layout, problems) = readLayout(value)
             if !problems.isEmpty {
-                throw ConfigurationError(file: file, problems: problems.map { ConfigurationProblem(file: file, $0) })
+                throw ConfigurationError(file: file, problems: locate(problems, in: document, root: "layout", file: file))
             }
             return Configuration(file: file, isBareLayout: true,
                                  screen: ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                                  layout: layout, layoutSource: .inline(file: file))
         }
-        return try readConfiguration(members, file: file)
+        return try readConfiguration(members, document: document, file: file)
     }
 
     /// Reads a layout (the root view object) sent as text, for example by `layout.set`;
     /// `file` names it in problems.
     public static func parseLayout(text: String, file: String) throws(ConfigurationError) -> ViewSpec {
-        try decodeLayout(decodeJSON5(text, file: file), file: file)
+        let document = try decodeJSON5(text, file: file)
+        let (layout, problems) = readLayout(document.value)
+        if !problems.isEmpty {
+            throw ConfigurationError(file: file, problems: locate(problems, in: document, root: "layout", file: file))
+        }
+        return layout
     }
 
     /// Reads a layout (the root view) that is already a JSON value, for example inside a
@@ -81,7 +86,8 @@ public enum ConfigurationLoader {
         return (layout, reader.problems + semantic)
     }
 
-    static func readConfiguration(_ members: [String: JSONValue], file: String) throws(ConfigurationError) -> Configuration {
+    static func readConfiguration(_ members: [String: JSONValue], document: JSONParser.Document,
+                                  file: String) throws(ConfigurationError) -> Configuration {
         var reader = SchemaReader()
         let device = reader.device(members["device"], at: "device") ?? .auto
         let grab = reader.bool(members["grab"], at: "grab") ?? false
@@ -101,7 +107,7 @@ public enum ConfigurationLoader {
         case .string(let path):
             let resolved = resolve(path, relativeTo: file)
             layoutSource = .file(path: resolved)
-            switch readText(resolved) {
+            switch ConfigurationFile.readText(resolved) {
             case .failure(let reason):
                 reader.report("layout", "cannot read \"\(resolved)\" (\(reason.cause)); \(reason.advice)"
                     + (path.hasPrefix("/") ? "" : ", remembering that it is relative to the directory of this file"))
@@ -128,76 +134,66 @@ public enum ConfigurationLoader {
                 + "or remove the configuration keys to make the file a bare layout"
         }
 
-        let problems = reader.problems.map { ConfigurationProblem(file: file, $0) } + layoutFileProblems
+        let problems = locate(reader.problems, in: document, root: "", file: file) + layoutFileProblems
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
         return Configuration(file: file, device: device, grab: grab, axes: axes,
                              screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                              socket: socket, settings: settings, layout: layout, layoutSource: layoutSource)
     }
 
-    /// The generic value of JSON5 `text`, or the position of its first syntax error, or of
-    /// every repeated key.
-    static func decodeJSON5(_ text: String, file: String) throws(ConfigurationError) -> JSONValue {
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        let value: JSONValue
+    /// The value of JSON5 `text` with the position of every key, or the position of its first
+    /// syntax error, or of every repeated key.
+    static func decodeJSON5(_ text: String, file: String) throws(ConfigurationError) -> JSONParser.Document {
+        let document: JSONParser.Document
         do {
-            value = try decoder.decode(JSONValue.self, from: Data(text.utf8))
+            document = try JSONParser.parse(text, dialect: .json5, recordingPositions: true)
         } catch {
-            let problem: ConfigurationProblem
-            if let finding = JSON5SyntaxLocator.firstError(in: text) {
-                problem = ConfigurationProblem(file: file, location: .position(line: finding.line, column: finding.column),
-                                               message: finding.message)
-            } else {
-                // The decoder refused something the locator accepts; say what the decoder said.
-                var detail = "\(error)"
-                if case DecodingError.dataCorrupted(let context) = error { detail = context.debugDescription }
-                problem = ConfigurationProblem(file: file, location: .file,
-                    message: "not valid JSON5 (\(detail)); look for characters outside plain ASCII between the values")
-            }
-            throw ConfigurationError(file: file, problems: [problem])
+            throw ConfigurationError(file: file, problems: [
+                ConfigurationProblem(file: file, location: .position(line: error.position.line, column: error.position.column),
+                                     message: error.message),
+            ])
         }
-        // The decoder keeps one of two equal keys without a word; the user meant something by both.
-        let duplicates = JSON5SyntaxLocator.duplicateKeys(in: text)
-        if !duplicates.isEmpty {
-            throw ConfigurationError(file: file, problems: duplicates.map {
-                ConfigurationProblem(file: file, location: .position(line: $0.line, column: $0.column), message: $0.message)
+        // JSON keeps one of two equal keys; the user meant something by both.
+        if !document.duplicateKeys.isEmpty {
+            throw ConfigurationError(file: file, problems: document.duplicateKeys.map {
+                ConfigurationProblem(file: file, location: .position(line: $0.position.line, column: $0.position.column),
+                                     message: $0.message)
             })
         }
-        return value
+        return document
     }
 
-    /// Why a file could not be read, and what to do about it.
-    struct ReadFailure: Error {
-        var cause: String
-        var advice: String
-        var message: String { "cannot read the file (\(cause)); \(advice)" }
-    }
-
-    /// The UTF-8 text of the file at `path`.
-    static func readText(_ path: String) -> Result<String, ReadFailure> {
-        let data: Data
-        do {
-            data = try Data(contentsOf: URL(filePath: path))
-        } catch let error as CocoaError {
-            let posix = error.userInfo["NSUnderlyingError"] as? POSIXError
-            switch (error.code, posix?.code) {
-            case (.fileReadNoSuchFile, _), (_, .ENOENT?):
-                return .failure(ReadFailure(cause: "no such file", advice: "check the path"))
-            case (.fileReadNoPermission, _), (_, .EACCES?):
-                return .failure(ReadFailure(cause: "permission denied",
-                                            advice: "make it readable by the user the daemon runs as"))
-            case (_, .EISDIR?):
-                return .failure(ReadFailure(cause: "it is a directory", advice: "name a file"))
-            default:
-                return .failure(ReadFailure(cause: "error \(error.code.rawValue)", advice: "check the path"))
+    /// Key-path problems of `document` with the position of their key in the file: the key
+    /// itself, or for a key that is missing, the nearest enclosing value that is there. `root`
+    /// is what key paths call the document's top value (`layout` in a layout file).
+    static func locate(_ problems: [LayoutProblem], in document: JSONParser.Document, root: String,
+                       file: String) -> [ConfigurationProblem] {
+        problems.map { problem in
+            var located = ConfigurationProblem(file: file, problem)
+            if case .keyPath(let path) = located.location {
+                located.position = position(of: path, in: document.positions, root: root)
             }
-        } catch {
-            return .failure(ReadFailure(cause: "\(error)", advice: "check the path"))
+            return located
         }
-        guard let text = String(validating: data, as: UTF8.self) else {
-            return .failure(ReadFailure(cause: "it is not UTF-8 text", advice: "save it as UTF-8"))
+    }
+
+    /// The position of `path`, or of its nearest ancestor that has one.
+    static func position(of path: String, in positions: [String: SourcePosition], root: String) -> SourcePosition? {
+        var relative = Substring(path)
+        if !root.isEmpty {
+            guard relative.hasPrefix(root) else { return nil }
+            relative = relative.dropFirst(root.count)
+            if relative.first == "." { relative = relative.dropFirst() }
         }
-        return .success(text)
+        // Ancestors end before a "." or "[" (a quoted key may hold either: the lookups that
+        // fail on those cost nothing worse than a miss).
+        var end = relative.endIndex
+        while true {
+            if let position = positions[String(relative[..<end])] { return position }
+            guard let cut = relative[..<end].lastIndex(where: { $0 == "." || $0 == "[" }) else {
+                return positions[""]
+            }
+            end = cut
+        }
     }
 }

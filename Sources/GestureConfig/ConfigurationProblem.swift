@@ -15,11 +15,15 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
 
     public var file: String
     public var location: Location
+    /// Where in the file the key of a key-path problem is (or, for a missing key, the object
+    /// that lacks it), when the problem comes from a file's text.
+    public var position: SourcePosition?
     public var message: String
 
-    public init(file: String, location: Location, message: String) {
+    public init(file: String, location: Location, position: SourcePosition? = nil, message: String) {
         self.file = file
         self.location = location
+        self.position = position
         self.message = message
     }
 
@@ -28,11 +32,13 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
         self.init(file: file, location: problem.path.isEmpty ? .file : .keyPath(problem.path), message: problem.message)
     }
 
-    /// `FILE: PATH: MESSAGE`, `FILE:LINE:COLUMN: MESSAGE` (the form editors and terminals
-    /// link to), or `FILE: MESSAGE`.
+    /// `FILE:LINE:COLUMN: PATH: MESSAGE` (the form editors and terminals link to; `FILE: PATH:
+    /// MESSAGE` for values that come from no text), `FILE:LINE:COLUMN: MESSAGE` for syntax
+    /// errors, or `FILE: MESSAGE`.
     public var description: String {
         switch location {
-        case .keyPath(let path): "\(file): \(path): \(message)"
+        case .keyPath(let path):
+            if let position { "\(file):\(position.line):\(position.column): \(path): \(message)" } else { "\(file): \(path): \(message)" }
         case .position(let line, let column): "\(file):\(line):\(column): \(message)"
         case .file: "\(file): \(message)"
         }

@@ -99,8 +99,9 @@ extension SchemaReader {
                 return nil
             }
             guard let number = number(members[name], at: key(name), expected: "a number of points") else { return nil }
-            guard number.isFinite, number > 0 else {
-                report(key(name), "\(Self.describe(number)) is not a usable \(name); use a number of points greater than 0")
+            guard number.isFinite, number > 0, number <= LayoutLimits.points else {
+                report(key(name), "\(Self.describe(number)) is not a usable \(name); use a number of points greater than 0 "
+                    + "and at most \(Self.describe(LayoutLimits.points))")
                 return nil
             }
             return number
@@ -117,12 +118,23 @@ extension SchemaReader {
             }
         }
         var calibration = CalibrationMatrix.identity
-        if let matrix = numbers(members["calibration"], at: key("calibration"), names: ["a", "b", "c", "d", "e", "f"],
+        let calibrationKey = key("calibration")
+        if let matrix = numbers(members["calibration"], at: calibrationKey, names: ["a", "b", "c", "d", "e", "f"],
                                 expected: "an array of 6 numbers [a, b, c, d, e, f]") {
-            for (index, number) in matrix.enumerated() where !number.isFinite {
-                report(Self.path(key("calibration"), index), "\(Self.describe(number)) is not allowed here; use a finite number")
+            var valid = true
+            for (index, number) in matrix.enumerated() {
+                if let message = LayoutValidator.rangeProblem(number, in: LayoutLimits.calibrationCoefficient, unit: "") {
+                    report(Self.path(calibrationKey, index), message.hasSuffix(" ") ? String(message.dropLast()) : message)
+                    valid = false
+                }
             }
-            if matrix.allSatisfy(\.isFinite), let valid = CalibrationMatrix(matrix) { calibration = valid }
+            if valid, let read = CalibrationMatrix(matrix) {
+                if let problem = Self.calibrationProblem(read) {
+                    report(calibrationKey, problem)
+                } else {
+                    calibration = read
+                }
+            }
         }
         reportUnknownKeys(in: members, at: path, known: ["width", "height", "rotation", "calibration"], what: "screen")
         guard let width, let height else { return nil }
@@ -141,6 +153,9 @@ extension SchemaReader {
         if let path = string(members["path"], at: key("path"), expected: "a string (the socket file's path)") {
             if path.isEmpty {
                 report(key("path"), "the path is empty; use an absolute path such as \"\(SocketConfig.defaultPath)\"")
+            } else if path.utf8.count > SocketConfig.maximumPathLength {
+                report(key("path"), "the path is \(path.utf8.count) bytes long; a Unix socket's path holds at most "
+                    + "\(SocketConfig.maximumPathLength) bytes, so use a shorter one such as \"\(SocketConfig.defaultPath)\"")
             } else {
                 socket.path = path
             }
@@ -188,7 +203,8 @@ extension SchemaReader {
         if let section = members["control"] {
             let sectionPath = Self.path(path, "control")
             if let control = object(section, at: sectionPath, expected: "an object { trackingSlop }") {
-                if let slop = measure(control["trackingSlop"], at: Self.path(sectionPath, "trackingSlop"), unit: "points") {
+                if let slop = measure(control["trackingSlop"], at: Self.path(sectionPath, "trackingSlop"),
+                                      in: LayoutLimits.distance, unit: "points") {
                     settings.trackingSlop = slop
                 }
                 reportUnknownKeys(in: control, at: sectionPath, known: ["trackingSlop"], what: "control")
@@ -197,10 +213,12 @@ extension SchemaReader {
         if let section = members["touch"] {
             let sectionPath = Self.path(path, "touch")
             if let touch = object(section, at: sectionPath, expected: "an object { tapInterval, tapDistance }") {
-                if let interval = measure(touch["tapInterval"], at: Self.path(sectionPath, "tapInterval"), unit: "seconds") {
+                if let interval = measure(touch["tapInterval"], at: Self.path(sectionPath, "tapInterval"),
+                                          in: LayoutLimits.seconds, unit: "seconds") {
                     settings.touchTapInterval = interval
                 }
-                if let distance = measure(touch["tapDistance"], at: Self.path(sectionPath, "tapDistance"), unit: "points") {
+                if let distance = measure(touch["tapDistance"], at: Self.path(sectionPath, "tapDistance"),
+                                          in: LayoutLimits.distance, unit: "points") {
                     settings.touchTapDistance = distance
                 }
                 reportUnknownKeys(in: touch, at: sectionPath, known: ["tapInterval", "tapDistance"], what: "touch")
@@ -211,17 +229,40 @@ extension SchemaReader {
         return settings
     }
 
-    /// A finite number of `unit`, at least 0.
-    mutating func measure(_ value: JSONValue?, at path: String, unit: String) -> Double? {
+    /// A number of `unit` in `range`.
+    mutating func measure(_ value: JSONValue?, at path: String, in range: ClosedRange<Double>, unit: String) -> Double? {
         guard let number = number(value, at: path, expected: "a number of \(unit)") else { return nil }
-        guard number.isFinite else {
-            report(path, "\(Self.describe(number)) is not allowed here; use a finite number")
-            return nil
-        }
-        guard number >= 0 else {
-            report(path, "\(Self.describe(number)) is negative; use 0 \(unit) or more")
+        if let message = LayoutValidator.rangeProblem(number, in: range, unit: unit) {
+            report(path, message)
             return nil
         }
         return number
+    }
+
+    /// Why a calibration matrix cannot be used, or `nil`: it must map the panel onto an area
+    /// (not a line or a point), and that area must overlap the screen, or no touch could ever
+    /// land on it (issue 12).
+    static func calibrationProblem(_ matrix: CalibrationMatrix) -> String? {
+        let determinant = matrix.a * matrix.e - matrix.b * matrix.d
+        if determinant == 0 {
+            return "the matrix maps the whole panel onto a line or a point (a·e − b·d is 0), so touches could not be "
+                + "told apart; use [1, 0, 0, 0, 1, 0] and correct from there"
+        }
+        // The panel's corners, corrected: a parallelogram. It overlaps the unit square unless
+        // an axis separates them (the square's two, and the parallelogram's two edge normals).
+        let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map { u, v in
+            (matrix.a * u + matrix.b * v + matrix.c, matrix.d * u + matrix.e * v + matrix.f)
+        }
+        let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        let axes = [(1.0, 0.0), (0.0, 1.0), (-matrix.d, matrix.a), (-matrix.e, matrix.b)]
+        for (x, y) in axes where x != 0 || y != 0 {
+            let panel = corners.map { $0.0 * x + $0.1 * y }
+            let screen = square.map { $0.0 * x + $0.1 * y }
+            if panel.max()! <= screen.min()! || screen.max()! <= panel.min()! {
+                return "the matrix maps every touch off the screen (the corrected panel lies outside 0…1 in both "
+                    + "directions); check the signs and offsets c and f, or start from [1, 0, 0, 0, 1, 0]"
+            }
+        }
+        return nil
     }
 }

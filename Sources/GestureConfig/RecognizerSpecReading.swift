@@ -8,13 +8,13 @@ extension SchemaReader {
                                  "delaysTouchesEnded", "requireToFail", "simultaneousWith"]
 
     /// Every parameter name of every type, to tell "belongs to another type" from a typo.
-    static var allParameterNames: [String] {
+    static let allParameterNames: [String] = {
         var names: [String] = []
         for kind in RecognizerKind.allCases {
             for key in RecognizerParameters.keys(for: kind) where !names.contains(key.name) { names.append(key.name) }
         }
         return names
-    }
+    }()
 
     /// The recognizer at `path`; unreadable values are reported and replaced by defaults.
     mutating func recognizer(_ value: JSONValue, at path: String) -> RecognizerSpec {
@@ -73,7 +73,9 @@ extension SchemaReader {
             let keyPath = Self.path(path, parameter.name)
             switch parameter.slot {
             case .count(let slot):
-                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of at least 1")
+                let range = LayoutValidator.countRange(parameter.name)
+                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of "
+                    + (parameter.name == "taps" ? "taps" : "touches") + " from \(range.lowerBound) to \(range.upperBound)")
             case .seconds(let slot):
                 parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of seconds")
             case .points(let slot):

@@ -39,8 +39,10 @@ struct SchemaReader {
     /// `base.key`, or `key` at the top of a configuration; keys that are not identifiers are
     /// quoted (`layout["my key"]`) so the path stays unambiguous.
     static func path(_ base: String, _ key: String) -> String {
+        // ASCII letters first: Unicode property lookups cost more than the rest of a path.
         let isIdentifier = !key.isEmpty && key.unicodeScalars.allSatisfy {
-            $0 == "_" || $0 == "$" || $0.properties.isAlphabetic || ("0"..."9").contains($0)
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "_" || $0 == "$"
+                || (!$0.isASCII && $0.properties.isAlphabetic)
         } && !("0"..."9").contains(key.unicodeScalars.first!)
         if !isIdentifier { return "\(base)[\"\(key)\"]" }
         return base.isEmpty ? key : "\(base).\(key)"
@@ -108,19 +110,26 @@ struct SchemaReader {
 
     mutating func number(_ value: JSONValue?, at path: String, expected: String = "a number") -> Double? {
         guard let value else { return nil }
-        if case .number(let number) = value { return number }
+        if case .number(let number) = value { return number.value }
         mismatch(path, expected: expected, found: value)
         return nil
     }
 
-    /// A whole number that fits `Int` (counts, device units); the range is checked by the caller.
+    /// A whole number that fits `Int` (counts, device units); the range is checked by the
+    /// caller, and `expected` says what it is ("a whole number of touches from 1 to 20").
     mutating func integer(_ value: JSONValue?, at path: String, expected: String = "a whole number") -> Int? {
         guard let number = number(value, at: path, expected: expected) else { return nil }
-        guard number.isFinite, number == number.rounded(), abs(number) < 1e15 else {
+        guard number.isFinite, number == number.rounded() else {
             report(path, "\(Self.describe(number)) is not a whole number; use \(expected)")
             return nil
         }
-        return Int(number)
+        // 2^53: beyond it not every whole number is a Double, and Int(number) would trap
+        // beyond 2^63.
+        guard abs(number) <= 9_007_199_254_740_992, let integer = Int(exactly: number) else {
+            report(path, "\(Self.describe(number)) is out of range; use \(expected)")
+            return nil
+        }
+        return integer
     }
 
     mutating func string(_ value: JSONValue?, at path: String, expected: String = "a string") -> String? {

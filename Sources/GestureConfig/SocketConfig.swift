@@ -3,6 +3,10 @@ public struct SocketConfig: Hashable, Sendable {
     /// The default socket path (SPEC 9).
     public static let defaultPath = "/run/gestured/gestured.sock"
 
+    /// The longest socket path: `sockaddr_un.sun_path` holds 108 bytes on Linux, one of them
+    /// the terminating NUL (unix(7)).
+    public static let maximumPathLength = 107
+
     public var path: String
     /// The group that owns the socket file (mode 0660); `nil`: the daemon's own group.
     public var group: String?

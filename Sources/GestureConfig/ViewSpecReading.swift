@@ -67,7 +67,7 @@ extension SchemaReader {
         case nil:
             return nil
         case .number(let amount):
-            return EdgeInsets(all: amount)
+            return EdgeInsets(all: amount.value)
         case .array:
             guard let sides = numbers(value, at: path, names: Self.outsetNames, expected: expected) else { return nil }
             return EdgeInsets(top: sides[0], left: sides[1], bottom: sides[2], right: sides[3])

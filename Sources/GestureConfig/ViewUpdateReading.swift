@@ -28,18 +28,27 @@ extension ConfigurationLoader {
         return updated
     }
 
-    /// The subview indices leading from the root to the view `id` (empty for the root).
-    static func indexPath(of id: String, in view: ViewSpec) -> [Int]? {
-        if view.id == id { return [] }
-        for (index, subview) in view.subviews.enumerated() {
-            if let rest = indexPath(of: id, in: subview) { return [index] + rest }
+    /// The subview indices leading from the root to the view `id` (empty for the root): a
+    /// pre-order walk with an explicit stack, as every walk over a client's layout.
+    static func indexPath(of id: String, in root: ViewSpec) -> [Int]? {
+        var stack: [(view: ViewSpec, path: [Int])] = [(root, [])]
+        while let (view, path) = stack.popLast() {
+            if view.id == id { return path }
+            for (index, subview) in view.subviews.enumerated().reversed() { stack.append((subview, path + [index])) }
         }
         return nil
     }
 
-    private static func modify(_ view: inout ViewSpec, at path: ArraySlice<Int>, _ body: (inout ViewSpec) -> Void) {
-        guard let first = path.first else { return body(&view) }
-        modify(&view.subviews[first], at: path.dropFirst(), body)
+    /// Applies `body` to the view at `path`: the views along the path are taken out, the last
+    /// one changed, and each put back into its superview, without recursion.
+    private static func modify(_ root: inout ViewSpec, at path: ArraySlice<Int>, _ body: (inout ViewSpec) -> Void) {
+        var chain = [root]
+        for index in path { chain.append(chain[chain.count - 1].subviews[index]) }
+        body(&chain[chain.count - 1])
+        for (level, index) in path.enumerated().reversed() {
+            chain[level].subviews[index] = chain[level + 1]
+        }
+        root = chain[0]
     }
 }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import ArgumentParser
 import EvdevInput
 import GestureConfig
@@ -26,6 +29,17 @@ struct Devices: ParsableCommand {
         var match = DeviceSelector.auto
         if let config { match = try loadConfiguration(config).device }
         if let device { match = .path(device) }
+        // An empty list must mean "no devices", never "no such directory".
+        var status = stat()
+        guard !directory.isEmpty, stat(directory, &status) == 0 else {
+            let reason = directory.isEmpty ? "the path is empty" : String(cString: strerror(errno))
+            throw failure("--directory \(directory): \(reason); name the directory of the evdev nodes "
+                + "(\(DeviceDirectory.defaultPath))")
+        }
+        guard status.st_mode & S_IFMT == S_IFDIR else {
+            throw failure("--directory \(directory): not a directory; name the directory of the evdev nodes "
+                + "(\(DeviceDirectory.defaultPath))")
+        }
         let entries = DeviceDirectory.entries(in: directory)
         var lines: [String] = []
         if entries.isEmpty {

@@ -11,11 +11,31 @@ struct HitTest: ParsableCommand {
     @Argument(help: "A layout file, or a configuration whose layout to use.")
     var layout: String
 
-    @Argument(help: "X in screen points.")
-    var x: Double
+    // Read by hand: ArgumentParser takes "-5" for an option, and a point left of or above the
+    // screen is a valid point to ask about.
+    @Argument(parsing: .allUnrecognized,
+              help: ArgumentHelp("X and Y in screen points (negative values are points off the screen's top or left edge).",
+                                 valueName: "x y"))
+    var point: [String] = []
 
-    @Argument(help: "Y in screen points.")
-    var y: Double
+    var x: Double { Double(point[0])! }
+    var y: Double { Double(point[1])! }
+
+    func validate() throws {
+        guard point.count == 2 else {
+            throw ValidationError(point.count < 2 ? "give the point as X Y, in screen points (for example 120 -5)"
+                : "unexpected \(point.dropFirst(2).map { "'\($0)'" }.joined(separator: ", ")) after X Y")
+        }
+        let limit = LayoutValidator.describe(LayoutLimits.points)
+        for (name, text) in zip(["X", "Y"], point) {
+            guard let value = Double(text) else {
+                throw ValidationError("\(name) is '\(text)', not a number; give a number of points such as 120 or -5.5")
+            }
+            guard value.isFinite, abs(value) <= LayoutLimits.points else {
+                throw ValidationError("\(name) is \(text); use a finite number of points from -\(limit) to \(limit)")
+            }
+        }
+    }
 
     func run() throws {
         let configuration = try loadConfiguration(layout)

@@ -42,7 +42,9 @@ struct Replay: ParsableCommand {
                                valueName: "path"))
     var socket: String?
 
-    @Option(help: "With --socket: start the replay once this many clients have subscribed (0: at once).")
+    // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
+    @Option(parsing: .unconditional,
+            help: "With --socket: start the replay once this many clients have subscribed (0: at once, at most 1000).")
     var waitClients = 1
 
     @Option(help: ArgumentHelp("With --socket: bytes a client may have queued before it is dropped as a slow consumer.",
@@ -56,7 +58,10 @@ struct Replay: ParsableCommand {
     var eventsFile: String?
 
     func validate() throws {
-        if waitClients < 0 { throw ValidationError("--wait-clients must be 0 or more") }
+        if waitClients < 0 || waitClients > 1000 {
+            throw ValidationError("--wait-clients is \(waitClients); use a number of clients from 0 to 1000")
+        }
+        if let socket { try validateSocketPath(socket) }
         if socket == nil && waitClients != 1 { throw ValidationError("--wait-clients needs --socket PATH") }
         if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
     }

@@ -41,6 +41,10 @@ struct Run: ParsableCommand {
     @Flag(help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")
     var trace = false
 
+    func validate() throws {
+        if let socket { try validateSocketPath(socket) }
+    }
+
     func run() throws {
         let configuration = try loadConfiguration(config)
         let match = device.map { DeviceSelector.path($0) } ?? configuration.device

@@ -39,3 +39,14 @@ func loadConfiguration(_ path: String) throws -> Configuration {
         throw failure(error.description)
     }
 }
+
+/// A `--socket` path must name a file and fit a Unix socket address (107 bytes, unix(7)).
+func validateSocketPath(_ path: String) throws {
+    if path.isEmpty {
+        throw ValidationError("--socket is empty; name the socket file, such as \(SocketConfig.defaultPath)")
+    }
+    if path.utf8.count > SocketConfig.maximumPathLength {
+        throw ValidationError("--socket is \(path.utf8.count) bytes long; a Unix socket's path holds at most "
+            + "\(SocketConfig.maximumPathLength) bytes, so use a shorter one")
+    }
+}

@@ -2,7 +2,6 @@
 import Glibc
 #endif
 import ArgumentParser
-import FoundationEssentials
 import GestureConfig
 import GestureCore
 import GestureServer
@@ -36,11 +35,13 @@ struct Tail: ParsableCommand {
     @Flag(help: "Also receive hit-test traces and failed gesture transitions.")
     var trace = false
 
-    @Option(help: "Exit after this many events.")
+    // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
+    @Option(parsing: .unconditional, help: "Exit after this many events.")
     var count: Int?
 
     func validate() throws {
-        if let count, count < 1 { throw ValidationError("--count must be 1 or more") }
+        if let count, count < 1 { throw ValidationError("--count is \(count); use a number of events of 1 or more") }
+        try validateSocketPath(socket)
     }
 
     func run() throws {
@@ -69,7 +70,7 @@ struct Tail: ParsableCommand {
 
     /// "gestured refused the subscription (CODE): MESSAGE" from an error line.
     static func refusal(_ line: [UInt8]) -> String {
-        guard case .object(let reply)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line)),
+        guard case .object(let reply)? = try? JSONParser.parse(bytes: line, dialect: .json).value,
               case .object(let error)? = reply["error"],
               case .string(let code)? = error["code"], case .string(let message)? = error["message"] else {
             return "gestured refused: " + String(decoding: line, as: UTF8.self)

@@ -8,44 +8,44 @@ struct BrokenFixtureTests {
 
     static let expected: [String: [String]] = [
         "duplicate-id.json5": [
-            "layout.subviews[1].subviews[0].id: the view id \"button\" is already used at layout.subviews[0]; give each view a unique id",
+            "8:9: layout.subviews[1].subviews[0].id: the view id \"button\" is already used at layout.subviews[0]; give each view a unique id",
         ],
         "unknown-key.json5": [
-            "layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, "
+            "6:59: layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, "
                 + "hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, "
                 + "recognizers, subviews)",
-            "layout.subviews[0].hiden: unknown key; did you mean \"hidden\"?",
+            "6:46: layout.subviews[0].hiden: unknown key; did you mean \"hidden\"?",
         ],
         "redirect-non-descendant.json5": [
-            "layout.subviews[0].hitTest.redirect: \"right\" is not inside \"left\"; a redirect must name one of this view's "
+            "6:55: layout.subviews[0].hitTest.redirect: \"right\" is not inside \"left\"; a redirect must name one of this view's "
                 + "descendants (\"leftList\")",
-            "layout.subviews[1].hitTest.redirect: \"right\" is this view itself; name one of its descendants, or use hitTest: \"default\"",
+            "8:58: layout.subviews[1].hitTest.redirect: \"right\" is this view itself; name one of its descendants, or use hitTest: \"default\"",
         ],
         "negative-size.json5": [
-            "layout.subviews[0].frame[2]: the width is -200; make it 0 or more (frames grow right and down from x, y)",
-            "layout.subviews[1].frame[3]: the height is -80; make it 0 or more (frames grow right and down from x, y)",
+            "6:38: layout.subviews[0].frame[2]: the width is -200; make it from 0 to 1000000 points (frames grow right and down from x, y)",
+            "7:42: layout.subviews[1].frame[3]: the height is -80; make it from 0 to 1000000 points (frames grow right and down from x, y)",
         ],
         "wrong-type.json5": [
-            "layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",
-            "layout.subviews[0].id: expected a string (the view's unique name), found a number",
-            "layout.subviews[0].frame[3]: expected a number (height), found a string",
-            "layout.subviews[0].hidden: expected true or false, found a string",
-            "layout.subviews[0].alpha: expected a number from 0 to 1, found a string",
-            "layout.subviews[0].kind: \"button\" is not a view kind; use \"view\" or \"control\"",
+            "4:3: layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",
+            "6:7: layout.subviews[0].id: expected a string (the view's unique name), found a number",
+            "6:33: layout.subviews[0].frame[3]: expected a number (height), found a string",
+            "6:40: layout.subviews[0].hidden: expected true or false, found a string",
+            "6:54: layout.subviews[0].alpha: expected a number from 0 to 1, found a string",
+            "6:69: layout.subviews[0].kind: \"button\" is not a view kind; use \"view\" or \"control\"",
         ],
         "malformed.json5": [
             "7:19: missing \",\" between the value of \"id\" and \"frame\"; add a comma",
         ],
         "require-to-fail-cycle.json5": [
-            "layout.recognizers[2].requireToFail[0]: requireToFail makes a cycle \"singleTap\" → \"doubleTap\" → \"tripleTap\" "
+            "8:62: layout.recognizers[2].requireToFail[0]: requireToFail makes a cycle \"singleTap\" → \"doubleTap\" → \"tripleTap\" "
                 + "→ \"singleTap\", so none of them can ever recognize; remove one of these requirements",
         ],
         "unknown-require-to-fail.json5": [
-            "layout.recognizers[1].requireToFail[0]: no recognizer has the id \"doubleTapp\"; did you mean \"doubleTap\"?",
-            "layout.recognizers[1].requireToFail[1]: \"singleTap\" is this recognizer itself; name another recognizer or remove the entry",
+            "8:53: layout.recognizers[1].requireToFail[0]: no recognizer has the id \"doubleTapp\"; did you mean \"doubleTap\"?",
+            "8:67: layout.recognizers[1].requireToFail[1]: \"singleTap\" is this recognizer itself; name another recognizer or remove the entry",
         ],
         "tracking-slop-on-view.json5": [
-            "layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a "
+            "6:44: layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a "
                 + "control with kind: \"control\"",
         ],
     ]
@@ -64,7 +64,8 @@ struct BrokenFixtureTests {
         } catch {
             lines = PackageRoot.relative(error.description).split(separator: "\n").map(String.init)
         }
-        // Key paths print as "FILE: PATH: MESSAGE", syntax errors as "FILE:LINE:COLUMN: MESSAGE".
+        // Key paths print as "FILE:LINE:COLUMN: PATH: MESSAGE" (the key's position), syntax errors
+        // as "FILE:LINE:COLUMN: MESSAGE".
         let expected = Self.expected[name]!.map { $0.first!.isNumber ? "\(file):\($0)" : "\(file): \($0)" }
         #expect(lines == expected)
     }

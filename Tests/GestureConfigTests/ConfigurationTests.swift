@@ -49,8 +49,8 @@ struct ConfigurationTests {
         Case("screen: { height: 480 }",
              "screen.width: missing; add width: the screen's width in points, the unit of the layout's frames"),
         Case("screen: { width: 0, height: -1 }",
-             "screen.width: 0 is not a usable width; use a number of points greater than 0",
-             "screen.height: -1 is not a usable height; use a number of points greater than 0"),
+             "screen.width: 0 is not a usable width; use a number of points greater than 0 and at most 1000000",
+             "screen.height: -1 is not a usable height; use a number of points greater than 0 and at most 1000000"),
         Case("screen: { width: 800, height: 480, rotation: 45 }",
              "screen.rotation: 45 is not a supported rotation; use 0, 90, 180 or 270 (degrees clockwise of the panel relative to the screen)"),
         Case("screen: { width: 800, height: 480, rotation: \"90\" }",
@@ -58,7 +58,7 @@ struct ConfigurationTests {
         Case("screen: { width: 800, height: 480, calibration: [1, 0, 0] }",
              "screen.calibration: expected an array of 6 numbers [a, b, c, d, e, f], found an array of 3 elements"),
         Case("screen: { width: 800, height: 480, calibration: [1, 0, 0, 0, 1, Infinity] }",
-             "screen.calibration[5]: Infinity is not allowed here; use a finite number"),
+             "screen.calibration[5]: Infinity is not allowed here; use -100 to 100"),
         Case("screen: { width: 800, height: 480, rotate: 90 }", "screen.rotate: unknown key; did you mean \"rotation\"?"),
         Case("scren: { width: 800, height: 480 }", "scren: unknown key; did you mean \"screen\"?"),
         Case("socket: \"/run/g.sock\"",
@@ -73,14 +73,14 @@ struct ConfigurationTests {
              "socket.user: unknown key; remove it (socket takes path, group, controlGroup, controlUsers)"),
         Case("gestures: { tap: { maxInterval: -1, slop: 2 } }",
              "gestures.tap.slop: slop is not a parameter of tap recognizers; remove it (tap takes taps, touches, maxMovement, maxDuration, maxInterval)",
-             "gestures.tap.maxInterval: -1 is negative; use 0 seconds or more"),
+             "gestures.tap.maxInterval: -1 is negative; use 0 to 3600 seconds"),
         Case("gestures: { tapp: {}, pan: 3 }",
              "gestures.pan: expected an object of pan parameters, found a number",
              "gestures.tapp: unknown key; did you mean \"tap\"?"),
         Case("gestures: { pan: { id: \"x\" } }",
              "gestures.pan.id: unknown key; remove it (a pan recognizer takes minimumTouches, maximumTouches, slop)"),
         Case("gestures: { control: { trackingSlop: -1 }, touch: { tapInterval: \"x\", tapDist: 1 } }",
-             "gestures.control.trackingSlop: -1 is negative; use 0 points or more",
+             "gestures.control.trackingSlop: -1 is negative; use 0 to 1000000 points",
              "gestures.touch.tapInterval: expected a number of seconds, found a string",
              "gestures.touch.tapDist: unknown key; did you mean \"tapDistance\"?"),
     ]
@@ -213,7 +213,7 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/layout-syntax-error.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/layout-syntax-error.json5: screen.width: 0 is not a usable width; use a number of points greater than 0
+            \(Self.relative)/layout-syntax-error.json5:3:13: screen.width: 0 is not a usable width; use a number of points greater than 0 and at most 1000000
             \(Self.relative)/layouts/syntax-error.json5:3:26: missing "," between the value of "frame" and "subviews"; add a comma
             """)
     }
@@ -222,8 +222,8 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/layout-key-problems.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].trackingSlop: expected a number of points, found a string
-            \(Self.relative)/layouts/key-problems.json5: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
+            \(Self.relative)/layouts/key-problems.json5:4:71: layout.subviews[0].trackingSlop: expected a number of points, found a string
+            \(Self.relative)/layouts/key-problems.json5:4:93: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
             """)
     }
 
@@ -231,7 +231,7 @@ struct ConfigurationTests {
         let path = PackageRoot.file("\(Self.relative)/missing-layout.json5")
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
-            \(Self.relative)/missing-layout.json5: layout: cannot read "\(Self.relative)/layouts/nowhere.json5" (no such file); \
+            \(Self.relative)/missing-layout.json5:3:3: layout: cannot read "\(Self.relative)/layouts/nowhere.json5" (no such file); \
             check the path, remembering that it is relative to the directory of this file
             """)
     }

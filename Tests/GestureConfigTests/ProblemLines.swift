@@ -1,7 +1,8 @@
 @testable import GestureConfig
 
 /// Problems as the user sees them, without the file name, so tables of cases stay readable:
-/// `layout.alpha: …`, or `3:5: …` for syntax errors.
+/// `layout.alpha: …`, or `3:5: …` for syntax errors. The line and column printed before a key
+/// path are left out too (`ProblemPositionTests` pins them).
 enum ProblemLines {
     static let file = "test.json5"
 
@@ -35,6 +36,8 @@ enum ProblemLines {
 
     static func strip(_ error: ConfigurationError) -> [String] {
         error.problems.map { problem in
+            var problem = problem
+            if case .keyPath = problem.location { problem.position = nil }
             let line = problem.description
             if line.hasPrefix(file + ": ") { return String(line.dropFirst(file.count + 2)) }
             if line.hasPrefix(file + ":") { return String(line.dropFirst(file.count + 1)) }

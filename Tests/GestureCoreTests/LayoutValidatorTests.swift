@@ -42,10 +42,10 @@ struct LayoutValidatorTests {
             Self.view("b", Rect(x: .infinity, y: .nan, width: 1, height: -.infinity)),
         ])
         #expect(Self.lines(root) == [
-            "layout.subviews[0].frame[2]: the width is -1; make it 0 or more (frames grow right and down from x, y)",
-            "layout.subviews[1].frame[0]: the x is Infinity; use a finite number",
-            "layout.subviews[1].frame[1]: the y is NaN; use a finite number",
-            "layout.subviews[1].frame[3]: the height is -Infinity; use a finite number",
+            "layout.subviews[0].frame[2]: the width is -1; make it from 0 to 1000000 points (frames grow right and down from x, y)",
+            "layout.subviews[1].frame[0]: the x is Infinity; use a finite number from -1000000 to 1000000 points",
+            "layout.subviews[1].frame[1]: the y is NaN; use a finite number from -1000000 to 1000000 points",
+            "layout.subviews[1].frame[3]: the height is -Infinity; use a finite number from 0 to 1000000 points",
         ])
     }
 
@@ -62,8 +62,8 @@ struct LayoutValidatorTests {
         root.hitOutset = EdgeInsets(all: .infinity)
         root.subviews[0].hitOutset = EdgeInsets(top: 1, left: .nan, bottom: 1, right: 1)
         #expect(Self.lines(root) == [
-            "layout.hitOutset: Infinity is not allowed here; use a finite number of points",
-            "layout.subviews[0].hitOutset[1]: NaN is not allowed here; use a finite number of points",
+            "layout.hitOutset: Infinity is not allowed here; use -1000000 to 1000000 points",
+            "layout.subviews[0].hitOutset[1]: NaN is not allowed here; use -1000000 to 1000000 points",
         ])
     }
 
@@ -76,8 +76,8 @@ struct LayoutValidatorTests {
         root.subviews[2].trackingSlop = .infinity
         #expect(Self.lines(root) == [
             "layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a control with kind: \"control\"",
-            "layout.subviews[1].trackingSlop: -1 is negative; use 0 points or more",
-            "layout.subviews[2].trackingSlop: Infinity is not allowed here; use a finite number of points",
+            "layout.subviews[1].trackingSlop: -1 is negative; use 0 to 1000000 points",
+            "layout.subviews[2].trackingSlop: Infinity is not allowed here; use 0 to 1000000 points",
         ])
     }
 
@@ -173,20 +173,20 @@ struct LayoutValidatorTests {
         let path = "gestures.tap"
         let tap = RecognizerParameters(taps: 0, maxMovement: -1, maxDuration: .infinity, maxInterval: 0, touches: -2)
         #expect(LayoutValidator.problems(in: tap, of: .tap, path: path).map(\.description) == [
-            "gestures.tap.taps: 0 is too small; use a whole number of at least 1",
-            "gestures.tap.touches: -2 is too small; use a whole number of at least 1",
-            "gestures.tap.maxMovement: -1 is negative; use 0 points or more",
-            "gestures.tap.maxDuration: Infinity is not allowed here; use a finite number",
+            "gestures.tap.taps: 0 is too small; use a whole number of taps from 1 to 10",
+            "gestures.tap.touches: -2 is too small; use a whole number of touches from 1 to 20",
+            "gestures.tap.maxMovement: -1 is negative; use 0 to 1000000 points",
+            "gestures.tap.maxDuration: Infinity is not allowed here; use 0 to 3600 seconds",
         ])
         let pan = RecognizerParameters(minimumTouches: 3, maximumTouches: 2, slop: .nan)
         #expect(LayoutValidator.problems(in: pan, of: .pan, path: "p").map(\.description) == [
-            "p.slop: NaN is not allowed here; use a finite number",
+            "p.slop: NaN is not allowed here; use 0 to 1000000 points",
             "p.maximumTouches: maximumTouches (2) is less than minimumTouches (3); raise maximumTouches or lower minimumTouches",
         ])
         let swipe = RecognizerParameters(direction: [], minimumVelocity: -3)
         #expect(LayoutValidator.problems(in: swipe, of: .swipe, path: "s").map(\.description) == [
             "s.direction: the list is empty; list at least one of \"right\", \"left\", \"up\", \"down\"",
-            "s.minimumVelocity: -3 is negative; use 0 points per second or more",
+            "s.minimumVelocity: -3 is negative; use 0 to 1000000 points per second",
         ])
     }
 
@@ -203,7 +203,7 @@ struct LayoutValidatorTests {
 
     @Test func recognizerParametersAreCheckedInTheLayout() {
         let root = Self.view("root", recognizers: [RecognizerSpec(id: "p", kind: .pan, parameters: RecognizerParameters(slop: -1))])
-        #expect(Self.lines(root) == ["layout.recognizers[0].slop: -1 is negative; use 0 points or more"])
+        #expect(Self.lines(root) == ["layout.recognizers[0].slop: -1 is negative; use 0 to 1000000 points"])
     }
 
     // MARK: Suggestions

@@ -57,3 +57,68 @@ struct RequestTests {
                 == #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","canControl":false}"# + "\n")
     }
 }
+
+/// Issue 12 over the socket: requests are read by the same parser as files (strict JSON), so a
+/// line too deep or with a number too large gets a precise answer, and any `id` comes back
+/// as the client wrote it.
+@Suite("Request limits")
+struct RequestLimitTests {
+    static func error(_ line: String) -> ProtocolError? {
+        do {
+            _ = try Request.parse(Array(line.utf8))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func tooDeepALineSaysWhere() {
+        let line = #"{"type":"layout.set","layout":"# + String(repeating: "[", count: 100_000)
+        let error = Self.error(line)
+        #expect(error?.code == .badJSON)
+        #expect(error?.message == "the line is not valid JSON: at column 158: objects and arrays nest more than 128 "
+            + "levels deep here; that is the limit (docs/limits.md), so flatten the structure")
+    }
+
+    @Test(arguments: [
+        (#"{"type":"hitTest","x":1e309,"y":1}"#, "the line is not valid JSON: at column 23: the number 1e309 is too large to "
+            + "be represented (the largest is about 1.8e308); write a number within the range the key allows"),
+        (#"{"type":"hitTest","x":"# + String(repeating: "9", count: 400) + #","y":1}"#, "the line is not valid JSON: at column 23: "
+            + "the number 99999999999999999999… (400 characters) is too large to be represented (the largest is about "
+            + "1.8e308); write a number within the range the key allows"),
+        (#"{"type":"status","id":"\u0000"}"#, "the line is not valid JSON: at column 24: \\u0000 (NUL) is not allowed in a "
+            + "string; remove it"),
+        (#"{"type":"status","id":"\ud800"}"#, "the line is not valid JSON: at column 24: \\uD800 is the first half of a "
+            + "UTF-16 surrogate pair, but no second half (\\uDC00 to \\uDFFF) follows; write both halves, or the character itself"),
+    ])
+    func numbersAndStringsJSONCannotCarryAreBadJSON(_ line: String, _ message: String) {
+        let error = Self.error(line)
+        #expect(error?.code == .badJSON)
+        #expect(error?.message == message)
+    }
+
+    @Test func repeatedFieldsAreBadRequests() {
+        let error = Self.error(#"{"type":"status","id":1,"\u0074ype":"reload"}"#)
+        #expect(error?.code == .badRequest)
+        #expect(error?.requestID == .number(1))
+        #expect(error?.message == #"at column 25: the key "type" appears again in this object (first at line 1, column 2); "#
+            + "remove one of them, since only one value is used")
+    }
+
+    @Test func hitTestPointsAreBounded() {
+        let error = Self.error(#"{"type":"hitTest","id":2,"x":2e6,"y":1}"#)
+        #expect(error?.code == .badRequest)
+        #expect(error?.message == #""x" is 2000000; use a number of points from -1000000 to 1000000"#)
+    }
+
+    /// A request id above 2^53 came back as 9007199254740992.0: the client could not match it.
+    @Test(arguments: ["9007199254740993", "-9223372036854775809", "18446744073709551617", "1.50", "1e3", "0", "-0"])
+    func numericIDsComeBackAsWritten(_ id: String) throws {
+        let (parsed, _) = try Request.parse(Array(#"{"type":"status","id":\#(id)}"#.utf8))
+        var encoder = ReplyEncoder.reply(to: parsed)
+        let reply = encoder.finish()
+        #expect(String(decoding: reply, as: UTF8.self) == #"{"type":"reply","re":\#(id),"ok":true}"# + "\n")
+        let error = ReplyEncoder.error(ProtocolError(.forbidden, "no", requestID: parsed))
+        #expect(String(decoding: error, as: UTF8.self).hasPrefix(#"{"type":"error","re":\#(id),"#))
+    }
+}

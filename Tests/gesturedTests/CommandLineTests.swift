@@ -92,45 +92,46 @@ struct CheckConfigCommandTests {
 
     static let broken: [(String, [String])] = [
         ("duplicate-id", [
-            #"layout.subviews[1].subviews[0].id: the view id "button" is already used at layout.subviews[0]; give each view a unique id"#,
+            #"!8:9: layout.subviews[1].subviews[0].id: the view id "button" is already used at layout.subviews[0]; give each view a unique id"#,
         ]),
         ("malformed", [
             #"!7:19: missing "," between the value of "id" and "frame"; add a comma"#,
         ]),
         ("negative-size", [
-            "layout.subviews[0].frame[2]: the width is -200; make it 0 or more (frames grow right and down from x, y)",
-            "layout.subviews[1].frame[3]: the height is -80; make it 0 or more (frames grow right and down from x, y)",
+            "!6:38: layout.subviews[0].frame[2]: the width is -200; make it from 0 to 1000000 points (frames grow right and down from x, y)",
+            "!7:42: layout.subviews[1].frame[3]: the height is -80; make it from 0 to 1000000 points (frames grow right and down from x, y)",
         ]),
         ("redirect-non-descendant", [
-            #"layout.subviews[0].hitTest.redirect: "right" is not inside "left"; a redirect must name one of this view's descendants ("leftList")"#,
-            #"layout.subviews[1].hitTest.redirect: "right" is this view itself; name one of its descendants, or use hitTest: "default""#,
+            #"!6:55: layout.subviews[0].hitTest.redirect: "right" is not inside "left"; a redirect must name one of this view's descendants ("leftList")"#,
+            #"!8:58: layout.subviews[1].hitTest.redirect: "right" is this view itself; name one of its descendants, or use hitTest: "default""#,
         ]),
         ("require-to-fail-cycle", [
-            #"layout.recognizers[2].requireToFail[0]: requireToFail makes a cycle "singleTap" → "doubleTap" → "tripleTap" → "singleTap", so none of them can ever recognize; remove one of these requirements"#,
+            #"!8:62: layout.recognizers[2].requireToFail[0]: requireToFail makes a cycle "singleTap" → "doubleTap" → "tripleTap" → "singleTap", so none of them can ever recognize; remove one of these requirements"#,
         ]),
         ("tracking-slop-on-view", [
-            #"layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a control with kind: "control""#,
+            #"!6:44: layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a control with kind: "control""#,
         ]),
         ("unknown-key", [
-            "layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
-            #"layout.subviews[0].hiden: unknown key; did you mean "hidden"?"#,
+            "!6:59: layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
+            #"!6:46: layout.subviews[0].hiden: unknown key; did you mean "hidden"?"#,
         ]),
         ("unknown-require-to-fail", [
-            #"layout.recognizers[1].requireToFail[0]: no recognizer has the id "doubleTapp"; did you mean "doubleTap"?"#,
-            #"layout.recognizers[1].requireToFail[1]: "singleTap" is this recognizer itself; name another recognizer or remove the entry"#,
+            #"!8:53: layout.recognizers[1].requireToFail[0]: no recognizer has the id "doubleTapp"; did you mean "doubleTap"?"#,
+            #"!8:67: layout.recognizers[1].requireToFail[1]: "singleTap" is this recognizer itself; name another recognizer or remove the entry"#,
         ]),
         ("wrong-type", [
-            "layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",
-            "layout.subviews[0].id: expected a string (the view's unique name), found a number",
-            "layout.subviews[0].frame[3]: expected a number (height), found a string",
-            "layout.subviews[0].hidden: expected true or false, found a string",
-            "layout.subviews[0].alpha: expected a number from 0 to 1, found a string",
-            #"layout.subviews[0].kind: "button" is not a view kind; use "view" or "control""#,
+            "!4:3: layout.frame: expected an array of 4 numbers [x, y, width, height], found a string",
+            "!6:7: layout.subviews[0].id: expected a string (the view's unique name), found a number",
+            "!6:33: layout.subviews[0].frame[3]: expected a number (height), found a string",
+            "!6:40: layout.subviews[0].hidden: expected true or false, found a string",
+            "!6:54: layout.subviews[0].alpha: expected a number from 0 to 1, found a string",
+            #"!6:69: layout.subviews[0].kind: "button" is not a view kind; use "view" or "control""#,
         ]),
     ]
 
-    /// Every problem on stderr, one per line as `FILE: KEY.PATH: message` (a `!` prefix in the
-    /// table stands for `FILE:` directly followed by `LINE:COLUMN`), and exit status 1.
+    /// Every problem on stderr, one per line as `FILE:LINE:COLUMN: KEY.PATH: message` (a `!`
+    /// prefix in the table stands for `FILE:` directly followed by `LINE:COLUMN`), and exit
+    /// status 1.
     @Test(arguments: broken)
     func brokenFilesPrintEveryProblemAndExitNonZero(_ name: String, _ problems: [String]) throws {
         let file = "Tests/Fixtures/config/broken/\(name).json5"
@@ -210,5 +211,80 @@ struct ReplayCommandTests {
         let text = String(decoding: received, as: UTF8.self)
         #expect(text.hasPrefix(#"{"type":"device""#))
         #expect(text.hasSuffix("\n"), "output is flushed whole lines")
+    }
+}
+
+/// Issue 12: command lines that got a misleading answer.
+@Suite("Command-line values")
+struct CommandLineValueTests {
+    /// "Missing expected argument": a point above or left of the screen is a valid point.
+    @Test func negativeCoordinatesAreAPoint() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "-5", "-5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "RootView hitTest\nRootView point(inside): false\n=> none\n")
+    }
+
+    /// `hit-test L nan 5` answered "=> none".
+    @Test(arguments: ["nan", "inf", "-infinity", "1e7"])
+    func coordinatesAreFiniteAndBounded(_ x: String) throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", x, "5"])
+        #expect(result.status != 0)
+        #expect(result.stdout == "")
+        #expect(result.stderr.contains("X is \(x); use a finite number of points from -1000000 to 1000000"), "\(result.stderr)")
+    }
+
+    @Test func aPointHasTwoCoordinates() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "5"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("give the point as X Y, in screen points"), "\(result.stderr)")
+    }
+
+    /// "Missing value for '--wait-clients <wait-clients>'" for a value that is there.
+    @Test func waitClientsMustNotBeNegative() throws {
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5", "--socket", "/tmp/gestured-unused.sock",
+                                       "--wait-clients", "-1", "config/recordings/atmel-maxtouch.4-finger-drag-down.evemu"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--wait-clients is -1; use a number of clients from 0 to 1000"), "\(result.stderr)")
+    }
+
+    @Test func tailCountMustBePositive() throws {
+        let result = try Gestured.run(["tail", "--socket", "/tmp/gestured-unused.sock", "--count", "-1"])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--count is -1; use a number of events of 1 or more"), "\(result.stderr)")
+    }
+
+    /// `--socket ""` said "File name too long".
+    @Test(arguments: [["tail", "--socket", ""], ["run", "--socket", ""],
+                      ["replay", "--config", "config/lobby.json5", "--socket", "", "x.evemu"]])
+    func anEmptySocketPathSaysSo(_ arguments: [String]) throws {
+        let result = try Gestured.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--socket is empty; name the socket file"), "\(result.stderr)")
+    }
+
+    @Test func aSocketPathMustFit() throws {
+        let result = try Gestured.run(["tail", "--socket", "/tmp/" + String(repeating: "s", count: 103)])
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("--socket is 108 bytes long; a Unix socket's path holds at most 107 bytes"),
+                "\(result.stderr)")
+    }
+
+    /// `devices --directory /nonexistent` listed "no input devices" and exited 0.
+    @Test func aMissingDeviceDirectoryIsAnError() throws {
+        let result = try Gestured.run(["devices", "--directory", "/nonexistent"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "--directory /nonexistent: No such file or directory; name the directory of the evdev nodes "
+            + "(/dev/input)\n")
+        let file = try Gestured.run(["devices", "--directory", "Package.swift"])
+        #expect(file.status == 1)
+        #expect(file.stderr.contains("not a directory"))
+    }
+
+    /// A FIFO or /dev/null as the configuration said "permission denied" (as root).
+    @Test func aDeviceAsConfigurationSaysWhatItIs() throws {
+        let result = try Gestured.run(["check-config", "/dev/null"])
+        #expect(result.status == 1)
+        #expect(result.stderr == "/dev/null: cannot read the file (it is a character device (such as /dev/null), not a "
+            + "regular file); name a configuration or layout file\n")
     }
 }

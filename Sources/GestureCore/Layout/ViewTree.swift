@@ -34,9 +34,12 @@ public final class ViewTree: Sendable {
 
     /// Compiles a layout that ``LayoutValidator`` accepted.
     public init(validated root: ViewSpec) {
+        // Pre-order with an explicit stack (subviews pushed in reverse so they come out back
+        // to front): no recursion, whatever the depth of a layout built in code.
         var flat: [(spec: ViewSpec, parent: ViewIndex?, origin: Point)] = []
         var children: [[ViewIndex]] = []
-        func visit(_ spec: ViewSpec, parent: ViewIndex?, parentOrigin: Point) {
+        var stack: [(spec: ViewSpec, parent: ViewIndex?, parentOrigin: Point)] = [(root, nil, .zero)]
+        while let (spec, parent, parentOrigin) = stack.popLast() {
             let index = flat.count
             let origin = parentOrigin + spec.frame.origin
             var stripped = spec
@@ -44,9 +47,8 @@ public final class ViewTree: Sendable {
             flat.append((stripped, parent, origin))
             children.append([])
             if let parent { children[parent].append(index) }
-            for subview in spec.subviews { visit(subview, parent: index, parentOrigin: origin) }
+            for subview in spec.subviews.reversed() { stack.append((subview, index, origin)) }
         }
-        visit(root, parent: nil, parentOrigin: .zero)
         var byID: [String: ViewIndex] = [:]
         for (index, entry) in flat.enumerated() where byID[entry.spec.id] == nil { byID[entry.spec.id] = index }
         indexByID = byID

@@ -149,6 +149,21 @@ public struct JSONWriter {
         }
     }
 
+    /// A number exactly as `literal` spells it, for values echoed to their sender (a request's
+    /// `id`); the caller has checked that `literal` is a JSON number.
+    public mutating func numberLiteral(_ literal: String) {
+        var literal = literal
+        literal.makeContiguousUTF8()
+        let count = literal.utf8.count
+        literal.utf8.withContiguousStorageIfAvailable { text in
+            write(atMost: count) { out in
+                for (index, byte) in text.enumerated() { out[index] = byte }
+                return count
+            }
+        }
+        needsComma = true
+    }
+
     public mutating func bool(_ value: Bool) {
         literal(value ? "true" : "false")
         needsComma = true

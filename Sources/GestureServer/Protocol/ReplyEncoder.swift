@@ -66,7 +66,15 @@ public struct ReplyEncoder {
         case nil: writer.null()
         case .string(let string)?: writer.string(string)
         case .number(let number)?:
-            if number == number.rounded(), abs(number) < 1e15 { writer.int(Int64(number)) } else { writer.number(number) }
+            // Requests are read as strict JSON, so the literal is a JSON number; one built in
+            // code may not be, and is written as its value.
+            if number.literalIsJSON {
+                writer.numberLiteral(number.literal)
+            } else if number.value == number.value.rounded(), abs(number.value) < 1e15 {
+                writer.int(Int64(number.value))
+            } else {
+                writer.number(number.value)
+            }
         }
     }
 

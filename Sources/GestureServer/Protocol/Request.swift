@@ -1,5 +1,5 @@
-import FoundationEssentials
 import GestureConfig
+import GestureCore
 
 /// One request of a client (SPEC 9), read from one line of JSON.
 public enum Request: Sendable {
@@ -27,12 +27,13 @@ public enum Request: Sendable {
     /// Reads one line; throws a ``ProtocolError`` naming the problem (and the request's id,
     /// once it could be read).
     public static func parse(_ line: some Collection<UInt8>) throws(ProtocolError) -> (id: RequestID?, request: Request) {
-        let value: JSONValue
+        let document: JSONParser.Document
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line))
+            document = try JSONParser.parse(bytes: Array(line), dialect: .json)
         } catch {
-            throw ProtocolError(.badJSON, "the line is not valid JSON; send one JSON object per line, such as {\"type\":\"status\",\"id\":1}")
+            throw ProtocolError(.badJSON, "the line is not valid JSON: at column \(error.position.column): \(error.message)")
         }
+        let value = document.value
         guard case .object(let members) = value else {
             throw ProtocolError(.badRequest, "a request is a JSON object with a \"type\", found \(describe(value))")
         }
@@ -43,6 +44,9 @@ public enum Request: Sendable {
         case .string(let string)?: id = .string(string)
         case let other?:
             throw ProtocolError(.badRequest, "\"id\" must be a number or a string, found \(describe(other))")
+        }
+        if let duplicate = document.duplicateKeys.first {
+            throw ProtocolError(.badRequest, "at column \(duplicate.position.column): \(duplicate.message)", requestID: id)
         }
         let reader = FieldReader(members: members, id: id)
         guard let typeValue = members["type"] else {
@@ -91,6 +95,11 @@ public enum Request: Sendable {
             try reader.allow(["x", "y"], in: type)
             guard let x = try reader.number("x"), let y = try reader.number("y") else {
                 throw ProtocolError(.badRequest, "hitTest needs \"x\" and \"y\", numbers in screen points", requestID: id)
+            }
+            for (key, value) in [("x", x), ("y", y)] where abs(value) > LayoutLimits.points {
+                let limit = LayoutValidator.describe(LayoutLimits.points)
+                throw ProtocolError(.badRequest, "\"\(key)\" is \(LayoutValidator.describe(value)); use a number of points "
+                    + "from -\(limit) to \(limit)", requestID: id)
             }
             request = .hitTest(x: x, y: y)
         case "status":
@@ -187,10 +196,10 @@ private struct FieldReader {
 
     func number(_ key: String) throws(ProtocolError) -> Double? {
         guard let value = members[key] else { return nil }
-        guard case .number(let number) = value, number.isFinite else {
+        guard case .number(let number) = value else {
             throw ProtocolError(.badRequest, "\"\(key)\" must be a number, found \(Request.describe(value))", requestID: id)
         }
-        return number
+        return number.value
     }
 
     func bool(_ key: String) throws(ProtocolError) -> Bool? {
