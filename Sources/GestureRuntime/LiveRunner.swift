@@ -1,6 +1,7 @@
 import EvdevInput
 import GestureCore
 import GestureSystem
+import Logging
 
 /// Runs the engine on a live device, on an ``EventLoop`` (SPEC 6): the device's descriptor
 /// readable → read everything → the same ``InputChain`` as replay → engine → sink. Engine
@@ -19,7 +20,7 @@ public final class LiveRunner {
     private let provider: any InputSourceProvider
     private let setup: ReplaySetup
     private let sink: any EventSink
-    private let log: (String) -> Void
+    private let logger: Logger
     private let clock: () -> Timestamp
     private var engine: Engine
     private var source: (any InputSource)?
@@ -38,16 +39,16 @@ public final class LiveRunner {
     ///   - provider: finds and opens the device, and signals hotplug.
     ///   - tracing: emit `hitTest` events and `failed` transitions (`--trace`).
     ///   - sink: receives the event stream.
-    ///   - log: one line for the operator (stderr), never per touch.
+    ///   - logger: the operator's lines (device found, removed, unusable), never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: ReplaySetup, tracing: Bool = false,
-                sink: any EventSink, log: @escaping (String) -> Void,
+                sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
         self.loop = loop
         self.provider = provider
         self.setup = setup
         self.sink = sink
-        self.log = log
+        self.logger = logger
         self.clock = clock
         let screen = Rect(x: 0, y: 0, width: setup.screen.size.width, height: setup.screen.size.height)
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: screen, tracing: tracing)
@@ -70,7 +71,7 @@ public final class LiveRunner {
         }
         try attachIfPresent()
         if source == nil {
-            log("gestured: waiting for \(provider.selectorDescription) to appear")
+            logger.notice("waiting for the touchscreen to appear", metadata: ["selector": "\(provider.selectorDescription)"])
         }
         sink.flush()
     }
@@ -149,7 +150,7 @@ public final class LiveRunner {
         let classification = DeviceClassification(opened.description)
         sink.publish(.device(time: now(), action: "added", name: opened.description.name,
                              message: "reading \(opened.path) (\(classification.reason))"))
-        log("gestured: reading \(opened.path) \"\(opened.description.name)\"")
+        logger.notice("reading the touchscreen", metadata: ["path": "\(opened.path)", "name": "\(opened.description.name)"])
         // Events may be waiting already (the finger was down when the device came back).
         readSource()
     }
@@ -177,13 +178,24 @@ public final class LiveRunner {
         source = nil
         chain = nil
         sink.publish(.device(time: time, action: "removed", name: current.description.name, message: message))
-        log("gestured: \(message)")
+        logger.warning("the touchscreen is gone; its touches were cancelled", metadata: [
+            "path": "\(current.path)", "reason": "\(message)",
+        ])
         // It may be back already (a quick unplug and replug, or another device matches).
         if lookAgainNow { lookAgain() }
     }
 
     private func devicesChanged() {
-        guard provider.takeChanges(), source == nil else { return }
+        let changed: Bool
+        do {
+            changed = try provider.takeChanges()
+        } catch {
+            // The notifications are lost, not the devices: look again, as if one had come.
+            logger.error("cannot read the device change notifications; looking for the touchscreen anyway",
+                         metadata: ["error": "\(error)"])
+            changed = true
+        }
+        guard changed, source == nil else { return }
         lookAgain()
         sink.flush()
     }
@@ -194,7 +206,7 @@ public final class LiveRunner {
         } catch {
             // Often transient (udev has not yet given the node its group): the next change
             // notification tries again.
-            log("gestured: \(error)")
+            logger.error("cannot use the touchscreen yet; waiting for the next device change", metadata: ["error": "\(error)"])
         }
     }
 

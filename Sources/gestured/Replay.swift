@@ -82,7 +82,9 @@ struct Replay: ParsableCommand {
         }
         let stop = SignalStop.install()
         let pacer = realtime ? MonotonicPacer(recordingStart: loaded.events.first?.time ?? .zero, stop: stop) : nil
-        replayer.run(pacer: pacer, stop: stop) { bytes in writeAll(bytes, to: 1) }
+        let output = OutputWriter.standardOutput()
+        replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
+        try output.checkWritten()
     }
 
     /// `--socket`: the replay as a daemon would serve it.
@@ -113,7 +115,7 @@ struct Replay: ParsableCommand {
 func openListener(path: String, group: String?, logger: Logger, groupIsRequired: Bool = false) throws -> ListeningSocket {
     do {
         if let inherited = SocketActivation.takeDescriptors().first {
-            let listener = try ListeningSocket.adopt(fd: inherited)
+            let listener = try ListeningSocket.adopt(inherited)
             logger.info("using the socket passed by systemd", metadata: ["socket": "\(listener.path)"])
             return listener
         }

@@ -57,9 +57,17 @@ struct Run: ParsableCommand {
         do {
             let loop = try EventLoop()
             let finder = try EvdevDeviceFinder(match: match, grab: configuration.grab)
+            let output = OutputWriter.standardOutput()
             let daemon = LiveDaemon(loop: loop, provider: finder, configuration: configuration, listener: listener,
-                                    options: options, logger: logger, stdout: stdout ? { writeAll($0, to: 1) } : nil,
-                                    log: printError)
+                                    options: options, logger: logger, stdout: stdout ? { bytes in
+                                        // Socket clients go on whatever happens to stdout; say it once.
+                                        let failedBefore = output.failure != nil
+                                        output.write(bytes)
+                                        if !failedBefore, let failure = output.failure {
+                                            logger.error("cannot write the events to standard output; the socket goes on",
+                                                         metadata: ["error": "\(failure)"])
+                                        }
+                                    } : nil)
             try daemon.run()
         } catch let error as EvdevError {
             throw failure("gestured: \(error)")
