@@ -55,8 +55,3 @@ public final class Inotify {
         return records
     }
 }
-
-/// access(2) with `F_OK`: whether anything exists at `path`.
-public func pathExists(_ path: String) -> Bool {
-    access(path, F_OK) == 0
-}

@@ -6,6 +6,7 @@ import GestureConfig
 import GestureCore
 import GestureRuntime
 import GestureServer
+import GestureSystem
 import Logging
 import Recordings
 
@@ -92,7 +93,7 @@ struct Replay: ParsableCommand {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
-        signal(SIGPIPE, SIG_IGN)
+        try Signals.ignoreBrokenPipe()
         let listener = try openListener(path: socketPath, group: configuration.socket.group, logger: logger)
         var options = SocketReplay.Options(server: EventServer.Options(version: GesturedVersion.string))
         options.waitClients = waitClients

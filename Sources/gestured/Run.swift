@@ -47,7 +47,7 @@ struct Run: ParsableCommand {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
-        signal(SIGPIPE, SIG_IGN)
+        try Signals.ignoreBrokenPipe()
         // The configured socket is the installation's: its group must exist. A --socket given
         // by hand is a trial outside the installation, like `replay --socket`.
         let listener = try openListener(path: socket ?? configuration.socket.path, group: configuration.socket.group,

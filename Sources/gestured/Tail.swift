@@ -46,7 +46,7 @@ struct Tail: ParsableCommand {
     }
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)
+        try Signals.ignoreBrokenPipe()
         let connection = try connect()
         defer { connection.closeReleasing() }
         do {

@@ -31,8 +31,9 @@ public protocol EventServerOwner: AnyObject {
     /// The events that tell subscribers about `notices` (a `warning` per client dropped).
     func announce(_ notices: [ServerNotice]) -> EncodedEvents
 
-    /// Something about the clients changed that the owner may act on (not by calling the
-    /// server: by arming a timer, updating the service status, switching tracing).
+    /// Something about the clients changed that the owner may act on, not by calling the
+    /// server but by arming a timer, updating the service status or switching tracing. It
+    /// may come during any call into the server (a client dropped while events are published).
     func serverChanged(_ change: ServerChange)
 }
 

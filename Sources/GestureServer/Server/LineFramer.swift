@@ -42,6 +42,10 @@ struct LineFramer {
         buffer.removeFirst(start)
         start = 0
         scanned = buffer.count
-        return buffer.count > maxLineLength ? .tooLong : nil
+        guard buffer.count > maxLineLength else { return nil }
+        // Said once: the rest of an endless line is not kept.
+        buffer.removeAll()
+        scanned = 0
+        return .tooLong
     }
 }
