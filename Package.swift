@@ -1,6 +1,9 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// swift-system's typed descriptors and errno, for the modules at the system edge.
+let systemPackage = Target.Dependency.product(name: "SystemPackage", package: "swift-system")
+
 let package = Package(
     name: "gestured",
     products: [
@@ -15,6 +18,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // Typed descriptors and errno (FileDescriptor, Errno) under GestureSystem's wrappers.
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // C libraries at the edge, from Debian's -dev packages.
@@ -43,22 +48,24 @@ let package = Package(
         // Recorded evdev logs (evemu, libinput record, evtest, getevent) and the evemu writer.
         .target(name: "Recordings", dependencies: ["GestureCore"]),
 
-        // Thin, typed wrappers over the system calls the edges use: errors with errno and the
-        // call's name, the monotonic clock, and an epoll event loop with a deadline timer.
-        .target(name: "GestureSystem", dependencies: ["CLinux"]),
+        // The one layer of system calls: typed wrappers on swift-system's FileDescriptor and Errno
+        // (errors with errno and the call's name, EINTR retried), Unix sockets, the monotonic
+        // clock and timers, and an epoll event loop.
+        .target(name: "GestureSystem",
+                dependencies: ["CLinux", systemPackage]),
 
         // libevdev devices and libmtdev (protocol A) at the input edge.
-        .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev"]),
+        .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev", systemPackage]),
 
         // The socket protocol for clients (SPEC 9), client sessions, access control, sd_notify.
         .target(name: "GestureServer",
-                dependencies: ["GestureCore", "GestureConfig", "GestureSystem", "CLinux",
-                               .product(name: "Logging", package: "swift-log")]),
+                dependencies: ["GestureCore", "GestureConfig", "GestureSystem",
+                               .product(name: "Logging", package: "swift-log"), systemPackage]),
 
         // Drivers that run the engine: replay (to stdout or to socket subscribers), the live loop.
         .target(name: "GestureRuntime",
                 dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
-                               "GestureServer", .product(name: "Logging", package: "swift-log")]),
+                               "GestureServer", .product(name: "Logging", package: "swift-log"), systemPackage]),
 
         // The bodies of the fuzz targets (scripts/fuzz.sh builds them with libFuzzer).
         .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer"]),
@@ -68,7 +75,7 @@ let package = Package(
             name: "gestured",
             dependencies: [
                 "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime", "GestureSystem",
-                "GestureServer", .product(name: "Logging", package: "swift-log"),
+                "GestureServer", .product(name: "Logging", package: "swift-log"), systemPackage,
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -90,14 +97,15 @@ let package = Package(
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "TestSupport"]),
-        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureSystem", "Recordings"]),
-        .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem"]),
+        .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureSystem", "Recordings", systemPackage]),
+        .testTarget(name: "GestureSystemTests", dependencies: ["GestureSystem", systemPackage]),
         .testTarget(name: "GestureRuntimeTests",
                     dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
-                                   "GestureServer", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+                                   "GestureServer", "TestSupport", .product(name: "Logging", package: "swift-log"), systemPackage]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"]),
         .testTarget(name: "GestureServerTests",
-                    dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem"]),
+                    dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem", systemPackage,
+                                   .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TouchSynthesisTests",
                     dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.

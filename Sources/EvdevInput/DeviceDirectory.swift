@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureSystem
 
@@ -36,15 +33,11 @@ public enum DeviceDirectory {
     /// A missing directory (no input device registered yet) is an empty list.
     public static func entries(in directory: String = defaultPath) -> [DeviceEntry] {
         var numbered: [(number: Int, path: String)] = []
-        guard let handle = opendir(directory) else { return [] }
-        while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-            }
+        // Missing or unreadable, the directory has no device this process could open.
+        for name in (try? directoryEntries(directory)) ?? [] {
             guard name.hasPrefix("event"), let number = Int(name.dropFirst(5)) else { continue }
             numbered.append((number, directory + "/" + name))
         }
-        closedir(handle)
         // Numeric order: event10 comes after event9, as the kernel registered them.
         return numbered.sorted { $0.number < $1.number }.map { item in
             do throws(EvdevError) {
@@ -60,8 +53,6 @@ public enum DeviceDirectory {
     /// `realpath(3)` of `path` (udev symlinks such as `/dev/input/by-path/…` resolve to the
     /// `eventN` node), or nil when it does not exist.
     public static func resolve(_ path: String) -> String? {
-        guard let resolved = realpath(path, nil) else { return nil }
-        defer { free(resolved) }
-        return String(cString: resolved)
+        resolvedPath(path)
     }
 }

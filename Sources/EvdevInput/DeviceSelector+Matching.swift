@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GestureCore
+import SystemPackage
 
 /// How a ``DeviceSelector`` picks among the input devices that are there.
 extension DeviceSelector {
@@ -47,13 +48,13 @@ extension DeviceSelector {
         verdicts(for: entries).first(where: \.isPicked)?.entry
     }
 
-    static func errnoName(_ code: Int32) -> String {
+    static func errnoName(_ code: Errno) -> String {
         switch code {
-        case EACCES: "permission denied (EACCES)"
-        case EPERM: "operation not permitted (EPERM)"
-        case ENOENT: "gone (ENOENT)"
-        case ENODEV: "gone (ENODEV)"
-        default: String(cString: strerror(code)) + " (errno \(code))"
+        case .permissionDenied: "permission denied (EACCES)"
+        case .notPermitted: "operation not permitted (EPERM)"
+        case .noSuchFileOrDirectory: "gone (ENOENT)"
+        case .operationNotSupportedByDevice: "gone (ENODEV)"
+        default: String(cString: strerror(code.rawValue)) + " (errno \(code.rawValue))"
         }
     }
 }

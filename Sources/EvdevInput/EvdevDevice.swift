@@ -4,19 +4,20 @@ import Glibc
 import CLibevdev
 import GestureCore
 import GestureSystem
+import SystemPackage
 
 /// A live evdev device read through libevdev: opened non-blocking, its events stamped with
 /// `CLOCK_MONOTONIC`, read until `-EAGAIN`, resynchronised after `SYN_DROPPED` as libevdev
 /// documents, and reporting its removal (`-ENODEV`) instead of failing.
 ///
-/// Wraps `open(2)` and `libevdev_new_from_fd` (init), `libevdev_set_clock_id`,
+/// Wraps `open(2)` (GestureSystem) and `libevdev_new_from_fd` (init), `libevdev_set_clock_id`,
 /// `libevdev_grab`, `libevdev_next_event` (reads), `libevdev_get_slot_value`,
 /// `libevdev_get_current_slot`, `libevdev_get_event_value` (the state after a resync) and
-/// `libevdev_free` + `close(2)` (deinit). Not `Sendable`: one reader owns it.
+/// `libevdev_free` + close(2) (deinit). Not `Sendable`: one reader owns it.
 public final class EvdevDevice: InputSource {
     /// The node it was opened at (after resolving symlinks, when the caller did).
     public let path: String
-    public let fileDescriptor: Int32
+    public let fileDescriptor: FileDescriptor
     /// What the device declares, read once at open.
     public let description: DeviceDescription
     /// Its entry in udev's database, read once at open; nil without one.
@@ -28,23 +29,24 @@ public final class EvdevDevice: InputSource {
     /// Opens `path` read-only and non-blocking and sets the event clock to `CLOCK_MONOTONIC`
     /// (SPEC 6), the clock deadlines are armed on.
     public init(path: String) throws(EvdevError) {
-        let fd: Int32
+        let fd: FileDescriptor
         do {
-            fd = try retryingInterrupts("open", subject: path) { Glibc.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            fd = try FileDescriptor.open(path: path, .readOnly, options: [.nonBlocking, .closeOnExec])
         } catch {
             throw .system(error)
         }
         var handle: OpaquePointer?
-        let status = libevdev_new_from_fd(fd, &handle)
+        let status = libevdev_new_from_fd(fd.rawValue, &handle)
         guard status == 0, let handle else {
-            close(fd)
-            throw .system(SystemError(call: "libevdev_new_from_fd", errno: -status, subject: path))
+            fd.closeReleasing()
+            throw .system(SystemError(call: "libevdev_new_from_fd", errno: Errno(rawValue: -status), subject: path))
         }
         let clockStatus = libevdev_set_clock_id(handle, CLOCK_MONOTONIC)
         guard clockStatus == 0 else {
             libevdev_free(handle)
-            close(fd)
-            throw .system(SystemError(call: "libevdev_set_clock_id(CLOCK_MONOTONIC)", errno: -clockStatus, subject: path))
+            fd.closeReleasing()
+            throw .system(SystemError(call: "libevdev_set_clock_id(CLOCK_MONOTONIC)", errno: Errno(rawValue: -clockStatus),
+                                      subject: path))
         }
         self.path = path
         fileDescriptor = fd
@@ -56,7 +58,7 @@ public final class EvdevDevice: InputSource {
     deinit {
         // The kernel releases a grab when the descriptor closes.
         libevdev_free(device)
-        close(fileDescriptor)
+        fileDescriptor.closeReleasing()
     }
 
     /// Takes the device exclusively (`EVIOCGRAB` through `libevdev_grab`), so no other reader
@@ -64,7 +66,7 @@ public final class EvdevDevice: InputSource {
     public func grab() throws(EvdevError) {
         let status = libevdev_grab(device, LIBEVDEV_GRAB)
         guard status == 0 else {
-            throw .system(SystemError(call: "libevdev_grab", errno: -status, subject: path))
+            throw .system(SystemError(call: "libevdev_grab", errno: Errno(rawValue: -status), subject: path))
         }
         isGrabbed = true
     }
@@ -102,7 +104,7 @@ public final class EvdevDevice: InputSource {
             case -ENODEV:
                 return .removed
             default:
-                throw .system(SystemError(call: "libevdev_next_event", errno: -status, subject: path))
+                throw .system(SystemError(call: "libevdev_next_event", errno: Errno(rawValue: -status), subject: path))
             }
         }
     }

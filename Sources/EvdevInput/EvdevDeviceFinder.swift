@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
 import GestureSystem
+import SystemPackage
 
 /// Finds the configured device among the evdev nodes, opens it (and grabs it when asked), and
 /// watches the input directory so the loop looks again when nodes come and go.
@@ -36,10 +34,14 @@ public final class EvdevDeviceFinder: InputSourceProvider {
 
     public var selectorDescription: String { match.description }
 
-    public var changeDescriptor: Int32 { watcher.fileDescriptor }
+    public var changeDescriptor: FileDescriptor { watcher.fileDescriptor }
 
-    public func takeChanges() -> Bool {
-        !watcher.takeChanges().isEmpty
+    public func takeChanges() throws(EvdevError) -> Bool {
+        do {
+            return !(try watcher.takeChanges()).isEmpty
+        } catch {
+            throw .system(error)
+        }
     }
 
     /// Opens the matching device; nil when none is there. A path that exists but cannot be
@@ -52,7 +54,7 @@ public final class EvdevDeviceFinder: InputSourceProvider {
             guard let resolved = DeviceDirectory.resolve(path) else { return nil }
             do {
                 device = try EvdevDevice(path: resolved)
-            } catch where error.errno == ENOENT || error.errno == ENODEV {
+            } catch where error.errno == .noSuchFileOrDirectory || error.errno == .operationNotSupportedByDevice {
                 return nil
             }
         case .auto, .name:
@@ -65,7 +67,7 @@ public final class EvdevDeviceFinder: InputSourceProvider {
             }
             do {
                 device = try EvdevDevice(path: entry.path)
-            } catch where error.errno == ENOENT || error.errno == ENODEV {
+            } catch where error.errno == .noSuchFileOrDirectory || error.errno == .operationNotSupportedByDevice {
                 return nil  // gone between listing and opening
             }
         }

@@ -1,8 +1,6 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import CLinux
 import GestureSystem
+import SystemPackage
 
 /// Tells the input loop when device nodes come and go, with inotify on the input directory
 /// (`IN_CREATE`, `IN_ATTRIB`, `IN_DELETE`), so a daemon waiting for its panel sleeps until the
@@ -12,8 +10,7 @@ import GestureSystem
 /// A directory that does not exist yet (`/dev/input` appears with the first input device) is
 /// waited for through its parent, and watched once created.
 ///
-/// Wraps `inotify_init1`, `inotify_add_watch`, `read(2)` of `struct inotify_event` records and
-/// `close(2)` (deinit). Not `Sendable`: the input loop owns it.
+/// The inotify calls are GestureSystem's ``Inotify``. Not `Sendable`: the input loop owns it.
 public final class HotplugWatcher {
     /// One change inotify reported.
     public struct Change: Hashable, Sendable {
@@ -38,7 +35,8 @@ public final class HotplugWatcher {
     }
 
     /// The inotify descriptor: readable when changes are pending.
-    public let fileDescriptor: Int32
+    public var fileDescriptor: FileDescriptor { inotify.descriptor }
+    private let inotify: Inotify
     private let directories: [String]
     /// Watch descriptor → the directory it watches.
     private var watched: [Int32: String] = [:]
@@ -50,65 +48,43 @@ public final class HotplugWatcher {
 
     /// Watches `directories` (`/dev/input`, and the folder of a configured udev symlink).
     public init(directories: [String] = [DeviceDirectory.defaultPath]) throws(SystemError) {
-        fileDescriptor = try retryingInterrupts("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        inotify = try Inotify()
         self.directories = directories
         for directory in directories {
-            do {
-                try watch(directory)
-            } catch {
-                close(fileDescriptor)
-                throw error
-            }
+            try watch(directory)
         }
     }
 
-    deinit {
-        close(fileDescriptor)
-    }
-
     /// Reads every pending notification; empty when there is none.
-    public func takeChanges() -> [Change] {
+    public func takeChanges() throws(SystemError) -> [Change] {
         var changes: [Change] = []
-        // Aligned for struct inotify_event; room for many records per read.
-        let capacity = 16 * 1024
-        let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: MemoryLayout<inotify_event>.alignment)
-        defer { buffer.deallocate() }
-        while true {
-            let count = read(fileDescriptor, buffer, capacity)
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            var offset = 0
-            while offset + MemoryLayout<inotify_event>.size <= count {
-                let record = buffer.load(fromByteOffset: offset, as: inotify_event.self)
-                let nameStart = buffer + offset + MemoryLayout<inotify_event>.size
-                let name = String(cString: nameStart.assumingMemoryBound(to: CChar.self))
-                offset += MemoryLayout<inotify_event>.size + Int(record.len)
-                handle(record, name: record.len > 0 ? name : "", into: &changes)
-            }
+        for record in try inotify.takeRecords() {
+            handle(record, into: &changes)
         }
         return changes
     }
 
-    private func handle(_ record: inotify_event, name: String, into changes: inout [Change]) {
+    private func handle(_ record: Inotify.Record, into changes: inout [Change]) {
         let mask = record.mask
+        let name = record.name
         if mask & UInt32(IN_IGNORED) != 0 {
             // The directory itself went away (the last input device of a devtmpfs): wait for it
             // to be created again.
-            if let directory = watched.removeValue(forKey: record.wd) {
+            if let directory = watched.removeValue(forKey: record.watch) {
                 try? watch(directory)
                 changes.append(Change(directory: directory, name: "", kind: .deleted))
             }
             return
         }
-        if let waited = waitingFor[record.wd] {
+        if let waited = waitingFor[record.watch] {
             for directory in waited where Self.basename(directory) == name {
                 // Created while we were not looking inside: report its present entries as new.
                 try? watch(directory)
                 changes.append(Change(directory: directory, name: "", kind: .created))
             }
-            if watched[record.wd] == nil { return }
+            if watched[record.watch] == nil { return }
         }
-        guard let directory = watched[record.wd], !name.isEmpty else { return }
+        guard let directory = watched[record.watch], !name.isEmpty else { return }
         let kind: Change.Kind
         if mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0 {
             kind = .created
@@ -122,21 +98,18 @@ public final class HotplugWatcher {
 
     /// Watches `directory`, or its parent until it exists.
     private func watch(_ directory: String) throws(SystemError) {
-        let wd = inotify_add_watch(fileDescriptor, directory, Self.directoryMask)
-        if wd >= 0 {
-            watched[wd] = directory
+        do {
+            watched[try inotify.addWatch(directory, mask: Self.directoryMask)] = directory
             return
+        } catch where error.errno == .noSuchFileOrDirectory {
+            // Not there yet: wait for it in its parent.
         }
-        guard errno == ENOENT else { throw SystemError(call: "inotify_add_watch", errno: errno, subject: directory) }
         let parent = Self.parent(directory)
-        let parentWD = try retryingInterrupts("inotify_add_watch", subject: parent) {
-            inotify_add_watch(fileDescriptor, parent, Self.parentMask)
-        }
-        waitingFor[parentWD, default: []].append(directory)
-        // It may have been created between the two calls.
-        if access(directory, F_OK) == 0 {
-            let again = inotify_add_watch(fileDescriptor, directory, Self.directoryMask)
-            if again >= 0 { watched[again] = directory }
+        waitingFor[try inotify.addWatch(parent, mask: Self.parentMask), default: []].append(directory)
+        // It may have been created between the two calls; if it went again, the parent's
+        // watch reports its next creation.
+        if pathExists(directory), let again = try? inotify.addWatch(directory, mask: Self.directoryMask) {
+            watched[again] = directory
         }
     }
 

@@ -1,4 +1,5 @@
 import GestureCore
+import SystemPackage
 
 /// A live source of raw events that the input loop reads whenever its descriptor is readable:
 /// an ``EvdevDevice``, or a stand-in in tests.
@@ -6,7 +7,7 @@ public protocol InputSource: AnyObject {
     /// The device node it reads (for messages).
     var path: String { get }
     /// The descriptor to wait on for readability.
-    var fileDescriptor: Int32 { get }
+    var fileDescriptor: FileDescriptor { get }
     /// What the device declares.
     var description: DeviceDescription { get }
     /// Its entry in udev's database, which classifies it (SPEC 6); nil without one.
@@ -23,9 +24,9 @@ public protocol InputSourceProvider: AnyObject {
     /// Opens the device, or returns nil when it is not there (yet).
     func open() throws(EvdevError) -> (any InputSource)?
     /// Becomes readable when devices may have appeared or disappeared.
-    var changeDescriptor: Int32 { get }
+    var changeDescriptor: FileDescriptor { get }
     /// Consumes the pending change notifications; true when any could concern the device.
-    func takeChanges() -> Bool
+    func takeChanges() throws(EvdevError) -> Bool
 }
 
 extension InputSource {

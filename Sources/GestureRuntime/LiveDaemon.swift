@@ -14,10 +14,11 @@ import Logging
 /// between two reads of the device, and a loop stuck anywhere stops feeding the watchdog.
 ///
 /// The runner owns the engine; this class carries out the server's requests on it
-/// (``EventServerDelegate``) and tells the service manager how things stand. `READY=1` is
+/// (``EventServerOwner``), encodes the one event stream (``ServerSink``: stdout and the socket
+/// share its `seq`) and tells the service manager how things stand. `READY=1` is
 /// sent once the socket listens and the device has been looked for: opened, or absent and
 /// awaited through hotplug, with a `STATUS=` line that says so (docs/decisions.md, *Service*).
-public final class LiveDaemon: EventServerDelegate {
+public final class LiveDaemon: EventServerOwner {
     /// How the daemon runs.
     public struct Options: Sendable {
         /// `--trace`: the engine always traces and every subscriber gets the traces.
@@ -41,6 +42,7 @@ public final class LiveDaemon: EventServerDelegate {
     private var watchdog: DeadlineTimer?
     /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
     private var ready = false
+    private var subscribers = 0
     private var stopping = false
     /// True once stopped and every client has been told and closed.
     public private(set) var isClosed = false
@@ -49,13 +51,13 @@ public final class LiveDaemon: EventServerDelegate {
     ///   - provider: finds and opens the device, and signals hotplug.
     ///   - listener: the socket clients connect to (bound, or passed by systemd).
     ///   - stdout: with `--stdout`, where the JSON Lines of the event stream go.
-    ///   - log: the runner's lines for the operator (device found, removed), never per touch.
-    ///   - clock: now on `CLOCK_MONOTONIC` (a fixed value in tests).
+    ///   - clock: now on `CLOCK_MONOTONIC` for the input (a fixed value in tests).
+    ///   - serverClock: the socket server's time and timers (``SystemClock`` on `loop` by default).
     public init(loop: EventLoop, provider: any InputSourceProvider, configuration: Configuration,
                 listener: ListeningSocket, options: Options, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), stdout: (([UInt8]) -> Void)? = nil,
-                log: @escaping (String) -> Void,
-                clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
+                clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
+                serverClock: (any LoopClock)? = nil) {
         self.loop = loop
         self.provider = provider
         self.options = options
@@ -64,12 +66,13 @@ public final class LiveDaemon: EventServerDelegate {
         running = RunningLayout(configuration: configuration, logger: logger)
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
-        server = EventServer(loop: loop, listener: listener, policy: ControlPolicy(socket: configuration.socket),
-                             options: serverOptions, logger: logger)
+        server = EventServer(loop: loop, clock: serverClock ?? SystemClock(loop: loop), listener: listener,
+                             policy: ControlPolicy(socket: configuration.socket), options: serverOptions, logger: logger)
         sink = ServerSink(server: server, stdout: stdout)
         runner = LiveRunner(loop: loop, provider: provider, setup: configuration.pipelineSetup, tracing: options.trace,
-                            sink: sink, log: log, clock: clock)
+                            sink: sink, logger: logger, clock: clock)
         sink.deviceChanged = { [unowned self] in self.statusChanged() }
+        sink.announce = { [unowned self] notices in self.runner.encodeWarnings(notices.map(\.message)) }
     }
 
     /// Serves until SIGTERM or SIGINT (``stop(reason:)``); SIGHUP reloads the configuration.
@@ -91,10 +94,7 @@ public final class LiveDaemon: EventServerDelegate {
     /// does a socket that cannot be watched (``SystemError``). ``run()`` calls it; tests that
     /// drive the loop themselves call it instead.
     public func start() throws {
-        server.delegate = self
-        server.notifier = notifier
-        server.statusLine = { [unowned self] in self.statusLine }
-        server.onSubscribersChanged = { [unowned self] _ in self.statusChanged() }
+        server.owner = self
         try runner.start()
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
@@ -119,11 +119,6 @@ public final class LiveDaemon: EventServerDelegate {
         logger.info("stopping", metadata: ["reason": "\(reason)"])
         notifier.stopping(status: "stopping")
         runner.stopInput()
-        server.onClosed = { [unowned self] in
-            self.isClosed = true
-            self.watchdog = nil
-            self.loop.stop()
-        }
         server.shutdown(reason: "stopping", message: "gestured is stopping")
     }
 
@@ -131,19 +126,19 @@ public final class LiveDaemon: EventServerDelegate {
     public var statusLine: String {
         let input = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
             ?? "waiting for the touchscreen (\(provider.selectorDescription))"
-        let count = server.subscriberCount
-        return "\(input); \(count) subscriber\(count == 1 ? "" : "s") on \(server.socketPath)"
+        return "\(input); \(subscribers) subscriber\(subscribers == 1 ? "" : "s") on \(server.socketPath)"
     }
 
-    // MARK: EventServerDelegate
+    // MARK: EventServerOwner
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
+    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
         let revision = running.replace(with: layout, reason: reason)
-        // Through the pipeline, so the stream (and `--stdout`) announces the change in order.
-        runner.replaceLayout(ViewTree(validated: layout), revision: revision, message: "layout replaced: \(reason)")
-        return revision
+        // The pipeline announces it in the stream's numbering; stdout gets it too.
+        let output = runner.replaceLayout(ViewTree(validated: layout), revision: revision,
+                                          message: "layout replaced: \(reason)")
+        return LayoutReplacement(revision: revision, events: sink.forServer(output))
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -157,12 +152,28 @@ public final class LiveDaemon: EventServerDelegate {
                            frames: runner.frameCount, time: runner.currentTime.microseconds)
     }
 
-    public func reload() -> Result<ReloadReport, ConfigurationError> {
-        running.reload { _ = replaceLayout($0, reason: $1) }
+    public func reload(origin: String) -> ReloadOutcome {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout)
     }
 
-    public func tracingDemandChanged(_ wanted: Bool) {
-        runner.tracing = options.trace || wanted
+    public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
+        sink.forServer(runner.encodeWarnings(notices.map(\.message)))
+    }
+
+    public func serverChanged(_ change: ServerChange) {
+        switch change {
+        case .subscribers(let count):
+            subscribers = count
+            statusChanged()
+        case .tracingDemand(let wanted):
+            runner.tracing = options.trace || wanted
+        case .drained:
+            break
+        case .closed:
+            isClosed = true
+            watchdog = nil
+            loop.stop()
+        }
     }
 }
 

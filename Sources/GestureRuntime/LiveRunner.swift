@@ -1,6 +1,7 @@
 import EvdevInput
 import GestureCore
 import GestureSystem
+import Logging
 
 /// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
 /// reads the device and the clock and feeds the pipeline. The device's descriptor readable →
@@ -19,7 +20,7 @@ public final class LiveRunner {
     private let loop: EventLoop
     private let provider: any InputSourceProvider
     private let sink: any EventSink
-    private let log: (String) -> Void
+    private let logger: Logger
     private let clock: () -> Timestamp
     private var pipeline: GesturePipeline
     private var source: (any InputSource)?
@@ -36,15 +37,15 @@ public final class LiveRunner {
     ///   - provider: finds and opens the device, and signals hotplug.
     ///   - tracing: emit `hitTest` events and `failed` transitions (`--trace`).
     ///   - sink: receives the event stream, one batch per wake-up.
-    ///   - log: one line for the operator, never per touch.
+    ///   - logger: the operator's lines (device found, removed, unusable), never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
-                sink: any EventSink, log: @escaping (String) -> Void,
+                sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
         self.loop = loop
         self.provider = provider
         self.sink = sink
-        self.log = log
+        self.logger = logger
         self.clock = clock
         pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: true),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
@@ -70,7 +71,7 @@ public final class LiveRunner {
         }
         try attachIfPresent()
         if source == nil {
-            log("gestured: waiting for \(provider.selectorDescription) to appear")
+            logger.notice("waiting for the touchscreen to appear", metadata: ["selector": "\(provider.selectorDescription)"])
         }
         publish()
     }
@@ -118,10 +119,20 @@ public final class LiveRunner {
     }
 
     /// Replaces the layout between two reads, announced as `revision`; touches already down
-    /// keep their views (SPEC 9).
-    public func replaceLayout(_ tree: ViewTree, revision: Int, message: String) {
-        pipeline.replaceLayout(tree, revision: revision, message: message, at: clock())
+    /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
+    /// the sink: the socket server publishes what its owner returns.
+    public func replaceLayout(_ tree: ViewTree, revision: Int, message: String) -> PipelineOutput {
         publish()
+        pipeline.replaceLayout(tree, revision: revision, message: message, at: clock())
+        return take()
+    }
+
+    /// The stream's `warning`s for `messages` (clients the server dropped), returned instead
+    /// of handed to the sink, for the same reason.
+    public func encodeWarnings(_ messages: [String]) -> PipelineOutput {
+        publish()
+        for message in messages { pipeline.warn(message, at: clock()) }
+        return take()
     }
 
     /// Hit-tests a point of the current layout without a touch.
@@ -129,12 +140,6 @@ public final class LiveRunner {
         var event = pipeline.hitTest(point)
         event.time = currentTime
         return event
-    }
-
-    /// A warning for the stream (a slow client dropped).
-    public func warn(_ message: String) {
-        pipeline.warn(message, at: clock())
-        publish()
     }
 
     // MARK: - Device life
@@ -157,7 +162,7 @@ public final class LiveRunner {
         }
         source = opened
         sourceToken = token
-        log("gestured: reading \(opened.path) \"\(opened.description.name)\"")
+        logger.notice("reading the touchscreen", metadata: ["path": "\(opened.path)", "name": "\(opened.description.name)"])
         // Events may be waiting already (the finger was down when the device came back).
         readSource()
     }
@@ -166,18 +171,29 @@ public final class LiveRunner {
     ///   after a read error, reopening at once could fail the same way forever, so the next
     ///   hotplug notification decides.
     private func detach(because message: String, lookAgainNow: Bool) {
-        guard source != nil else { return }
+        guard let current = source else { return }
         pipeline.removeDevice(message: message, at: clock())
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
         source = nil
-        log("gestured: \(message)")
+        logger.warning("the touchscreen is gone; its touches were cancelled", metadata: [
+            "path": "\(current.path)", "reason": "\(message)",
+        ])
         // It may be back already (a quick unplug and replug, or another device matches).
         if lookAgainNow { lookAgain() }
     }
 
     private func devicesChanged() {
-        guard provider.takeChanges(), source == nil else { return }
+        let changed: Bool
+        do {
+            changed = try provider.takeChanges()
+        } catch {
+            // The notifications are lost, not the devices: look again, as if one had come.
+            logger.error("cannot read the device change notifications; looking for the touchscreen anyway",
+                         metadata: ["error": "\(error)"])
+            changed = true
+        }
+        guard changed, source == nil else { return }
         lookAgain()
         publish()
     }
@@ -188,7 +204,7 @@ public final class LiveRunner {
         } catch {
             // Often transient (udev has not yet given the node its group): the next change
             // notification tries again.
-            log("gestured: \(error)")
+            logger.error("cannot use the touchscreen yet; waiting for the next device change", metadata: ["error": "\(error)"])
         }
     }
 
@@ -238,6 +254,13 @@ public final class LiveRunner {
         guard !isStopped, pipeline.nextDeadline != armed else { return }
         armed = pipeline.nextDeadline
         loop.setDeadline(armed?.microseconds) { [unowned self] in deadlineReached() }
+    }
+
+    /// What the pipeline produced since the last batch, taken out of it.
+    private func take() -> PipelineOutput {
+        var taken = PipelineOutput()
+        swap(&taken, &pipeline.output)
+        return taken
     }
 
     /// Hands the batch to the sink, once per wake-up. The batch is swapped out first: what the

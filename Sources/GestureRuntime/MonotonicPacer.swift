@@ -1,12 +1,12 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import GestureCore
+import GestureSystem
 import Synchronization
 
 /// Paces a replay on `CLOCK_MONOTONIC` (`--realtime`): the first call anchors the recording's
-/// timeline to now; later calls sleep (`clock_nanosleep`) until the same offset has passed.
-/// A stop request (SIGTERM) interrupts the sleep.
+/// timeline to now; later calls sleep (GestureSystem's ``MonotonicClock/sleep(untilNanoseconds:)``)
+/// until the same offset has passed. A stop request (SIGTERM) interrupts the sleep. An offset
+/// too large for the clock (a recording whose timestamps jump by centuries) saturates: the
+/// replay then waits until it is stopped, rather than trapping on an overflow.
 public final class MonotonicPacer: Pacer {
     private let origin: Timestamp
     private let wallOrigin: Int64
@@ -14,26 +14,26 @@ public final class MonotonicPacer: Pacer {
 
     public init(recordingStart: Timestamp, stop: StopFlag) {
         origin = recordingStart
-        wallOrigin = Self.now()
+        wallOrigin = MonotonicClock.nanoseconds()
         self.stop = stop
     }
 
     public func wait(until time: Timestamp) {
-        let target = wallOrigin + (time.microseconds - origin.microseconds) * 1000
-        while !stop.isSet {
-            let remaining = target - Self.now()
-            guard remaining > 0 else { return }
-            var request = timespec(tv_sec: Int(remaining / 1_000_000_000), tv_nsec: Int(remaining % 1_000_000_000))
-            // EINTR (a signal arrived) loops back to check the stop flag.
-            _ = clock_nanosleep(CLOCK_MONOTONIC, 0, &request, nil)
+        let target = Self.target(wallOrigin: wallOrigin, offsetMicroseconds: time.microseconds.subtractingReportingOverflow(origin.microseconds))
+        while !stop.isSet, MonotonicClock.nanoseconds() < target {
+            // false: a signal arrived; loop back to check the stop flag.
+            _ = MonotonicClock.sleep(untilNanoseconds: target)
         }
     }
 
-    /// `clock_gettime(CLOCK_MONOTONIC)` in nanoseconds.
-    static func now() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000_000 + Int64(spec.tv_nsec)
+    /// The monotonic time (ns) at `offset` µs after `wallOrigin`, saturating instead of
+    /// overflowing.
+    static func target(wallOrigin: Int64, offsetMicroseconds offset: (partialValue: Int64, overflow: Bool)) -> Int64 {
+        guard !offset.overflow else { return offset.partialValue < 0 ? wallOrigin : .max }
+        let nanoseconds = offset.partialValue.multipliedReportingOverflow(by: 1000)
+        guard !nanoseconds.overflow else { return offset.partialValue < 0 ? wallOrigin : .max }
+        let sum = wallOrigin.addingReportingOverflow(nanoseconds.partialValue)
+        return sum.overflow ? (nanoseconds.partialValue < 0 ? 0 : .max) : sum.partialValue
     }
 }
 

@@ -4,9 +4,9 @@ import GestureServer
 import Logging
 
 /// The layout a driver's engine runs, its revision and the configuration it came from: the
-/// part of ``EventServerDelegate`` that the live daemon and a socket replay share
+/// part of ``EventServerOwner`` that the live daemon and a socket replay share
 /// (`layout.set`, `view.update`, `reload`). The driver applies the tree to the engine it owns
-/// and publishes the `layout` event in its own stream.
+/// and encodes the `layout` event in its own stream.
 final class RunningLayout {
     /// The configuration the process started with: a reload applies the layout and who may
     /// control, and reports the rest as needing a restart.
@@ -31,20 +31,35 @@ final class RunningLayout {
         return revision
     }
 
-    /// Re-reads the configuration file. A layout that differs from the running one goes to
-    /// `replaceLayout` (the delegate's, which applies and announces it); an invalid file
-    /// changes nothing.
-    func reload(replaceLayout: (ViewSpec, String) -> Void) -> Result<ReloadReport, ConfigurationError> {
+    /// Re-reads the configuration file (SIGHUP, `reload`), telling the service manager
+    /// (`RELOADING=1`, then `READY=1` with `status`) and the log. A layout that differs from
+    /// the running one goes to `replaceLayout` (the owner's, which applies it and returns its
+    /// encoded `layout` event); an invalid file changes nothing.
+    func reload(origin: String, notifier: ServiceNotifier, status: () -> String,
+                replaceLayout: (ViewSpec, String) -> LayoutReplacement) -> ReloadOutcome {
+        notifier.reloading()
+        defer { notifier.ready(status: status()) }
         let fresh: Configuration
         do {
             fresh = try ConfigurationLoader.load(path: configuration.file)
         } catch {
-            return .failure(error)
+            logger.error("the new configuration is invalid; the running one is kept", metadata: [
+                "origin": "\(origin)", "problems": "\(error.description)",
+            ])
+            return ReloadOutcome(result: .failure(error))
         }
         let needsRestart = ReloadReport.changesNeedingRestart(from: configuration, to: fresh)
         let changed = fresh.layout != layout
-        if changed { replaceLayout(fresh.layout, "configuration reloaded from \(fresh.file)") }
-        return .success(ReloadReport(revision: revision, layoutChanged: changed, socket: fresh.socket,
-                                     needsRestart: needsRestart))
+        var events = EncodedEvents()
+        if changed { events = replaceLayout(fresh.layout, "configuration reloaded from \(fresh.file)").events }
+        logger.info("configuration reloaded", metadata: [
+            "origin": "\(origin)", "revision": "\(revision)", "layoutChanged": "\(changed)",
+        ])
+        for note in needsRestart {
+            logger.notice("a configuration change takes effect only after a restart", metadata: ["change": "\(note)"])
+        }
+        return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: changed, socket: fresh.socket,
+                                                           needsRestart: needsRestart)),
+                             events: events)
     }
 }

@@ -1,15 +1,23 @@
 import GestureCore
 import GestureServer
 
-/// The live daemon's sink: each batch of events goes to the socket server at once (which
-/// filters it per subscriber and never blocks), and with `--stdout` its JSON Lines also go to
-/// `stdout`. After a batch with a `device` event, ``deviceChanged`` is called, so the service
-/// manager's status follows plugs.
+/// The live daemon's sink: each batch of the pipeline's stream — already encoded once, with
+/// its one `seq` — goes to stdout with `--stdout` and to the socket server as
+/// ``EncodedEvents``, which filters it per subscriber and never blocks. So stdout and every
+/// subscriber see the same lines. After a batch with a `device` event, ``deviceChanged`` is
+/// called, so the service manager's status follows plugs.
+///
+/// Clients the server drops while it publishes are announced with `warning`s that the
+/// pipeline encodes (``announce``), published in turn: the server is never called from inside
+/// its own handler.
 final class ServerSink: EventSink {
     private unowned let server: EventServer
     private let stdout: (([UInt8]) -> Void)?
     /// Called after a batch that added, removed or resynchronised the device.
     var deviceChanged: () -> Void = {}
+    /// The stream's `warning`s for clients the server dropped, encoded by the pipeline and
+    /// not yet published.
+    var announce: ([ServerNotice]) -> PipelineOutput = { _ in PipelineOutput() }
 
     init(server: EventServer, stdout: (([UInt8]) -> Void)?) {
         self.server = server
@@ -17,8 +25,17 @@ final class ServerSink: EventSink {
     }
 
     func publish(_ output: PipelineOutput) {
-        server.publish(output.events)
-        stdout?(output.bytes)
+        var notices = server.publish(forServer(output))
+        while !notices.isEmpty {
+            notices = server.publish(forServer(announce(notices)))
+        }
         if output.events.contains(where: { if case .device = $0 { true } else { false } }) { deviceChanged() }
+    }
+
+    /// Writes a batch to stdout and returns it as the server publishes it (for the events the
+    /// server's owner returns to it: a `layout` event, `warning`s).
+    func forServer(_ output: PipelineOutput) -> EncodedEvents {
+        stdout?(output.bytes)
+        return EncodedEvents(output)
     }
 }

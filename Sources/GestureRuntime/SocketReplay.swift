@@ -17,7 +17,7 @@ import Logging
 /// subscriber that takes nothing for `stallMicroseconds` stops holding it back and is dropped
 /// when its queue overflows, as live. With `--realtime`, frames are published at their
 /// recorded times and nobody holds the replay back, exactly as a live device would.
-public final class SocketReplay: EventServerDelegate {
+public final class SocketReplay: EventServerOwner {
     /// How a socket replay runs.
     public struct Options: Sendable {
         public var waitClients = 1
@@ -39,9 +39,13 @@ public final class SocketReplay: EventServerDelegate {
     private let notifier: ServiceNotifier
     private let loop: EventLoop
     private let server: EventServer
+    private let sink: ServerSink
     private var stepTimer: DeadlineTimer?
     private var watchdog: DeadlineTimer?
     private var started = false
+    /// Enough clients subscribed: the next turn of the step timer begins the replay.
+    private var beginRequested = false
+    private var subscribers = 0
     private var ended = false
     private var stopping = false
     /// `--realtime`: the monotonic time the recording's first event maps to.
@@ -59,22 +63,16 @@ public final class SocketReplay: EventServerDelegate {
         loop = try EventLoop()
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
-        server = EventServer(loop: loop, listener: listener, policy: ControlPolicy(socket: configuration.socket),
-                             options: serverOptions, logger: logger)
+        server = EventServer(loop: loop, clock: SystemClock(loop: loop), listener: listener,
+                             policy: ControlPolicy(socket: configuration.socket), options: serverOptions, logger: logger)
+        sink = ServerSink(server: server, stdout: nil)
     }
 
     /// Serves clients and replays; returns when the replay has ended (or SIGTERM/SIGINT
     /// stopped it) and every client has been told and closed.
     public func run() throws(SystemError) {
-        server.delegate = self
-        server.notifier = notifier
-        server.statusLine = { [unowned self] in self.statusLine }
-        server.onSubscribersChanged = { [unowned self] count in
-            if !self.started, !self.stopping, count >= self.options.waitClients { self.begin() }
-        }
-        server.onDrain = { [unowned self] in
-            if self.started, !self.ended, !self.options.realtime { self.schedule() }
-        }
+        server.owner = self
+        sink.announce = { [unowned self] notices in self.warnings(notices) }
         stepTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.pump() }
         try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
             if signal == SIGHUP {
@@ -97,13 +95,13 @@ public final class SocketReplay: EventServerDelegate {
     private var statusLine: String {
         if !started { return "waiting for \(options.waitClients) subscriber(s) on \(server.socketPath)" }
         if ended { return "replay ended; closing connections" }
-        return "replaying to \(server.subscriberCount) subscriber(s) on \(server.socketPath)"
+        return "replaying to \(subscribers) subscriber(s) on \(server.socketPath)"
     }
 
     private func begin() {
         started = true
         anchor = MonotonicClock.microseconds()
-        logger.info("replay started", metadata: ["subscribers": "\(server.subscriberCount)"])
+        logger.info("replay started", metadata: ["subscribers": "\(subscribers)"])
         notifier.status(statusLine)
         publishProduced() // the device added, the reader's warnings
         schedule()
@@ -114,9 +112,14 @@ public final class SocketReplay: EventServerDelegate {
     }
 
     /// Takes steps until the replay must wait: for the recorded time (`--realtime`), for a
-    /// reader's backlog, or for the loop to serve clients (after a batch).
+    /// reader's backlog, or for the loop to serve clients (after a batch). The replay begins
+    /// here too, once enough clients subscribed.
     private func pump() {
-        guard started, !ended else { return }
+        guard !ended else { return }
+        guard started else {
+            if beginRequested { begin() }
+            return
+        }
         var budget = 256
         while budget > 0 {
             budget -= 1
@@ -130,7 +133,7 @@ public final class SocketReplay: EventServerDelegate {
                     }
                 }
             } else if !stopping {
-                let (held, recheck) = server.holdsBack(now: now, stallMicroseconds: options.stallMicroseconds)
+                let (held, recheck) = server.holdsBack(stallMicroseconds: options.stallMicroseconds)
                 if held {
                     // onDrain resumes earlier when a backlog shrinks.
                     stepTimer?.arm(at: recheck)
@@ -149,8 +152,20 @@ public final class SocketReplay: EventServerDelegate {
 
     private func publishProduced() {
         guard !replayer.pipeline.output.isEmpty else { return }
-        server.publish(replayer.pipeline.output.events)
-        replayer.pipeline.output.removeAll()
+        sink.publish(take())
+    }
+
+    /// What the replay's pipeline produced since the last batch, taken out of it.
+    private func take() -> PipelineOutput {
+        var taken = PipelineOutput()
+        swap(&taken, &replayer.pipeline.output)
+        return taken
+    }
+
+    /// The stream's `warning`s for clients the server dropped.
+    private func warnings(_ notices: [ServerNotice]) -> PipelineOutput {
+        for notice in notices { replayer.pipeline.warn(notice.message) }
+        return take()
     }
 
     private func finish() {
@@ -161,7 +176,6 @@ public final class SocketReplay: EventServerDelegate {
         logger.info("replay ended", metadata: ["frames": "\(replayer.pipeline.frameCount)",
                                                "events": "\(server.counters.eventsPublished)"])
         if !stopping { notifier.stopping(status: "replay ended; closing connections") }
-        server.onClosed = { [unowned self] in self.loop.stop() }
         server.shutdown(reason: stopping ? "stopping" : "end",
                         message: stopping ? "gestured is stopping" : "the replay of \(file) has ended")
     }
@@ -174,7 +188,6 @@ public final class SocketReplay: EventServerDelegate {
         notifier.stopping(status: "stopping")
         guard started, !ended else {
             ended = true
-            server.onClosed = { [unowned self] in self.loop.stop() }
             server.shutdown(reason: "stopping", message: "gestured is stopping")
             return
         }
@@ -186,16 +199,16 @@ public final class SocketReplay: EventServerDelegate {
         finish()
     }
 
-    // MARK: EventServerDelegate
+    // MARK: EventServerOwner
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> Int {
+    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+        publishProduced()
         let revision = running.replace(with: layout, reason: reason)
         replayer.pipeline.replaceLayout(ViewTree(validated: layout), revision: revision,
                                         message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
-        publishProduced()
-        return revision
+        return LayoutReplacement(revision: revision, events: sink.forServer(take()))
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -208,11 +221,29 @@ public final class SocketReplay: EventServerDelegate {
                     frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds)
     }
 
-    public func reload() -> Result<ReloadReport, ConfigurationError> {
-        running.reload { _ = replaceLayout($0, reason: $1) }
+    public func reload(origin: String) -> ReloadOutcome {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout)
     }
 
-    public func tracingDemandChanged(_ wanted: Bool) {
-        replayer.pipeline.tracing = options.trace || wanted
+    public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
+        sink.forServer(warnings(notices))
+    }
+
+    public func serverChanged(_ change: ServerChange) {
+        switch change {
+        case .subscribers(let count):
+            subscribers = count
+            // Begun from the step timer, not from inside the server's request handler.
+            if !started, !stopping, count >= options.waitClients {
+                beginRequested = true
+                schedule()
+            }
+        case .tracingDemand(let wanted):
+            replayer.pipeline.tracing = options.trace || wanted
+        case .drained:
+            if started, !ended, !options.realtime { schedule() }
+        case .closed:
+            loop.stop()
+        }
     }
 }

@@ -17,6 +17,6 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(file)
-        writeAll(Array((configuration.summary + "\n").utf8), to: 1)
+        try printOutput(configuration.summary + "\n")
     }
 }

@@ -71,7 +71,7 @@ struct Devices: ParsableCommand {
             }
             lines.append("  \(match == .auto ? "auto" : "picked"): \(verdict.isPicked ? "yes" : "no") (\(verdict.reason))")
         }
-        writeAll(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
+        try printOutput(lines.joined(separator: "\n") + "\n")
     }
 
     private func kind(_ classification: DeviceClassification) -> String {

@@ -44,6 +44,6 @@ struct HitTest: ParsableCommand {
         let result = engine.hitTest(Point(x: x, y: y))
         var lines = result.trace.lines(in: tree)
         lines.append("=> " + (result.view.map { tree.id(of: $0) } ?? "none"))
-        writeAll(Array((lines.joined(separator: "\n") + "\n").utf8), to: 1)
+        try printOutput(lines.joined(separator: "\n") + "\n")
     }
 }

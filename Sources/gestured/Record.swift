@@ -6,6 +6,7 @@ import EvdevInput
 import GestureCore
 import GestureSystem
 import Recordings
+import SystemPackage
 
 /// `gestured record`: a live device's description and events in evemu format (SPEC 7, 11),
 /// which `gestured replay` and `evemu-play` both read.
@@ -27,23 +28,30 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let match = device.map { DeviceSelector.path($0) } ?? .auto
-        let fd: Int32
+        let writer: OutputWriter
         if let output {
-            fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if fd < 0 {
-                throw failure("gestured: \(SystemError(call: "open", errno: errno, subject: output)); choose a writable path for -o")
+            do {
+                let file = try FileDescriptor.open(path: output, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                                   permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                writer = OutputWriter(file, name: output)
+            } catch {
+                throw failure("gestured: \(error); choose a writable path for -o")
             }
         } else {
-            fd = 1
+            writer = OutputWriter.standardOutput()
         }
-        defer { if fd != 1 { close(fd) } }
+        defer {
+            if output != nil {
+                do { try writer.descriptor.closeAfterWriting(subject: writer.name) } catch { printError("gestured: \(error)") }
+            }
+        }
         do {
             let finder = try EvdevDeviceFinder(match: match, grab: false)
             guard let source = try finder.open() else {
                 throw EvdevError.noMatchingDevice(selector: match.description, detail: "nothing is plugged in that matches")
             }
             let loop = try EventLoop()
-            var recorder = EvemuRecorder(fd: fd)
+            var recorder = EvemuRecorder(output: writer)
             recorder.writeDescription(source.description)
             var readings: [DeviceReading] = []
             var failure: EvdevError?
@@ -67,6 +75,7 @@ struct Record: ParsableCommand {
             printError("gestured: recording \(source.path) \"\(source.description.name)\" (SIGINT or SIGTERM stops)")
             try loop.run()
             if let failure { throw failure }
+            try writer.checkWritten()
         } catch let error as EvdevError {
             throw self.failure("gestured: \(error)")
         } catch let error as SystemError {
@@ -83,15 +92,15 @@ struct Record: ParsableCommand {
 /// Writes evemu text as events arrive, times rebased to the first event so the file starts at
 /// 0.000000 as evemu-record's does.
 struct EvemuRecorder {
-    let fd: Int32
+    let output: OutputWriter
     private var origin: Timestamp?
 
-    init(fd: Int32) {
-        self.fd = fd
+    init(output: OutputWriter) {
+        self.output = output
     }
 
     func writeDescription(_ description: DeviceDescription) {
-        writeAll(Array(EvemuWriter.descriptionText(description).utf8), to: fd)
+        output.write(Array(EvemuWriter.descriptionText(description).utf8))
     }
 
     mutating func write(_ readings: [DeviceReading]) {
@@ -108,10 +117,10 @@ struct EvemuRecorder {
                 text += "# SYN_DROPPED at \(time.microseconds) µs: the kernel dropped events here\n"
             }
         }
-        if !text.isEmpty { writeAll(Array(text.utf8), to: fd) }
+        if !text.isEmpty { output.write(Array(text.utf8)) }
     }
 
     func comment(_ text: String) {
-        writeAll(Array("# \(text)\n".utf8), to: fd)
+        output.write(Array("# \(text)\n".utf8))
     }
 }

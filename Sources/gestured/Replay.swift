@@ -6,6 +6,7 @@ import GestureConfig
 import GestureCore
 import GestureRuntime
 import GestureServer
+import GestureSystem
 import Logging
 import Recordings
 
@@ -88,7 +89,9 @@ struct Replay: ParsableCommand {
         }
         let stop = SignalStop.install()
         let pacer = realtime ? MonotonicPacer(recordingStart: loaded.events.first?.time ?? .zero, stop: stop) : nil
-        replayer.run(pacer: pacer, stop: stop) { bytes in writeAll(bytes, to: 1) }
+        let output = OutputWriter.standardOutput()
+        replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
+        try output.checkWritten()
     }
 
     /// `--socket`: the replay as a daemon would serve it.
@@ -96,7 +99,7 @@ struct Replay: ParsableCommand {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
-        signal(SIGPIPE, SIG_IGN)
+        try Signals.ignoreBrokenPipe()
         let listener = try openListener(path: socketPath, group: configuration.socket.group, logger: logger)
         var options = SocketReplay.Options(server: EventServer.Options(version: GesturedVersion.string))
         options.waitClients = waitClients
@@ -119,7 +122,7 @@ struct Replay: ParsableCommand {
 func openListener(path: String, group: String?, logger: Logger, groupIsRequired: Bool = false) throws -> ListeningSocket {
     do {
         if let inherited = SocketActivation.takeDescriptors().first {
-            let listener = try ListeningSocket.adopt(fd: inherited)
+            let listener = try ListeningSocket.adopt(inherited)
             logger.info("using the socket passed by systemd", metadata: ["socket": "\(listener.path)"])
             return listener
         }

@@ -51,7 +51,7 @@ struct Run: ParsableCommand {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
-        signal(SIGPIPE, SIG_IGN)
+        try Signals.ignoreBrokenPipe()
         // The configured socket is the installation's: its group must exist. A --socket given
         // by hand is a trial outside the installation, like `replay --socket`.
         let listener = try openListener(path: socket ?? configuration.socket.path, group: configuration.socket.group,
@@ -61,9 +61,17 @@ struct Run: ParsableCommand {
         do {
             let loop = try EventLoop()
             let finder = try EvdevDeviceFinder(match: match, grab: configuration.grab)
+            let output = OutputWriter.standardOutput()
             let daemon = LiveDaemon(loop: loop, provider: finder, configuration: configuration, listener: listener,
-                                    options: options, logger: logger, stdout: stdout ? { writeAll($0, to: 1) } : nil,
-                                    log: printError)
+                                    options: options, logger: logger, stdout: stdout ? { bytes in
+                                        // Socket clients go on whatever happens to stdout; say it once.
+                                        let failedBefore = output.failure != nil
+                                        output.write(bytes)
+                                        if !failedBefore, let failure = output.failure {
+                                            logger.error("cannot write the events to standard output; the socket goes on",
+                                                         metadata: ["error": "\(failure)"])
+                                        }
+                                    } : nil)
             try daemon.run()
         } catch let error as EvdevError {
             throw failure("gestured: \(error)")

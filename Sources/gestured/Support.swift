@@ -1,27 +1,51 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ArgumentParser
 import GestureConfig
 import GestureCore
+import GestureSystem
+import SystemPackage
 
-/// Writes bytes to a file descriptor, retrying short writes and `EINTR`.
-func writeAll(_ bytes: [UInt8], to fd: Int32) {
-    bytes.withUnsafeBytes { raw in
-        var offset = 0
-        while offset < raw.count {
-            let written = write(fd, raw.baseAddress! + offset, raw.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                return
-            }
-            offset += written
+/// Where a command writes a stream (the events on stdout, a recording): the first failed write
+/// (a full disk, a closed pipe or descriptor) is kept and nothing more is written, so the
+/// command can fail at the end instead of exiting 0 with data lost.
+final class OutputWriter {
+    let descriptor: FileDescriptor
+    /// For messages: "standard output", or the file's path.
+    let name: String
+    private(set) var failure: SystemError?
+
+    init(_ descriptor: FileDescriptor, name: String) {
+        self.descriptor = descriptor
+        self.name = name
+    }
+
+    /// Standard output, for the events of `replay` and `run --stdout` and for `tail`.
+    static func standardOutput() -> OutputWriter { OutputWriter(.standardOutput, name: "standard output") }
+
+    func write(_ bytes: [UInt8]) {
+        guard failure == nil, !bytes.isEmpty else { return }
+        do {
+            try descriptor.writeAll(bytes, subject: name)
+        } catch {
+            failure = error
         }
+    }
+
+    /// Throws the exit of a command whose output was lost, naming why.
+    func checkWritten() throws {
+        if let failure { throw gestured.failure("gestured: the output was not written completely: \(failure)") }
     }
 }
 
+/// Writes `text` on standard output; a failed write fails the command.
+func printOutput(_ text: String) throws {
+    let output = OutputWriter.standardOutput()
+    output.write(Array(text.utf8))
+    try output.checkWritten()
+}
+
 func printError(_ message: String) {
-    writeAll(Array((message + "\n").utf8), to: 2)
+    // Standard error is the last place a message can go; a failure to write it has no other.
+    _ = try? FileDescriptor.standardError.writeAll(Array((message + "\n").utf8), subject: "standard error")
 }
 
 /// Prints `message` on stderr and returns the error that makes the command exit with status 1

@@ -5,6 +5,8 @@ import ArgumentParser
 import GestureConfig
 import GestureCore
 import GestureServer
+import GestureSystem
+import SystemPackage
 
 /// `gestured tail`: subscribes to a running gestured and prints the events as JSON Lines, for
 /// people watching what a kiosk does and for scripts (SPEC 11).
@@ -45,13 +47,18 @@ struct Tail: ParsableCommand {
     }
 
     func run() throws {
-        signal(SIGPIPE, SIG_IGN)
-        let fd = try connect()
-        defer { close(fd) }
-        writeAll(Array(subscribeRequest.utf8), to: fd)
-        var reader = LineReader(fd: fd)
+        try Signals.ignoreBrokenPipe()
+        let connection = try connect()
+        defer { connection.closeReleasing() }
+        do {
+            try connection.writeAll(Array(subscribeRequest.utf8), subject: socket)
+        } catch {
+            throw failure("\(socket): cannot send the subscription: \(error)")
+        }
+        var reader = LineReader(connection)
+        let output = OutputWriter.standardOutput()
         var received = 0
-        while let line = reader.next() {
+        while let line = try nextLine(&reader) {
             if line.starts(with: Array(#"{"type":"hello""#.utf8)) || line.starts(with: Array(#"{"type":"reply""#.utf8)) {
                 continue
             }
@@ -61,7 +68,8 @@ struct Tail: ParsableCommand {
             if line.starts(with: Array(#"{"type":"bye""#.utf8)) {
                 return
             }
-            writeAll(line + [0x0A], to: 1)
+            output.write(line + [0x0A])
+            try output.checkWritten()
             received += 1
             if let count, received >= count { return }
         }
@@ -101,44 +109,51 @@ struct Tail: ParsableCommand {
         return String(decoding: writer.bytes, as: UTF8.self)
     }
 
-    private func connect() throws -> Int32 {
+    private func connect() throws -> FileDescriptor {
         let address: UnixSocketAddress
-        do { address = try UnixSocketAddress(socket) } catch { throw failure("\(socket): the path is too long for a socket") }
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw failure("socket: \(String(cString: strerror(errno)))") }
-        if address.withSockaddr({ Glibc.connect(fd, $0, $1) }) != 0 {
-            let error = errno
-            close(fd)
-            let advice = switch error {
-            case ENOENT, ECONNREFUSED: "is gestured running? (systemctl status gestured) Give its socket with --socket"
-            case EACCES: "join the socket's group (socket.group in the configuration), or run as root"
+        do { address = try UnixSocketAddress(socket) } catch { throw failure("gestured: \(error)") }
+        let connection: FileDescriptor
+        do { connection = try UnixSocket.open(.stream) } catch { throw failure("gestured: \(error)") }
+        do {
+            try connection.connect(to: address)
+        } catch {
+            connection.closeReleasing()
+            let advice = switch error.errno {
+            case .noSuchFileOrDirectory, .connectionRefused: "is gestured running? (systemctl status gestured) Give its socket with --socket"
+            case .permissionDenied: "join the socket's group (socket.group in the configuration), or run as root"
             default: "check the path"
             }
-            throw failure("\(socket): cannot connect (\(String(cString: strerror(error)))); \(advice)")
+            throw failure("\(socket): cannot connect (\(error.reason)); \(advice)")
         }
-        return fd
+        return connection
+    }
+
+    private func nextLine(_ reader: inout LineReader) throws -> [UInt8]? {
+        do {
+            return try reader.next()
+        } catch {
+            throw failure("\(socket): the connection failed: \(error)")
+        }
     }
 }
 
 /// Reads lines from a blocking socket.
 struct LineReader {
-    let fd: Int32
+    let connection: FileDescriptor
     private var buffer: [UInt8] = []
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
 
-    init(fd: Int32) { self.fd = fd }
+    init(_ connection: FileDescriptor) { self.connection = connection }
 
     /// The next line without its newline; `nil` at the end of the stream.
-    mutating func next() -> [UInt8]? {
+    mutating func next() throws(SystemError) -> [UInt8]? {
         while true {
             if let newline = buffer.firstIndex(of: 0x0A) {
                 let line = Array(buffer[..<newline])
                 buffer.removeSubrange(...newline)
                 return line
             }
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return nil }
+            guard let count = try connection.readAvailable(into: &chunk), count > 0 else { return nil }
             buffer.append(contentsOf: chunk[0..<count])
         }
     }

@@ -43,7 +43,9 @@ struct RunTests {
         let ready = daemon.notify.waitFor(line: "READY=1")
         #expect(ready == "READY=1\nSTATUS=waiting for the touchscreen (\(daemon.devicePath)); 0 subscribers on \(daemon.socketPath)",
                 "\(process.stderrText)")
-        #expect(process.waitForStderr(containing: "waiting for \(daemon.devicePath) to appear"), "\(process.stderrText)")
+        // The runner's lines go through the journal handler like every other log line.
+        #expect(process.waitForStderr(containing: "waiting for the touchscreen to appear selector=\(daemon.devicePath)"),
+                "\(process.stderrText)")
         // The watchdog is fed from the loop that serves input (200 ms asked: a ping every 100 ms).
         for _ in 0..<3 { #expect(daemon.notify.waitFor(line: "WATCHDOG=1", timeout: 5) != nil) }
 

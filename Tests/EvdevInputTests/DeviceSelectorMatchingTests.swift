@@ -4,6 +4,7 @@ import Glibc
 import EvdevInput
 import GestureCore
 import GestureSystem
+import SystemPackage
 import Testing
 
 /// Which device `auto`, a name glob or a path picks, and what `gestured devices` says about
@@ -30,7 +31,7 @@ struct DeviceSelectorMatchingTests {
     static let touchpad = entry(1, "bcm5974", properties: [InputProperty.buttonpad],
                                 keys: [KeyCode.btnLeft, KeyCode.btnToolFinger])
     static let denied = DeviceEntry(path: "/dev/input/event2", number: 2, description: nil,
-                                    error: .system(SystemError(call: "open", errno: EACCES, subject: "/dev/input/event2")))
+                                    error: .system(SystemError(call: "open", errno: .permissionDenied, subject: "/dev/input/event2")))
     static let egalax = entry(3, "eGalax Inc. USB TouchController", properties: [InputProperty.direct])
     static let atmel = entry(4, "Atmel maXTouch Touchscreen", properties: [InputProperty.direct])
 

@@ -3,6 +3,7 @@ import Glibc
 #endif
 import EvdevInput
 import GestureSystem
+import SystemPackage
 import Testing
 
 /// What the libevdev wrapper says when it cannot open or describe a node. Reading real devices
@@ -10,7 +11,7 @@ import Testing
 @Suite("Evdev device errors")
 struct EvdevDeviceTests {
     @Test func aMissingNodeNamesTheCallThePathAndErrno() {
-        #expect(throws: EvdevError.system(SystemError(call: "open", errno: ENOENT, subject: "/dev/input/event999"))) {
+        #expect(throws: EvdevError.system(SystemError(call: "open", errno: .noSuchFileOrDirectory, subject: "/dev/input/event999"))) {
             _ = try EvdevDevice(path: "/dev/input/event999")
         }
     }
@@ -21,14 +22,14 @@ struct EvdevDeviceTests {
             _ = try EvdevDevice(path: "/dev/null")
             Issue.record("/dev/null was accepted as an evdev device")
         } catch {
-            #expect(error == .system(SystemError(call: "libevdev_new_from_fd", errno: ENOTTY, subject: "/dev/null")))
+            #expect(error == .system(SystemError(call: "libevdev_new_from_fd", errno: .inappropriateIOCTLForDevice, subject: "/dev/null")))
             #expect(error.description.hasPrefix("libevdev_new_from_fd failed on /dev/null: "))
             #expect(error.description.contains("(errno \(ENOTTY))"))
         }
     }
 
     @Test func permissionDeniedSaysWhatToChange() {
-        let error = EvdevError.system(SystemError(call: "open", errno: EACCES, subject: "/dev/input/event5"))
+        let error = EvdevError.system(SystemError(call: "open", errno: .permissionDenied, subject: "/dev/input/event5"))
         #expect(error.isPermissionDenied)
         #expect(error.description.hasPrefix("open failed on /dev/input/event5: Permission denied (errno 13)."))
         #expect(error.description.contains("to the `input` group"))
@@ -38,7 +39,7 @@ struct EvdevDeviceTests {
     }
 
     @Test func aGrabbedDeviceSaysWhoToStop() {
-        let error = EvdevError.system(SystemError(call: "libevdev_grab", errno: EBUSY, subject: "/dev/input/event5"))
+        let error = EvdevError.system(SystemError(call: "libevdev_grab", errno: .resourceBusy, subject: "/dev/input/event5"))
         #expect(error.description.contains("set `grab: false`"))
     }
 

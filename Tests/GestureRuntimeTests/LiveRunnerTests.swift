@@ -6,6 +6,7 @@ import GestureConfig
 import GestureCore
 import GestureRuntime
 import GestureSystem
+import Logging
 import Recordings
 import Testing
 
@@ -33,8 +34,8 @@ struct LiveRunnerTests {
                     beforeRun: (LiveRunner) -> Void = { _ in }) throws -> RecordingSink {
         let loop = try EventLoop()
         let sink = RecordingSink()
-        let runner = LiveRunner(loop: loop, provider: provider, setup: setup, sink: sink, log: { _ in },
-                                clock: { clock })
+        let runner = LiveRunner(loop: loop, provider: provider, setup: setup, sink: sink,
+                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: { clock })
         sink.isDone = { sink in
             sink.deviceActions.filter { $0 == "removed" }.count >= removals && runner.nextDeadline == nil
         }
@@ -170,7 +171,7 @@ struct LiveRunnerTests {
         let source = PipeSource(description: Self.touchscreen)
         source.write(Self.frame(0, [(abs, AbsCode.mtTrackingID, 7), (abs, AbsCode.mtPositionX, 500),
                                     (abs, AbsCode.mtPositionY, 300)]))
-        source.failure = EIO
+        source.failure = .ioError
         let provider = PipeProvider([source, PipeSource(description: Self.touchscreen)])
         let sink = try Self.run(provider, setup: Self.setup("Tests/Fixtures/config/kernel-test-plain.json5"),
                                 removals: 1, clock: Timestamp(microseconds: 1_500_000))

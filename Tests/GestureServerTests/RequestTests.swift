@@ -46,15 +46,20 @@ struct RequestTests {
         #expect(try !Self.parse(#"{"type":"status"}"#).request.changesLayout)
     }
 
-    @Test func repliesAndErrorsAreOneLineOfJSON() {
-        let error = ReplyEncoder.error(ProtocolError(.invalidLayout, "bad \"frame\"", requestID: .string("x"),
-                                                     problems: [(path: "layout.frame", message: "negative")]))
-        #expect(String(decoding: error, as: UTF8.self) == #"{"type":"error","re":"x","error":{"code":"invalid_layout","message":"bad \"frame\"","problems":[{"path":"layout.frame","message":"negative"}]}}"# + "\n")
-        var reply = ReplyEncoder.reply(to: .number(3))
-        reply.writer.key("revision"); reply.writer.int(2)
-        #expect(String(decoding: reply.finish(), as: UTF8.self) == #"{"type":"reply","re":3,"ok":true,"revision":2}"# + "\n")
-        #expect(String(decoding: ReplyEncoder.hello(version: "1.2.3", canControl: false), as: UTF8.self)
-                == #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","canControl":false}"# + "\n")
+    @Test(arguments: [
+        (Reply.error(ProtocolError(.invalidLayout, "bad \"frame\"", requestID: .string("x"),
+                                   problems: [(path: "layout.frame", message: "negative")])),
+         #"{"type":"error","re":"x","error":{"code":"invalid_layout","message":"bad \"frame\"","problems":[{"path":"layout.frame","message":"negative"}]}}"#),
+        (.ok(.number(3), .revision(2)), #"{"type":"reply","re":3,"ok":true,"revision":2}"#),
+        (.ok(nil, .done), #"{"type":"reply","re":null,"ok":true}"#),
+        (.ok(.string("s"), .subscribed(Subscription(kinds: ["gesture", "control"], views: [Glob("buy*")]), trace: false)),
+         #"{"type":"reply","re":"s","ok":true,"subscription":{"kinds":["control","gesture"],"views":["buy*"],"recognizers":null,"trace":false}}"#),
+        (.hello(version: "1.2.3", canControl: false),
+         #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","canControl":false}"#),
+        (.bye(reason: "end", message: "the replay has ended"), #"{"type":"bye","reason":"end","message":"the replay has ended"}"#),
+    ])
+    func repliesAndErrorsAreOneLineOfJSON(reply: Reply, line: String) {
+        #expect(String(decoding: ReplyEncoder.encode(reply), as: UTF8.self) == line + "\n")
     }
 }
 

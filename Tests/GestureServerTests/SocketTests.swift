@@ -4,6 +4,7 @@ import Glibc
 import GestureConfig
 @testable import GestureServer
 import GestureSystem
+import SystemPackage
 import Testing
 
 @Suite("Sockets, credentials and the service manager")
@@ -24,7 +25,7 @@ struct SocketTests {
         #expect(status.st_gid == 65534)
         #expect(throws: SocketSetupError.inUse(path: path)) { try ListeningSocket.bind(path: path) }
         // Closing the descriptor without removing the file is what a crash leaves behind.
-        Glibc.close(first.fd)
+        first.descriptor.closeReleasing()
         let second = try ListeningSocket.bind(path: path)
         #expect(ListeningSocket.isAccepting(try UnixSocketAddress(path)))
         second.close()
@@ -38,23 +39,22 @@ struct SocketTests {
     }
 
     @Test func anInheritedSocketMustBeAListeningStreamSocket() throws {
-        let datagram = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        defer { Glibc.close(datagram) }
-        #expect(throws: SocketSetupError.unusableInherited(fd: datagram, reason: "is not a stream socket")) {
-            try ListeningSocket.adopt(fd: datagram)
+        let datagram = try UnixSocket.open(.datagram)
+        defer { datagram.closeReleasing() }
+        #expect(throws: SocketSetupError.unusableInherited(fd: datagram.rawValue, reason: "is not a stream socket")) {
+            try ListeningSocket.adopt(datagram)
         }
         let activation = SocketActivation.takeDescriptors { name in
             ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "2"][name]
         }
-        #expect(activation == [3, 4])
+        #expect(activation.map(\.rawValue) == [3, 4])
         #expect(SocketActivation.takeDescriptors { ["LISTEN_PID": "1", "LISTEN_FDS": "1"][$0] }.isEmpty)
     }
 
     @Test func peerCredentialsAndTheControlPolicy() throws {
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
-        defer { Glibc.close(pair[0]); Glibc.close(pair[1]) }
-        let peer = try PeerCredentials.of(pair[0])
+        let (one, other) = try UnixSocket.pair()
+        defer { one.closeReleasing(); other.closeReleasing() }
+        let peer = try PeerCredentials.of(one)
         #expect(peer.pid == getpid() && peer.uid == getuid() && peer.gid == getgid())
 
         let policy = ControlPolicy(socket: SocketConfig(controlGroup: "users", controlUsers: ["nobody", "no-such-user"]),
@@ -71,9 +71,10 @@ struct SocketTests {
 
     @Test func sdNotifyDatagramsReachAnAbstractSocket() throws {
         let name = "@gestured-test-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let receiver = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        defer { Glibc.close(receiver) }
-        #expect(try UnixSocketAddress(name).withSockaddr { bind(receiver, $0, $1) } == 0)
+        let receiverSocket = try UnixSocket.open(.datagram)
+        defer { receiverSocket.closeReleasing() }
+        try receiverSocket.bind(to: UnixSocketAddress(name))
+        let receiver = receiverSocket.rawValue
         let notifier = ServiceNotifier { ["NOTIFY_SOCKET": name, "WATCHDOG_USEC": "3000000"][$0] }
         #expect(notifier.isActive && notifier.watchdogMicroseconds == 3_000_000)
         notifier.ready(status: "serving")
@@ -91,35 +92,6 @@ struct SocketTests {
         #expect(!ServiceNotifier { _ in nil }.isActive)
         let otherPID = ServiceNotifier { ["NOTIFY_SOCKET": name, "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1"][$0] }
         #expect(otherPID.watchdogMicroseconds == nil)
-    }
-
-    @Test func aQueueFinishesTheLineItStartedBeforeDroppingTheRest() throws {
-        var pair: [Int32] = [0, 0]
-        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0, &pair) == 0)
-        defer { Glibc.close(pair[0]); Glibc.close(pair[1]) }
-        var small: Int32 = 4096
-        setsockopt(pair[0], SOL_SOCKET, SO_SNDBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-        var queue = OutputQueue()
-        let line = Array(String(repeating: "x", count: 999).utf8) + [0x0A]
-        for _ in 0..<100 { queue.append(line) }
-        #expect(queue.write(to: pair[0]) == .wouldBlock)
-        #expect(queue.byteCount > 0 && queue.byteCount < 100_000)
-        let written = 100_000 - queue.byteCount
-        queue.dropUnstarted()
-        // What stays is the rest of the line being written, so the reader ends on a newline.
-        #expect(queue.byteCount == (1000 - written % 1000) % 1000)
-        var received: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while !queue.isEmpty || received.count < written {
-            _ = queue.write(to: pair[0])
-            let count = recv(pair[1], &chunk, chunk.count, Int32(MSG_DONTWAIT))
-            if count > 0 { received += chunk[0..<count] }
-        }
-        #expect(received.count % 1000 == 0 && received.last == 0x0A)
-        Glibc.close(pair[1])
-        pair[1] = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        queue.append(line)
-        #expect(queue.write(to: pair[0]) == .failed(EPIPE))
     }
 
     @Test func logLinesCarryJournalPrioritiesAndQuotedValues() {

@@ -1,3 +1,4 @@
+import GestureCore
 import GestureServer
 import Testing
 
@@ -13,12 +14,11 @@ struct SubscriptionTests {
         #expect(Glob(pattern).matches(text) == matches)
     }
 
-    static let touchesOnLeft = EventSummary(kind: "touches", views: ["left", "screen"], namesViews: true)
-    static let panOnLeft = EventSummary(kind: "gesture", views: ["left"], namesViews: true, recognizer: "leftPan")
-    static let failedTap = EventSummary(kind: "gesture", views: ["screen"], namesViews: true, recognizer: "screenTap",
-                                        isTraceOnly: true)
+    static let touchesOnLeft = EventSummary(kind: "touches", views: .ids(["left", "screen"]))
+    static let panOnLeft = EventSummary(kind: "gesture", views: .ids(["left"]), recognizer: "leftPan")
+    static let failedTap = EventSummary(kind: "gesture", views: .ids(["screen"]), recognizer: "screenTap", isTraceOnly: true)
     static let layout = EventSummary(kind: "layout")
-    static let missedHitTest = EventSummary(kind: "hitTest", views: [], namesViews: true, isTraceOnly: true)
+    static let missedHitTest = EventSummary(kind: "hitTest", views: .ids([]), isTraceOnly: true)
 
     @Test func filtersCombineWithAndAndApplyOnlyToEventsThatNameViewsOrRecognizers() {
         let everything = Subscription()

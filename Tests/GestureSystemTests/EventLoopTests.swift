@@ -2,59 +2,90 @@
 import Glibc
 #endif
 import GestureSystem
+import SystemPackage
 import Testing
 
-@Suite("Event loop on epoll")
+/// The loop is driven with ``EventLoop/runReady()``, which handles what is ready and returns
+/// without waiting: a test whose event never comes sees nothing ready and fails, it cannot
+/// hang. Everything a test makes ready (a pipe written, a past deadline, a pending signal) is
+/// ready before the call, because the kernel completes it synchronously.
+@Suite("Event loop on epoll, clocks and system calls")
 struct EventLoopTests {
-    @Test func readableDescriptorRunsItsHandlerAndStopEndsTheLoop() throws {
+    @Test func aReadableDescriptorRunsItsHandler() throws {
         let loop = try EventLoop()
-        var fds: [Int32] = [0, 0]
-        #expect(pipe(&fds) == 0)
-        defer { close(fds[0]); close(fds[1]) }
+        let pipe = try FileDescriptor.pipe()
+        defer { pipe.readEnd.closeReleasing(); pipe.writeEnd.closeReleasing() }
         var received: [UInt8] = []
-        try loop.watch(fds[0]) { readiness in
+        try loop.watch(pipe.readEnd) { readiness in
             #expect(readiness.contains(.readable))
-            var byte: UInt8 = 0
-            _ = read(fds[0], &byte, 1)
-            received.append(byte)
-            loop.stop()
+            var byte = [UInt8](repeating: 0, count: 1)
+            #expect(try! pipe.readEnd.readAvailable(into: &byte) == 1)
+            received += byte
         }
-        var byte: UInt8 = 42
-        _ = write(fds[1], &byte, 1)
-        try loop.run()
+        #expect(try loop.runReady() == 0)
+        try pipe.writeEnd.writeAll([42], subject: "pipe")
+        #expect(try loop.runReady() == 1)
         #expect(received == [42])
+        // Drained: nothing more is ready.
+        #expect(try loop.runReady() == 0)
     }
 
-    @Test func deadlineInThePastFiresAtOnce() throws {
+    @Test func aDeadlineInThePastFiresAtOnceAndOneInTheFutureDoesNot() throws {
         let loop = try EventLoop()
         var fired = 0
-        loop.setDeadline(MonotonicClock.microseconds() - 1000) {
-            fired += 1
-            loop.stop()
-        }
-        try loop.run()
+        loop.setDeadline(MonotonicClock.microseconds() + 3_600_000_000) { fired += 1 }
+        #expect(try loop.runReady() == 0)
+        loop.setDeadline(MonotonicClock.microseconds() - 1000) { fired += 1 }
+        #expect(try loop.runReady() == 1)
         #expect(fired == 1)
     }
 
     @Test func signalsArriveThroughTheLoop() throws {
         let loop = try EventLoop()
         var received: [Int32] = []
-        try loop.handleSignals([SIGUSR1]) { signal in
-            received.append(signal)
-            loop.stop()
-        }
+        try loop.handleSignals([SIGUSR1]) { signal in received.append(signal) }
         // Directed at this thread: swift-testing runs tests on several threads, and the mask that
-        // routes the signal to the signalfd is per thread.
+        // routes the signal to the signalfd is per thread. Blocked, it is pending at once.
         pthread_kill(pthread_self(), SIGUSR1)
-        try loop.run()
+        try loop.runReady()
         #expect(received == [SIGUSR1])
     }
 
-    @Test func systemErrorsNameTheCallTheSubjectAndErrno() {
-        #expect(throws: SystemError(call: "open", errno: ENOENT, subject: "/nonexistent")) {
-            try retryingInterrupts("open", subject: "/nonexistent") { open("/nonexistent", O_RDONLY) }
+    @Test func aManualClockFiresTimersInDeadlineOrderOnlyWhenAdvanced() throws {
+        let clock = ManualClock(now: 1_000)
+        var log: [String] = []
+        let late = try clock.makeTimer { log.append("late at \(clock.now)") }
+        let early = try clock.makeTimer { log.append("early at \(clock.now)") }
+        late.arm(at: 5_000)
+        early.arm(at: 2_000)
+        clock.advance(by: 999)
+        #expect(log.isEmpty)
+        clock.advance(to: 10_000)
+        #expect(log == ["early at 2000", "late at 5000"])
+        #expect(clock.now == 10_000 && late.deadline == nil)
+        // A timer armed in the past fires at the next advance, at the current time.
+        early.arm(at: 0)
+        clock.advance(by: 0)
+        #expect(log.last == "early at 10000")
+    }
+
+    @Test func systemErrorsNameTheCallTheSubjectAndErrno() throws {
+        #expect(throws: SystemError(call: "open", errno: .noSuchFileOrDirectory, subject: "/nonexistent")) {
+            try FileDescriptor.open(path: "/nonexistent", .readOnly)
         }
-        #expect(SystemError(call: "open", errno: ENOENT, subject: "/dev/input/event9").description
+        #expect(SystemError(call: "open", errno: .noSuchFileOrDirectory, subject: "/dev/input/event9").description
                 == "open failed on /dev/input/event9: No such file or directory (errno 2)")
+        #expect(throws: SystemError(call: "write", errno: .noSpace, subject: "/dev/full")) {
+            let full = try FileDescriptor.open(path: "/dev/full", .writeOnly)
+            defer { full.closeReleasing() }
+            try full.writeAll([1, 2, 3], subject: "/dev/full")
+        }
+    }
+
+    @Test func socketAddressesSayWhatIsWrongWithAPath() {
+        #expect(throws: UnixSocketAddress.Problem.empty) { try UnixSocketAddress("") }
+        let long = "/tmp/" + String(repeating: "x", count: 120)
+        #expect(throws: UnixSocketAddress.Problem.tooLong(name: long, bytes: 125)) { try UnixSocketAddress(long) }
+        #expect(UnixSocketAddress.Problem.tooLong(name: long, bytes: 125).description.contains("at most 107"))
     }
 }

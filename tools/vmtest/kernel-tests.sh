@@ -190,7 +190,7 @@ live_equals_replay() {
     make_device "$desc" || return 1
     local dev=$DEVPID
     start_gestured "$name" "${GESTURED_ARGS[@]}"
-    wait_for "$W/$name.err" "reading $NODE" || return 1
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$NODE$" || return 1
     evemu-play "$NODE" < "$events" || { log "evemu-play failed"; return 1; }
     settle
     stop_gestured || return 1
@@ -222,7 +222,7 @@ taps_through_symlink() {
     mkdir -p /dev/input/by-id && ln -sf "../$(basename "$NODE")" /dev/input/by-id/gestured-test-event-touch
     GESTURED_ARGS=(--device /dev/input/by-id/gestured-test-event-touch)
     start_gestured taps "${GESTURED_ARGS[@]}"
-    wait_for "$W/taps.err" "reading $NODE" || return 1
+    wait_for "$W/taps.err" "reading the touchscreen .*path=$NODE$" || return 1
     evemu-play "$NODE" < "$r" || return 1
     settle; stop_gestured || return 1; remove_device "$dev"
     rm -f /dev/input/by-id/gestured-test-event-touch
@@ -272,9 +272,9 @@ test_unplug_mid_gesture() {
     # gestured starts before the device exists: it must wait (inotify) and pick it up.
     GESTURED_ARGS=(--trace)
     start_gestured unplug --trace
-    wait_for "$W/unplug.err" "waiting for" || return 1
+    wait_for "$W/unplug.err" "waiting for the touchscreen to appear" || return 1
     make_device "$W/panel.desc" || return 1
-    wait_for "$W/unplug.err" "reading $NODE" || return 1
+    wait_for "$W/unplug.err" "reading the touchscreen .*path=$NODE$" || return 1
     evemu-play "$NODE" < "$W/half.events" || return 1
     wait_frames "$W/unplug.sock" 12 || return 1
     remove_device "$DEVPID"
@@ -311,7 +311,7 @@ test_syn_dropped() {
     # finger 200 lifts during the flood and 201 lands in its slot (200 must be cancelled).
     make_device "$HERE/touchscreen.desc" || return 1
     RUN_CONFIG=Tests/Fixtures/config/kernel-test-plain.json5 start_gestured dropped
-    wait_for "$W/dropped.err" "reading $NODE" || return 1
+    wait_for "$W/dropped.err" "reading the touchscreen .*path=$NODE$" || return 1
     T=0.000000
     { ev 3 0x2f 0; ev 3 0x39 100; ev 3 0x35 500; ev 3 0x36 300; ev 1 0x14a 1; syn; } > "$W/s1a.events"
     { for i in $(seq 1500); do ev 3 0x35 $((500 + (i % 2) * 40)); syn; done
@@ -360,7 +360,7 @@ touchpad_beside_touchscreen() {
     grep -A5 "^$tsnode:" "$W/devices.txt" | grep -q 'auto: yes' || { log "the touchscreen is not reported as picked"; return 1; }
     GESTURED_ARGS=()
     start_gestured beside
-    wait_for "$W/beside.err" "reading $tsnode" || return 1
+    wait_for "$W/beside.err" "reading the touchscreen .*path=$tsnode$" || return 1
     evemu-play "$tpnode" < "$tp" & local tpplay=$!
     evemu-play "$tsnode" < "$ts" || return 1
     wait $tpplay || return 1
@@ -396,7 +396,7 @@ test_record_and_replay() {
     make_device "$W/recorded.evemu" || { log "evemu-device rejected the recorded description"; return 1; }
     GESTURED_ARGS=()
     start_gestured rerecorded
-    wait_for "$W/rerecorded.err" "reading $NODE" || return 1
+    wait_for "$W/rerecorded.err" "reading the touchscreen .*path=$NODE$" || return 1
     evemu-play "$NODE" < "$W/recorded.evemu" || { log "evemu-play rejected the recorded events"; return 1; }
     settle; stop_gestured || return 1; remove_device "$DEVPID"
     compare "$W/rerecorded.jsonl" "$W/original.replay.jsonl"

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GestureConfig
+import GestureSystem
 
 /// Who may change the layout (`layout.set`, `view.update`, `reload`; SPEC 9): root, the user
 /// the daemon runs as (it could do anything the daemon does anyway), the configured

@@ -1,7 +1,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import GestureSystem
 import Logging
+import SystemPackage
 
 /// A swift-log handler that writes one line per message to stderr in the form journald reads:
 /// a `<N>` syslog priority prefix (sd-daemon(3)) when stderr is the journal (`JOURNAL_STREAM`
@@ -35,20 +37,13 @@ public struct JournalLogHandler: LogHandler {
         line += event.message.description
         var merged = metadata
         if let extra = event.metadata { merged.merge(extra) { _, new in new } }
-        for key in merged.keys.sorted() {
-            line += " \(key)=\(Self.quoted("\(merged[key]!)"))"
+        for (key, value) in merged.sorted(by: { $0.key < $1.key }) {
+            line += " \(key)=\(Self.quoted("\(value)"))"
         }
         line += "\n"
-        // One write(2) per line, so lines of concurrent writers never interleave.
-        var bytes = Array(line.utf8)
-        bytes.withUnsafeMutableBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let written = write(2, raw.baseAddress! + offset, raw.count - offset)
-                if written < 0 { if errno == EINTR { continue } else { return } }
-                offset += written
-            }
-        }
+        // One write per line (short writes continued), so lines of concurrent writers never
+        // interleave. A log line that cannot be written has nowhere else to go.
+        _ = try? FileDescriptor.standardError.writeAll(Array(line.utf8), subject: "stderr")
     }
 
     /// The syslog priority of sd-daemon(3): `<3>` error … `<7>` debug.

@@ -1,67 +1,112 @@
 import GestureCore
 
-/// Builds the server's own lines (SPEC 9): `hello`, replies, errors and `bye`. Events are
-/// encoded by the core's ``EventEncoder``.
-public struct ReplyEncoder {
-    public var writer = JSONWriter()
-
-    public init() {}
-
-    /// `{"type":"hello","protocol":"gestured/1","version":"…","canControl":true}`.
-    public static func hello(version: String, canControl: Bool) -> [UInt8] {
-        var encoder = ReplyEncoder()
-        encoder.writer.beginObject()
-        encoder.writer.key("type"); encoder.writer.string("hello")
-        encoder.writer.key("protocol"); encoder.writer.string(EventServer.protocolName)
-        encoder.writer.key("version"); encoder.writer.string(version)
-        encoder.writer.key("canControl"); encoder.writer.bool(canControl)
-        return encoder.finish()
-    }
-
-    /// `{"type":"error","re":…,"error":{"code":"…","message":"…","problems":[…]}}`.
-    public static func error(_ error: ProtocolError) -> [UInt8] {
-        var encoder = ReplyEncoder()
-        encoder.writer.beginObject()
-        encoder.writer.key("type"); encoder.writer.string("error")
-        encoder.writer.key("re"); encoder.requestID(error.requestID)
-        encoder.writer.key("error"); encoder.writer.beginObject()
-        encoder.writer.key("code"); encoder.writer.string(error.code.rawValue)
-        encoder.writer.key("message"); encoder.writer.string(error.message)
-        if !error.problems.isEmpty {
-            encoder.writer.key("problems"); encoder.writer.beginArray()
-            for problem in error.problems {
-                encoder.writer.beginObject()
-                encoder.writer.key("path"); encoder.writer.string(problem.path)
-                encoder.writer.key("message"); encoder.writer.string(problem.message)
-                encoder.writer.endObject()
+/// Turns the server's own lines (``Reply``) into JSON Lines. Events are not its business: they
+/// arrive encoded (``EncodedEvents``).
+public enum ReplyEncoder {
+    /// One line of JSON, newline included.
+    public static func encode(_ reply: Reply) -> [UInt8] {
+        var writer = JSONWriter()
+        writer.beginObject()
+        switch reply {
+        case .hello(let version, let canControl):
+            writer.key("type"); writer.string("hello")
+            writer.key("protocol"); writer.string(EventServer.protocolName)
+            writer.key("version"); writer.string(version)
+            writer.key("canControl"); writer.bool(canControl)
+        case .ok(let id, let answer):
+            writer.key("type"); writer.string("reply")
+            writer.key("re"); requestID(id, into: &writer)
+            writer.key("ok"); writer.bool(true)
+            encode(answer, into: &writer)
+        case .error(let error):
+            writer.key("type"); writer.string("error")
+            writer.key("re"); requestID(error.requestID, into: &writer)
+            writer.key("error"); writer.beginObject()
+            writer.key("code"); writer.string(error.code.rawValue)
+            writer.key("message"); writer.string(error.message)
+            if !error.problems.isEmpty {
+                writer.key("problems"); writer.beginArray()
+                for problem in error.problems {
+                    writer.beginObject()
+                    writer.key("path"); writer.string(problem.path)
+                    writer.key("message"); writer.string(problem.message)
+                    writer.endObject()
+                }
+                writer.endArray()
             }
-            encoder.writer.endArray()
+            writer.endObject()
+        case .bye(let reason, let message):
+            writer.key("type"); writer.string("bye")
+            writer.key("reason"); writer.string(reason)
+            writer.key("message"); writer.string(message)
         }
-        encoder.writer.endObject()
-        return encoder.finish()
+        writer.endObject()
+        writer.newline()
+        return writer.bytes
     }
 
-    /// `{"type":"bye","reason":"…","message":"…"}`: the server is about to close the connection.
-    public static func bye(reason: String, message: String) -> [UInt8] {
-        var encoder = ReplyEncoder()
-        encoder.writer.beginObject()
-        encoder.writer.key("type"); encoder.writer.string("bye")
-        encoder.writer.key("reason"); encoder.writer.string(reason)
-        encoder.writer.key("message"); encoder.writer.string(message)
-        return encoder.finish()
+    private static func encode(_ answer: Reply.Answer, into writer: inout JSONWriter) {
+        switch answer {
+        case .done:
+            break
+        case .subscribed(let subscription, let trace):
+            writer.key("subscription"); writer.beginObject()
+            writer.key("kinds"); strings(subscription.kinds?.sorted(), into: &writer)
+            writer.key("views"); strings(subscription.views?.map(\.pattern), into: &writer)
+            writer.key("recognizers"); strings(subscription.recognizers?.map(\.pattern), into: &writer)
+            writer.key("trace"); writer.bool(trace)
+            writer.endObject()
+        case .revision(let revision):
+            writer.key("revision"); writer.int(revision)
+        case .hitTest(let x, let y, let result):
+            writer.key("x"); writer.number(x)
+            writer.key("y"); writer.number(y)
+            writer.key("view")
+            if let view = result.view { writer.string(result.tree.id(of: view)) } else { writer.null() }
+            writer.key("trace"); strings(result.trace.lines(in: result.tree), into: &writer)
+        case .status(let status):
+            encode(status, into: &writer)
+        case .reloaded(let report):
+            writer.key("revision"); writer.int(report.revision)
+            writer.key("layoutChanged"); writer.bool(report.layoutChanged)
+            writer.key("needsRestart"); strings(report.needsRestart, into: &writer)
+        }
     }
 
-    /// Starts `{"type":"reply","re":…,"ok":true`; add fields with ``writer`` and end with ``finish()``.
-    public static func reply(to id: RequestID?) -> ReplyEncoder {
-        var encoder = ReplyEncoder()
-        encoder.writer.beginObject()
-        encoder.writer.key("type"); encoder.writer.string("reply")
-        encoder.writer.key("re"); encoder.requestID(id)
-        encoder.writer.key("ok"); encoder.writer.bool(true)
-        return encoder
+    private static func encode(_ status: ServerStatus, into writer: inout JSONWriter) {
+        writer.key("protocol"); writer.string(EventServer.protocolName)
+        writer.key("version"); writer.string(status.version)
+        writer.key("pid"); writer.int(status.pid)
+        if let input = status.input {
+            writer.key("input"); writer.beginObject()
+            writer.key("source"); writer.string(input.source)
+            writer.key("device"); optional(input.device, into: &writer)
+            writer.key("path"); optional(input.path, into: &writer)
+            writer.key("activeTouches"); writer.int(input.activeTouches)
+            writer.key("frames"); writer.int(input.frames)
+            writer.key("time"); writer.int(input.time)
+            writer.endObject()
+            writer.key("layout"); writer.beginObject()
+            writer.key("revision"); writer.int(input.layoutRevision)
+            writer.endObject()
+        }
+        writer.key("socket"); writer.string(status.socket)
+        writer.key("clients"); writer.beginObject()
+        writer.key("connected"); writer.int(status.connected)
+        writer.key("subscribed"); writer.int(status.subscribed)
+        writer.endObject()
+        let counters = status.counters
+        writer.key("counters"); writer.beginObject()
+        writer.key("connections"); writer.int(counters.connections)
+        writer.key("events"); writer.int(counters.eventsPublished)
+        writer.key("requests"); writer.int(counters.requests)
+        writer.key("errors"); writer.int(counters.errorReplies)
+        writer.key("slowConsumers"); writer.int(counters.slowConsumers)
+        writer.endObject()
     }
 
-    public mutating func requestID(_ id: RequestID?) {
+    /// A request's `id` as the client sent it: whole numbers without a fraction.
+    private static func requestID(_ id: RequestID?, into writer: inout JSONWriter) {
         switch id {
         case nil: writer.null()
         case .string(let string)?: writer.string(string)
@@ -78,10 +123,14 @@ public struct ReplyEncoder {
         }
     }
 
-    /// Closes the object and returns the line with its newline.
-    public mutating func finish() -> [UInt8] {
-        writer.endObject()
-        writer.newline()
-        return writer.bytes
+    private static func strings(_ values: [String]?, into writer: inout JSONWriter) {
+        guard let values else { return writer.null() }
+        writer.beginArray()
+        for value in values { writer.string(value) }
+        writer.endArray()
+    }
+
+    private static func optional(_ value: String?, into writer: inout JSONWriter) {
+        if let value { writer.string(value) } else { writer.null() }
     }
 }

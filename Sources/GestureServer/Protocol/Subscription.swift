@@ -32,7 +32,7 @@ public struct Subscription: Hashable, Sendable {
         if event.isTraceOnly && !trace && !traceAll { return false }
         if let kinds, !kinds.contains(event.kind) { return false }
         if let views, event.namesViews {
-            guard event.views.contains(where: { view in views.contains { $0.matches(view) } }) else { return false }
+            guard event.containsView(where: { view in views.contains { $0.matches(view) } }) else { return false }
         }
         if let recognizers, let recognizer = event.recognizer {
             guard recognizers.contains(where: { $0.matches(recognizer) }) else { return false }

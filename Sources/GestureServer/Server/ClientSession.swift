@@ -1,37 +1,61 @@
 import GestureSystem
+import SystemPackage
 
-/// One connected client: its socket, who it is, what it asked for, and its queues. Owned by
-/// the ``EventServer`` and touched only on the event loop's thread.
+/// One connected client: its socket, who it is, where it is in its life, its line framer and
+/// its bounded queue. Owned by the ``EventServer`` and touched only on the event loop's thread.
+///
+/// Its life is ``State``: `connected` (greeted, no events yet) ⇄ `subscribed` (`subscribe`,
+/// `unsubscribe`) → `closing` (the server said its last line: `bye`, `slow_consumer`,
+/// `line_too_long`) → removed, once the last line is written or the linger time is up. A
+/// client that hangs up or fails is removed from any state.
 final class ClientSession {
+    /// Where a client is in its life; each case carries exactly what is valid in it.
+    enum State {
+        /// Greeted; receives no events until it subscribes (SPEC 9).
+        case connected
+        /// Receives the events its subscription matches.
+        case subscribed(Subscription)
+        /// Nothing more is read, answered or queued; the connection is closed when its queue is
+        /// written, or at `deadline` (the server's clock, µs) at the latest.
+        case closing(deadline: Int64)
+    }
+
     /// A number for logs, unique for the life of the server.
     let serial: Int
-    let fd: Int32
+    let socket: FileDescriptor
     /// `nil` when the kernel would not say (which does not happen for Unix sockets, but then
     /// the client may not control).
     let peer: PeerCredentials?
-    var token: EventLoop.Token?
-    /// Bytes read and not yet cut into lines.
-    var input: [UInt8] = []
-    /// How much of `input` is known to hold no newline.
-    var scanned = 0
-    var output = OutputQueue()
-    /// `nil` until the client subscribes: it receives no events before that (SPEC 9).
-    var subscription: Subscription?
-    /// Set once the server is closing the connection: nothing more is read or queued; it is
-    /// closed when the queue is written, or at this monotonic time at the latest.
-    var closingDeadline: Int64?
+    let token: EventLoop.Token
+    var state = State.connected
+    var framer: LineFramer
+    var output: OutputQueue
     /// Whether the loop watches the socket for `.writable` (only while bytes are queued).
     var watchesWritable = false
-    /// The last time the client took bytes, or its queue became non-empty (monotonic µs):
+    /// The last time the client took bytes, or its queue became non-empty (server clock, µs):
     /// how a replay tells a client that is reading slowly from one that stopped.
-    var lastProgress: Int64 = 0
+    var lastProgress: Int64
 
-    init(serial: Int, fd: Int32, peer: PeerCredentials?) {
+    init(serial: Int, socket: FileDescriptor, peer: PeerCredentials?, token: EventLoop.Token, maxLineLength: Int,
+         queueLimit: Int, now: Int64) {
         self.serial = serial
-        self.fd = fd
+        self.socket = socket
         self.peer = peer
+        self.token = token
+        framer = LineFramer(maxLineLength: maxLineLength)
+        output = OutputQueue(limit: queueLimit)
+        lastProgress = now
     }
 
-    var isClosing: Bool { closingDeadline != nil }
-    var isSubscribed: Bool { subscription != nil && !isClosing }
+    /// The subscription of a subscribed client that is not being closed.
+    var subscription: Subscription? {
+        if case .subscribed(let subscription) = state { subscription } else { nil }
+    }
+
+    var isClosing: Bool {
+        if case .closing = state { true } else { false }
+    }
+
+    /// "pid 12 uid 1000 gid 1000", for logs and messages.
+    var peerDescription: String { peer.map(\.description) ?? "unknown peer" }
 }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import GestureSystem
+import SystemPackage
 
 /// Tells the service manager how the daemon is doing (sd_notify(3)): one datagram per state
 /// change to the socket named by `NOTIFY_SOCKET` (a path, or an abstract name written with a
@@ -9,19 +10,26 @@ import GestureSystem
 /// `NOTIFY_SOCKET` (not started by systemd) every call does nothing.
 public final class ServiceNotifier {
     private let address: UnixSocketAddress?
-    private let fd: Int32
+    private let socket: FileDescriptor?
+    private let clock: () -> Int64
     /// The watchdog interval systemd asked for (`WATCHDOG_USEC`), when it is for this process
     /// (`WATCHDOG_PID`, if set, is our pid).
     public let watchdogMicroseconds: Int64?
 
-    public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } }) {
-        if let name = environment("NOTIFY_SOCKET"), let address = try? UnixSocketAddress(name),
-           name.hasPrefix("/") || name.hasPrefix("@") {
+    /// - Parameters:
+    ///   - clock: `CLOCK_MONOTONIC` in µs, for `MONOTONIC_USEC`.
+    public init(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } },
+                clock: @escaping () -> Int64 = MonotonicClock.microseconds) {
+        self.clock = clock
+        // A NOTIFY_SOCKET that is not a usable address, or a socket that cannot be made, means
+        // no service manager can be told: as sd_notify does, carry on without one.
+        if let name = environment("NOTIFY_SOCKET"), name.hasPrefix("/") || name.hasPrefix("@"),
+           let address = try? UnixSocketAddress(name), let socket = try? UnixSocket.open(.datagram) {
             self.address = address
-            fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+            self.socket = socket
         } else {
             address = nil
-            fd = -1
+            socket = nil
         }
         let pidMatches = environment("WATCHDOG_PID").flatMap { Int32($0) }.map { $0 == getpid() } ?? true
         if pidMatches, let usec = environment("WATCHDOG_USEC").flatMap({ Int64($0) }), usec > 0 {
@@ -32,11 +40,11 @@ public final class ServiceNotifier {
     }
 
     deinit {
-        if fd >= 0 { close(fd) }
+        socket?.closeReleasing()
     }
 
     /// Whether a service manager listens.
-    public var isActive: Bool { address != nil && fd >= 0 }
+    public var isActive: Bool { socket != nil }
 
     /// `READY=1` with a status line: the socket (and, live, the device) is ready.
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
@@ -46,7 +54,7 @@ public final class ServiceNotifier {
 
     /// `RELOADING=1` with the monotonic time, as `Type=notify-reload` requires; follow with ``ready(status:)``.
     public func reloading() {
-        send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.microseconds())\nSTATUS=reloading the configuration")
+        send("RELOADING=1\nMONOTONIC_USEC=\(clock())\nSTATUS=reloading the configuration")
     }
 
     /// `STOPPING=1`.
@@ -58,13 +66,8 @@ public final class ServiceNotifier {
     /// Sends one datagram of `KEY=value` lines; failures are ignored, as sd_notify's callers do
     /// (the manager may be gone during shutdown).
     public func send(_ message: String) {
-        guard let address, fd >= 0 else { return }
-        let bytes = Array(message.utf8)
-        _ = address.withSockaddr { pointer, length in
-            bytes.withUnsafeBytes { raw in
-                sendto(fd, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), pointer, length)
-            }
-        }
+        guard let address, let socket else { return }
+        _ = try? socket.send(Array(message.utf8), to: address)
     }
 
     /// Feeds the watchdog from `loop` at half the interval systemd asked for (sd_watchdog_enabled(3)

@@ -1,14 +1,14 @@
-import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
 import GestureSystem
+import SystemPackage
 
 /// The Unix stream socket clients connect to (SPEC 9): bound to a path with mode 0660 and the
 /// configured group, or inherited from systemd (socket activation). Non-blocking; accepted
-/// connections are non-blocking and close-on-exec.
+/// connections are non-blocking and close-on-exec. The calls are GestureSystem's.
 public final class ListeningSocket {
-    public let fd: Int32
+    public let descriptor: FileDescriptor
     /// The path clients connect to (for logs and `status`).
     public let path: String
     /// True when this process created the file, and so removes it on close; a socket systemd
@@ -16,8 +16,8 @@ public final class ListeningSocket {
     public let ownsPath: Bool
     private var closed = false
 
-    private init(fd: Int32, path: String, ownsPath: Bool) {
-        self.fd = fd
+    private init(descriptor: FileDescriptor, path: String, ownsPath: Bool) {
+        self.descriptor = descriptor
         self.path = path
         self.ownsPath = ownsPath
     }
@@ -33,130 +33,104 @@ public final class ListeningSocket {
     public static func bind(path: String, group: String? = nil, mode: mode_t = 0o660,
                             backlog: Int32 = 64) throws(SocketSetupError) -> ListeningSocket {
         let address: UnixSocketAddress
-        do { address = try UnixSocketAddress(path) } catch { throw .system(error) }
+        do { address = try UnixSocketAddress(path) } catch { throw .badPath(error) }
         var gid: gid_t?
         if let group {
             guard let resolved = ControlPolicy.gid(of: group) else { throw .unknownGroup(group) }
             gid = resolved
         }
-        let fd: Int32
-        do {
-            fd = try retryingInterrupts("socket(AF_UNIX)", subject: path) {
-                socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
-            }
-        } catch { throw .system(error) }
-        do {
-            try bindReplacingStale(fd, address)
+        let socket: FileDescriptor
+        do { socket = try UnixSocket.open(.stream, nonBlocking: true, subject: path) } catch { throw .system(error) }
+        do throws(SocketSetupError) {
+            try bindReplacingStale(socket, address)
             // bind(2) creates the file under the umask; set the mode and group before listen(2),
             // so no one connects in between with the wrong permissions.
-            try retryingInterrupts("chmod", subject: path) { chmod(path, mode) }
-            if let gid {
-                try retryingInterrupts("chown", subject: path) { chown(path, uid_t.max, gid) }
+            do {
+                try SocketFile.setMode(mode, of: path)
+                if let gid { try SocketFile.setGroup(gid, of: path) }
+                try socket.listen(backlog: backlog, subject: path)
+            } catch {
+                throw SocketSetupError.system(error)
             }
-            try retryingInterrupts("listen", subject: path) { listen(fd, backlog) }
-        } catch let error as SocketSetupError {
-            Glibc.close(fd)
-            throw error
         } catch {
-            Glibc.close(fd)
-            throw .system(error as! SystemError)
+            socket.closeReleasing()
+            throw error
         }
-        return ListeningSocket(fd: fd, path: path, ownsPath: true)
+        return ListeningSocket(descriptor: socket, path: path, ownsPath: true)
     }
 
     /// Adopts a listening socket passed by systemd (``SocketActivation``).
-    public static func adopt(fd: Int32) throws(SocketSetupError) -> ListeningSocket {
-        var value: Int32 = 0
-        var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(fd, SOL_SOCKET, SO_DOMAIN, &value, &length) == 0, value == AF_UNIX else {
-            throw .unusableInherited(fd: fd, reason: "is not a Unix socket")
+    public static func adopt(_ socket: FileDescriptor) throws(SocketSetupError) -> ListeningSocket {
+        func check(_ option: Int32, _ call: String, _ expected: (Int32) -> Bool, _ reason: String) throws(SocketSetupError) {
+            let value: Int32
+            do { value = try socket.socketOption(option, call: call) } catch { throw .unusableInherited(fd: socket.rawValue, reason: "\(error)") }
+            guard expected(value) else { throw .unusableInherited(fd: socket.rawValue, reason: reason) }
         }
-        guard getsockopt(fd, SOL_SOCKET, SO_TYPE, &value, &length) == 0, value == Int32(SOCK_STREAM.rawValue) else {
-            throw .unusableInherited(fd: fd, reason: "is not a stream socket")
+        try check(SO_DOMAIN, "getsockopt(SO_DOMAIN)", { $0 == AF_UNIX }, "is not a Unix socket")
+        try check(SO_TYPE, "getsockopt(SO_TYPE)", { $0 == Int32(SOCK_STREAM.rawValue) }, "is not a stream socket")
+        try check(SO_ACCEPTCONN, "getsockopt(SO_ACCEPTCONN)", { $0 != 0 }, "is not listening")
+        let path: String?
+        do {
+            try socket.makeNonBlockingAndCloseOnExec(subject: "the socket passed by systemd")
+            path = try socket.boundPath()
+        } catch {
+            throw .system(error)
         }
-        guard getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &value, &length) == 0, value != 0 else {
-            throw .unusableInherited(fd: fd, reason: "is not listening")
-        }
-        let flags = fcntl(fd, F_GETFL)
-        _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return ListeningSocket(fd: fd, path: boundPath(fd) ?? "(inherited descriptor \(fd))", ownsPath: false)
+        return ListeningSocket(descriptor: socket, path: path ?? "(inherited descriptor \(socket.rawValue))", ownsPath: false)
     }
 
-    /// Accepts one pending connection (accept(2)), or `nil` when none is pending. The
-    /// connection is made non-blocking and close-on-exec (accept4 is hidden behind
-    /// `_GNU_SOURCE` in Glibc's module, and the daemon execs nothing in between).
-    public func accept() throws(SystemError) -> Int32? {
-        while true {
-            let client = Glibc.accept(fd, nil, nil)
-            if client >= 0 {
-                _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
-                _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                return client
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return nil
-            // The peer gave up before we accepted it: nothing to serve.
-            case ECONNABORTED, EPROTO: continue
-            default: throw SystemError(call: "accept4", errno: errno, subject: path)
-            }
-        }
+    /// Accepts one pending connection, non-blocking and close-on-exec, or `nil` when none is
+    /// pending.
+    public func accept() throws(SystemError) -> FileDescriptor? {
+        try descriptor.acceptConnection(subject: path)
     }
 
-    /// Stops listening and removes the file this process created.
+    /// Stops listening and removes the file this process created. Removing it can fail only
+    /// if someone removed or replaced it already, and then it is not ours to remove.
     public func close() {
         guard !closed else { return }
         closed = true
-        Glibc.close(fd)
-        if ownsPath { unlink(path) }
+        descriptor.closeReleasing()
+        if ownsPath { try? SocketFile.remove(path) }
     }
 
     /// Binds, and on `EADDRINUSE` tells a stale file from a live daemon by connecting to it.
-    private static func bindReplacingStale(_ fd: Int32, _ address: UnixSocketAddress) throws(SocketSetupError) {
+    private static func bindReplacingStale(_ socket: FileDescriptor, _ address: UnixSocketAddress) throws(SocketSetupError) {
         let path = address.name
         for attempt in 0..<2 {
-            let result = address.withSockaddr { Glibc.bind(fd, $0, $1) }
-            if result == 0 { return }
-            let error = errno
-            switch error {
-            case EADDRINUSE where attempt == 0:
-                var status = stat()
-                guard lstat(path, &status) == 0 else { continue }
-                guard (status.st_mode & S_IFMT) == S_IFSOCK else { throw .notASocket(path: path) }
-                if isAccepting(address) { throw .inUse(path: path) }
-                // Nobody listens: the file of a daemon that crashed. Replace it.
-                unlink(path)
-            case ENOENT:
-                throw .noDirectory(path: path)
-            default:
-                throw .system(SystemError(call: "bind", errno: error, subject: path))
+            do {
+                try socket.bind(to: address)
+                return
+            } catch {
+                switch error.errno {
+                case .addressInUse where attempt == 0:
+                    let kind: SocketFile.Kind?
+                    do { kind = try SocketFile.kind(at: path) } catch { throw .system(error) }
+                    guard let kind else { continue }
+                    guard kind == .socket else { throw .notASocket(path: path) }
+                    if isAccepting(address) { throw .inUse(path: path) }
+                    // Nobody listens: the file of a daemon that crashed. Replace it.
+                    do { try SocketFile.remove(path) } catch { throw .system(error) }
+                case .noSuchFileOrDirectory:
+                    throw .noDirectory(path: path)
+                default:
+                    throw .system(error)
+                }
             }
         }
         throw .inUse(path: path)
     }
 
-    /// Whether a process accepts connections on `address` (connect(2) succeeds).
+    /// Whether a process accepts connections on `address` (connect(2) succeeds, or the
+    /// listener's backlog is full, `EAGAIN`, which means it is very much alive).
     static func isAccepting(_ address: UnixSocketAddress) -> Bool {
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { Glibc.close(probe) }
-        let result = address.withSockaddr { connect(probe, $0, $1) }
-        // EAGAIN: the listener's backlog is full, so it is very much alive.
-        return result == 0 || errno == EAGAIN
-    }
-
-    /// The path a socket is bound to (getsockname(2)).
-    private static func boundPath(_ fd: Int32) -> String? {
-        var address = sockaddr_un()
-        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
-        let result = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        guard let probe = try? UnixSocket.open(.stream) else { return false }
+        defer { probe.closeReleasing() }
+        do {
+            try probe.connect(to: address)
+            return true
+        } catch {
+            return error.errno == .resourceTemporarilyUnavailable
         }
-        guard result == 0 else { return nil }
-        let path = withUnsafeBytes(of: &address.sun_path) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        return path.isEmpty ? nil : path
     }
 }

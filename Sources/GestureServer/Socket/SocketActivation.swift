@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Socket activation as sd_listen_fds(3) defines it: systemd (or `systemd-socket-activate`)
 /// passes listening sockets from descriptor 3 on and names their count in `LISTEN_FDS`, for
@@ -8,11 +9,11 @@ import Glibc
 /// child process never takes them for its own.
 public enum SocketActivation {
     /// The first descriptor systemd passes (`SD_LISTEN_FDS_START`).
-    public static let firstDescriptor: Int32 = 3
+    public static let firstDescriptor = FileDescriptor(rawValue: 3)
 
     /// The passed descriptors, or an empty array when this process was not socket-activated.
     public static func takeDescriptors(environment: (String) -> String? = { getenv($0).map { String(cString: $0) } })
-        -> [Int32] {
+        -> [FileDescriptor] {
         defer {
             unsetenv("LISTEN_PID")
             unsetenv("LISTEN_FDS")
@@ -22,6 +23,6 @@ public enum SocketActivation {
               let count = environment("LISTEN_FDS").flatMap({ Int32($0) }), count > 0 else {
             return []
         }
-        return (0..<count).map { firstDescriptor + $0 }
+        return (0..<count).map { FileDescriptor(rawValue: firstDescriptor.rawValue + $0) }
     }
 }

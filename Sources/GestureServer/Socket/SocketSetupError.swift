@@ -12,6 +12,8 @@ public enum SocketSetupError: Error, Hashable, Sendable, CustomStringConvertible
     case unknownGroup(String)
     /// An inherited descriptor is not a listening Unix stream socket.
     case unusableInherited(fd: Int32, reason: String)
+    /// The path cannot be a Unix socket address (empty, longer than `sun_path` holds).
+    case badPath(UnixSocketAddress.Problem)
     case system(SystemError)
 
     public var description: String {
@@ -26,6 +28,8 @@ public enum SocketSetupError: Error, Hashable, Sendable, CustomStringConvertible
             "socket.group \"\(name)\" is not a group on this system; create it (systemd-sysusers gestured.conf) or change socket.group"
         case .unusableInherited(let fd, let reason):
             "the socket passed by systemd (descriptor \(fd)) \(reason); use ListenStream= with a path in gestured.socket"
+        case .badPath(let problem):
+            problem.description
         case .system(let error):
             "\(error)"
         }

@@ -12,9 +12,12 @@ import Testing
 
 /// A ``LiveDaemon`` on the test's own thread: pipe devices (``PipeProvider``), a real socket
 /// in a temporary directory, real clients, a datagram socket standing in for systemd's
-/// `NOTIFY_SOCKET`, and `--stdout` captured. The test drives the loop with ``drive(timeout:until:)``:
-/// the loop runs until what the clients received satisfies a condition, so nothing sleeps and
-/// every wait is bounded.
+/// `NOTIFY_SOCKET`, and `--stdout` captured. The socket server runs on a ``ManualClock``. The
+/// test drives the loop with ``drive(until:)``, which handles what is ready without waiting
+/// (``EventLoop/runReady()``) until the clients' lines satisfy a condition or nothing is ready
+/// any more: nothing sleeps, and no wait has a wall-clock limit. What a test makes ready (a
+/// pipe device written, a request sent, a deadline already past on `CLOCK_MONOTONIC`) is ready
+/// at once.
 final class LiveDaemonHarness {
     let directory: String
     let socketPath: String
@@ -22,6 +25,7 @@ final class LiveDaemonHarness {
     let provider: PipeProvider
     let daemon: LiveDaemon
     let notify: NotifyCollector
+    let serverClock = ManualClock(now: 1_000_000)
     private let captured = CapturedOutput()
     private var clients: [LoopClient] = []
 
@@ -46,7 +50,7 @@ final class LiveDaemonHarness {
         daemon = LiveDaemon(loop: loop, provider: provider, configuration: loaded, listener: listener,
                             options: LiveDaemon.Options(server: EventServer.Options(version: "test")),
                             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, notifier: notifier,
-                            stdout: { captured.bytes += $0 }, log: { _ in }, clock: { clock })
+                            stdout: { captured.bytes += $0 }, clock: { clock }, serverClock: serverClock)
     }
 
     deinit {
@@ -94,28 +98,17 @@ final class LiveDaemonHarness {
         return try parse(client.lines.remove(at: index))
     }
 
-    /// Runs the loop, reading what every client receives, until `condition` holds (checked
-    /// after each read) or the loop stops by itself (the daemon closed); false when
-    /// `timeout` seconds pass first.
+    /// Runs what is ready and lets every client read, until `condition` holds or nothing is
+    /// ready any more; false then. Bounded: 10,000 turns is far more than any test's traffic.
     @discardableResult
-    func drive(timeout: Double = 10, until condition: () -> Bool) throws -> Bool {
-        if condition() { return true }
-        return try withoutActuallyEscaping(condition) { condition in
-            var tokens: [Int: EventLoop.Token] = [:]
-            let loop = loop
-            let limit = try DeadlineTimer(loop: loop) { loop.stop() }
-            limit.arm(at: MonotonicClock.microseconds() + Int64(timeout * 1_000_000))
-            for (index, client) in clients.enumerated() where !client.reachedEnd {
-                tokens[index] = try loop.watch(client.fd) { _ in
-                    client.receive()
-                    if client.reachedEnd, let token = tokens.removeValue(forKey: index) { loop.unwatch(token) }
-                    if condition() { loop.stop() }
-                }
-            }
-            try loop.run()
-            for token in tokens.values { loop.unwatch(token) }
-            return condition()
+    func drive(until condition: () -> Bool) throws -> Bool {
+        for _ in 0..<10_000 {
+            let ready = try loop.runReady()
+            for client in clients where !client.reachedEnd { client.receive() }
+            if condition() { return true }
+            if ready == 0 { return false }
         }
+        return condition()
     }
 }
 
@@ -238,7 +231,3 @@ func lineType(_ line: String) -> String? {
     (try? parse(line))?["type"] as? String
 }
 
-/// A line without its `seq` (two streams number their events independently).
-func withoutSequence(_ line: String) -> String {
-    line.replacing(#/"seq":\d+,/#, with: "", maxReplacements: 1)
-}

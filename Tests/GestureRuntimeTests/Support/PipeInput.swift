@@ -5,6 +5,7 @@ import EvdevInput
 import GestureCore
 import GestureRuntime
 import GestureSystem
+import SystemPackage
 
 /// A stand-in for an evdev device: raw events written into a pipe, read back when the loop
 /// says the pipe is readable. End of file is the device's removal (`-ENODEV`), and an
@@ -12,28 +13,28 @@ import GestureSystem
 /// ``EvdevDevice`` reports libevdev's resync.
 final class PipeSource: InputSource {
     let path: String
-    let fileDescriptor: Int32
+    let fileDescriptor: FileDescriptor
     let description: DeviceDescription
-    private let writeEnd: Int32
+    private let writeEnd: FileDescriptor
     private var writeOpen = true
     private let snapshot: () -> DeviceSnapshot?
     /// When set, reading fails with this errno once the pipe is empty (an EIO from the driver).
-    var failure: Int32?
+    var failure: Errno?
 
     init(path: String = "/dev/input/event-test", description: DeviceDescription,
          snapshot: @escaping () -> DeviceSnapshot? = { nil }) {
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        for fd in fds { _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
-        fileDescriptor = fds[0]
-        writeEnd = fds[1]
+        let pipe = try! FileDescriptor.pipe()
+        try! pipe.readEnd.makeNonBlockingAndCloseOnExec()
+        try! pipe.writeEnd.makeNonBlockingAndCloseOnExec()
+        fileDescriptor = pipe.readEnd
+        writeEnd = pipe.writeEnd
         self.path = path
         self.description = description
         self.snapshot = snapshot
     }
 
     deinit {
-        close(fileDescriptor)
+        fileDescriptor.closeReleasing()
         unplug()
     }
 
@@ -44,30 +45,28 @@ final class PipeSource: InputSource {
             records.append(event.time.microseconds)
             records.append(Int64(event.type) | Int64(event.code) << 16 | Int64(UInt32(bitPattern: event.value)) << 32)
         }
-        let size = records.count * 8
-        let written = records.withUnsafeBytes { Glibc.write(writeEnd, $0.baseAddress, size) }
-        precondition(written == size, "the pipe is full")
+        let bytes = records.withUnsafeBytes { Array($0) }
+        precondition((try? writeEnd.writeAll(bytes)) == bytes.count, "the pipe is full")
     }
 
     /// Closes the write end: the reader sees end of file, as a removed device's -ENODEV.
     func unplug() {
-        if writeOpen { close(writeEnd) }
+        if writeOpen { writeEnd.closeReleasing() }
         writeOpen = false
     }
 
     func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
-        var record: (Int64, Int64) = (0, 0)
+        var buffer = [UInt8](repeating: 0, count: 16)
         while true {
-            let count = read(fileDescriptor, &record, 16)
-            if count == 0 { return .removed }
-            if count < 0 {
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    if let failure { throw .system(SystemError(call: "libevdev_next_event", errno: failure, subject: path)) }
-                    return .drained
-                }
-                throw .system(SystemError(call: "read", errno: errno, subject: path))
+            let count: Int?
+            do { count = try fileDescriptor.readAvailable(into: &buffer, subject: path) } catch { throw .system(error) }
+            guard let count else {
+                if let failure { throw .system(SystemError(call: "libevdev_next_event", errno: failure, subject: path)) }
+                return .drained
             }
+            if count == 0 { return .removed }
+            precondition(count == 16, "a pipe of 16-byte records gave \(count) bytes")
+            let record = buffer.withUnsafeBytes { ($0.load(as: Int64.self), $0.load(fromByteOffset: 8, as: Int64.self)) }
             let event = RawEvent(time: Timestamp(microseconds: record.0), type: UInt16(truncatingIfNeeded: record.1),
                                  code: UInt16(truncatingIfNeeded: record.1 >> 16),
                                  value: Int32(bitPattern: UInt32(truncatingIfNeeded: record.1 >> 32)))
@@ -87,37 +86,40 @@ final class PipeProvider: InputSourceProvider {
     /// How many sources were handed out.
     private(set) var opened = 0
     private var notified = false
-    private let changeRead: Int32
-    private let changeWrite: Int32
+    private let changeRead: FileDescriptor
+    private let changeWrite: FileDescriptor
 
     init(_ sources: [PipeSource]) {
         self.sources = sources
-        var fds: [Int32] = [0, 0]
-        precondition(pipe(&fds) == 0)
-        for fd in fds { _ = fcntl(fd, F_SETFL, O_NONBLOCK) }
-        changeRead = fds[0]
-        changeWrite = fds[1]
+        let pipe = try! FileDescriptor.pipe()
+        try! pipe.readEnd.makeNonBlockingAndCloseOnExec()
+        try! pipe.writeEnd.makeNonBlockingAndCloseOnExec()
+        changeRead = pipe.readEnd
+        changeWrite = pipe.writeEnd
     }
 
     deinit {
-        close(changeRead)
-        close(changeWrite)
+        changeRead.closeReleasing()
+        changeWrite.closeReleasing()
     }
 
     var selectorDescription: String { "the test device" }
 
-    var changeDescriptor: Int32 { changeRead }
+    var changeDescriptor: FileDescriptor { changeRead }
 
     /// A node appeared: what inotify reports.
     func notifyPlugged() {
-        var byte: UInt8 = 1
-        _ = write(changeWrite, &byte, 1)
+        precondition((try? changeWrite.writeAll([1])) == 1)
     }
 
-    func takeChanges() -> Bool {
-        var byte: UInt8 = 0
+    func takeChanges() throws(EvdevError) -> Bool {
+        var byte: [UInt8] = [0]
         var any = false
-        while read(changeRead, &byte, 1) == 1 { any = true }
+        do {
+            while try changeRead.readAvailable(into: &byte) == 1 { any = true }
+        } catch {
+            throw .system(error)
+        }
         if any { notified = true }
         return any
     }

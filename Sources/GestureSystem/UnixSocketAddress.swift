@@ -2,7 +2,6 @@ import CLinux
 #if canImport(Glibc)
 import Glibc
 #endif
-import GestureSystem
 
 /// An `AF_UNIX` address: a file system path, or an abstract name written with a leading `@`
 /// as systemd writes `NOTIFY_SOCKET` (the `@` stands for the leading NUL byte).
@@ -12,10 +11,25 @@ public struct UnixSocketAddress: Hashable, Sendable, CustomStringConvertible {
     /// `sun_path` holds 108 bytes, including the terminating NUL of a path.
     public static let capacity = 108
 
-    public init(_ name: String) throws(SystemError) {
-        guard !name.isEmpty, name.utf8.count < Self.capacity else {
-            throw SystemError(call: "sockaddr_un", errno: ENAMETOOLONG, subject: name)
+    /// Why a name cannot be a Unix socket address, saying what to change.
+    public enum Problem: Error, Hashable, Sendable, CustomStringConvertible {
+        case empty
+        case tooLong(name: String, bytes: Int)
+
+        public var description: String {
+            switch self {
+            case .empty:
+                "the socket path is empty; give a path such as /run/gestured/gestured.sock"
+            case .tooLong(let name, let bytes):
+                "\(name): the socket path is \(bytes) bytes long and a Unix socket path holds at most "
+                    + "\(UnixSocketAddress.capacity - 1) (sun_path); choose a shorter path"
+            }
         }
+    }
+
+    public init(_ name: String) throws(Problem) {
+        guard !name.isEmpty else { throw .empty }
+        guard name.utf8.count < Self.capacity else { throw .tooLong(name: name, bytes: name.utf8.count) }
         self.name = name
     }
 

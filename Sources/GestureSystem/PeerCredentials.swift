@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import GestureSystem
+import SystemPackage
 
 /// Who is at the other end of a Unix socket, as the kernel recorded it when the peer
 /// connected (`SO_PEERCRED`, and `SO_PEERGROUPS` for its supplementary groups): unforgeable,
@@ -27,16 +27,18 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         var gid: UInt32 = 0
     }
 
-    /// The credentials of the peer of the connected socket `fd` (getsockopt(2) `SO_PEERCRED`).
-    public static func of(_ fd: Int32) throws(SystemError) -> PeerCredentials {
+    /// The credentials of the peer of the connected socket `socket` (getsockopt(2) `SO_PEERCRED`).
+    public static func of(_ socket: FileDescriptor) throws(SystemError) -> PeerCredentials {
+        let fd = socket.rawValue
         var credentials = UCred()
         var length = socklen_t(MemoryLayout<UCred>.size)
-        try retryingInterrupts("getsockopt(SO_PEERCRED)") { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
+        try systemCall("getsockopt(SO_PEERCRED)") { getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) }
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
                                groups: supplementaryGroups(fd))
     }
 
-    /// `SO_PEERGROUPS`: the kernel says how much room it needs with `ERANGE`.
+    /// getsockopt(2) `SO_PEERGROUPS`, growing the buffer once on `ERANGE`; `nil` when the
+    /// kernel cannot tell (before Linux 4.13), and the policy then asks the group database.
     private static func supplementaryGroups(_ fd: Int32) -> [UInt32]? {
         var groups = [gid_t](repeating: 0, count: 64)
         for _ in 0..<2 {

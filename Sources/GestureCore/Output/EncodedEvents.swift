@@ -1,0 +1,52 @@
+/// A batch of events encoded once as JSON Lines (SPEC 8), each line already carrying its
+/// `seq`, with what subscription filters look at in each: the one form in which the event
+/// stream leaves its producer, for stdout and the socket's subscribers alike. The socket
+/// server filters per subscriber and queues byte ranges of ``bytes`` (copy-on-write: every
+/// queue shares the one buffer).
+public struct EncodedEvents: Sendable {
+    /// One event: its summary and where its line (newline included) lies in ``EncodedEvents/bytes``.
+    public struct Event: Sendable {
+        public var summary: EventSummary
+        public var range: Range<Int>
+    }
+
+    /// The lines of every event, in order.
+    public private(set) var bytes: [UInt8] = []
+    public private(set) var events: [Event] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { events.isEmpty }
+
+    /// A pipeline's batch, already encoded: each kept event with what filters look at.
+    public init(_ output: PipelineOutput) {
+        bytes = output.bytes
+        events.reserveCapacity(output.events.count)
+        for (event, range) in zip(output.events, output.lines) {
+            events.append(Event(summary: EventSummary(event), range: range))
+        }
+    }
+
+    /// Encodes `event` with `encoder` (which numbers it) and appends it.
+    public mutating func append(_ event: OutputEvent, encoder: inout EventEncoder) {
+        let start = bytes.count
+        encoder.encode(event, into: &bytes)
+        events.append(Event(summary: EventSummary(event), range: start..<bytes.count))
+    }
+
+    /// Appends a batch encoded elsewhere (its `seq`s are its encoder's).
+    public mutating func append(contentsOf other: EncodedEvents) {
+        let offset = bytes.count
+        bytes.append(contentsOf: other.bytes)
+        for event in other.events {
+            events.append(Event(summary: event.summary, range: (event.range.lowerBound + offset)..<(event.range.upperBound + offset)))
+        }
+    }
+
+    /// Empties the batch for reuse. A buffer still shared with queues is left to them and a new
+    /// one reserved, so queued lines are never overwritten.
+    public mutating func removeAll() {
+        bytes.removeAll(keepingCapacity: true)
+        events.removeAll(keepingCapacity: true)
+    }
+}

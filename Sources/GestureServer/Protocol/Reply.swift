@@ -1,0 +1,41 @@
+import GestureCore
+
+/// A line the server itself sends (SPEC 9), as a value: the greeting, the answer to a
+/// request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
+/// JSON.
+public enum Reply: Sendable {
+    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect.
+    case hello(version: String, canControl: Bool)
+    /// `{"type":"reply","re":…,"ok":true,…}`: a request carried out.
+    case ok(RequestID?, Answer)
+    /// `{"type":"error","re":…,"error":{…}}`.
+    case error(ProtocolError)
+    /// `{"type":"bye","reason":…,"message":…}`: the server is about to close the connection.
+    case bye(reason: String, message: String)
+
+    /// What a successful request answers, besides `ok`.
+    public enum Answer: Sendable {
+        /// `unsubscribe`: nothing more.
+        case done
+        /// `subscribe`: the filters as understood; `trace` says whether trace-only events come.
+        case subscribed(Subscription, trace: Bool)
+        /// `layout.set`, `view.update`: the new layout revision.
+        case revision(Int)
+        /// `hitTest`: the point, the view found (or none) and the trace.
+        case hitTest(x: Double, y: Double, HitTestEvent)
+        case status(ServerStatus)
+        case reloaded(ReloadReport)
+    }
+}
+
+/// What `status` answers (SPEC 9: the daemon, its input side, its clients and its counters).
+public struct ServerStatus: Sendable {
+    public var version: String
+    public var pid: Int
+    /// `nil` when the server has no owner any more (stopping).
+    public var input: InputStatus?
+    public var socket: String
+    public var connected: Int
+    public var subscribed: Int
+    public var counters: EventServer.Counters
+}

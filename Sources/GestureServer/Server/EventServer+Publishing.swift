@@ -1,0 +1,75 @@
+import GestureCore
+
+/// Fan-out: the owner's encoded events go to every subscriber whose filters they match, as
+/// byte ranges of the one shared buffer, into bounded queues. A client whose queue would
+/// overflow is dropped with `slow_consumer`; the input path never waits for a client.
+extension EventServer {
+    /// Queues each event of `batch`, in order, for every subscriber whose filters it matches,
+    /// then writes what the sockets take at once (the rest waits for `.writable`). Returns the
+    /// clients dropped on the way, which the owner announces in its stream (``EventServerOwner/announce(_:)``)
+    /// and publishes in turn.
+    public func publish(_ batch: EncodedEvents) -> [ServerNotice] {
+        counters.eventsPublished += batch.events.count
+        guard !clients.isEmpty else { return [] }
+        var touched: [ClientSession] = []
+        var notices: [ServerNotice] = []
+        for event in batch.events {
+            for client in clients.values {
+                guard let subscription = client.subscription,
+                      subscription.matches(event.summary, traceAll: options.traceAll) else { continue }
+                let wasEmpty = client.output.isEmpty
+                guard client.output.append(batch.bytes, event.range) else {
+                    notices.append(dropSlowConsumer(client))
+                    continue
+                }
+                if wasEmpty {
+                    client.lastProgress = clock.now
+                    touched.append(client)
+                }
+            }
+        }
+        for client in touched where clients[client.serial] === client { flush(client) }
+        return notices
+    }
+
+    /// Has the owner announce `notices` (clients the server's own work dropped) in its stream,
+    /// and publishes that, until no more clients are dropped. Each round closes the clients it
+    /// drops, so it ends.
+    func announce(_ notices: [ServerNotice]) {
+        var notices = notices
+        while !notices.isEmpty, let owner {
+            notices = publish(owner.announce(notices))
+        }
+    }
+
+    /// Closes a client whose queue overflowed, after the rest of a line it was being sent and
+    /// the `slow_consumer` error.
+    func dropSlowConsumer(_ client: ClientSession) -> ServerNotice {
+        counters.slowConsumers += 1
+        logger.warning("dropping a client that does not read its events fast enough", metadata: [
+            "client": "\(client.serial)", "peer": "\(client.peerDescription)",
+            "queued": "\(client.output.byteCount)", "limit": "\(options.queueLimit)",
+        ])
+        client.output.dropUnstarted()
+        let message = "client bug: this connection did not read its events fast enough and more than "
+            + "\(options.queueLimit) bytes were waiting; read continuously (a thread or an event loop of its own) and reconnect"
+        close(client, after: ReplyEncoder.encode(.error(ProtocolError(.slowConsumer, message))))
+        return .droppedSlowConsumer(client: client.serial, peer: client.peerDescription)
+    }
+
+    // MARK: Back-pressure for replays
+
+    /// Whether a replay in virtual time should wait for its readers: some subscriber has at
+    /// least the low-water mark queued and took bytes within the last `stallMicroseconds`.
+    /// A subscriber that took nothing for that long no longer holds the replay back, and is
+    /// dropped when its queue overflows. `recheckAt` is when the answer changes by itself.
+    public func holdsBack(stallMicroseconds: Int64) -> (held: Bool, recheckAt: Int64?) {
+        let now = clock.now
+        var recheck: Int64?
+        for client in clients.values where client.subscription != nil && client.output.byteCount >= options.lowWater {
+            let stallsAt = client.lastProgress + stallMicroseconds
+            if stallsAt > now { recheck = min(recheck ?? stallsAt, stallsAt) }
+        }
+        return (recheck != nil, recheck)
+    }
+}

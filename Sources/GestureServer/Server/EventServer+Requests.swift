@@ -1,0 +1,129 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import GestureConfig
+import GestureCore
+
+/// Requests: a line becomes a ``Request`` (``Request/parse(_:)``), the request an answer
+/// (``Reply``), through the owner for what reaches into the engine. The owner's results come
+/// back as values; the server then publishes the events they carry and queues the reply.
+extension EventServer {
+    func handleLine(_ line: ArraySlice<UInt8>, from client: ClientSession) {
+        counters.requests += 1
+        var published = EncodedEvents()
+        let reply: Reply
+        do throws(ProtocolError) {
+            let (id, request) = try Request.parse(line)
+            if request.changesLayout, !(client.peer.map { policy.allows($0) } ?? false) {
+                throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
+            }
+            reply = .ok(id, try answer(request, id: id, from: client, publishing: &published))
+        } catch {
+            counters.errorReplies += 1
+            logger.debug("request refused", metadata: ["client": "\(client.serial)", "code": "\(error.code.rawValue)",
+                                                       "message": "\(error.message)"])
+            reply = .error(error)
+        }
+        // The events a request made go out before its reply, as they would had they come from
+        // the input: a subscriber sees the `layout` event of its own layout.set first.
+        var notices = publish(published)
+        if let notice = send(reply, to: client) { notices.append(notice) }
+        announce(notices)
+        // After the reply, so a replay that a subscription starts sends its first event after
+        // the client learnt it is subscribed.
+        subscriptionsChanged()
+    }
+
+    /// Re-reads the configuration through the owner (SIGHUP, or a `reload` request), publishes
+    /// what it changed and applies who may control; `nil` without an owner (stopping).
+    @discardableResult
+    public func reload(origin: String) -> Result<ReloadReport, ConfigurationError>? {
+        guard let owner else { return nil }
+        let outcome = owner.reload(origin: origin)
+        if case .success(let report) = outcome.result { policy = ControlPolicy(socket: report.socket) }
+        announce(publish(outcome.events))
+        return outcome.result
+    }
+
+    private func forbiddenMessage(_ client: ClientSession) -> String {
+        let who = client.peer.map { "uid \($0.uid), gid \($0.gid)" } ?? "an unknown peer"
+        return "this connection (\(who)) may not change the layout; run the client as root, as a user in "
+            + "socket.controlUsers or as a member of socket.controlGroup in gestured's configuration"
+    }
+
+    private func answer(_ request: Request, id: RequestID?, from client: ClientSession,
+                        publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
+        switch request {
+        case .subscribe(let subscription):
+            client.state = .subscribed(subscription)
+            logger.debug("client subscribed", metadata: ["client": "\(client.serial)"])
+            return .subscribed(subscription, trace: subscription.trace || options.traceAll)
+        case .unsubscribe:
+            client.state = .connected
+            return .done
+        case .layoutSet(let value):
+            let owner = try requireOwner(id)
+            let layout: ViewSpec
+            do {
+                layout = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
+            } catch {
+                throw Self.invalidLayout(error, id: id)
+            }
+            let replaced = owner.replaceLayout(layout, reason: "layout.set by \(client.peerDescription)")
+            published = replaced.events
+            return .revision(replaced.revision)
+        case .viewUpdate(let view, let changes):
+            let owner = try requireOwner(id)
+            let result: ViewSpec?
+            do {
+                result = try ConfigurationLoader.updateView(view, with: changes, in: owner.currentLayout, file: "view.update")
+            } catch {
+                throw Self.invalidLayout(error, id: id)
+            }
+            guard let updated = result else {
+                throw ProtocolError(.unknownView, "the layout has no view \"\(view)\"; send the id of one of its views",
+                                    requestID: id)
+            }
+            let replaced = owner.replaceLayout(updated, reason: "view.update of \(view) by \(client.peerDescription)")
+            published = replaced.events
+            return .revision(replaced.revision)
+        case .hitTest(let x, let y):
+            let owner = try requireOwner(id)
+            return .hitTest(x: x, y: y, owner.hitTest(Point(x: x, y: y)))
+        case .status:
+            return .status(ServerStatus(version: options.version, pid: Int(getpid()), input: owner?.inputStatus(),
+                                        socket: socketPath, connected: clients.count, subscribed: subscriberCount,
+                                        counters: counters))
+        case .reload:
+            guard let result = reload(origin: "reload request of \(client.peerDescription)") else {
+                throw ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id)
+            }
+            switch result {
+            case .success(let report):
+                return .reloaded(report)
+            case .failure(let error):
+                throw ProtocolError(.invalidConfig,
+                                    "the configuration has \(Self.count(error.problems.count, "problem")); the running one is kept. "
+                                        + error.problems.map(\.description).joined(separator: "; "),
+                                    requestID: id, problems: error.layoutProblems.map { ($0.path, $0.message) })
+            }
+        }
+    }
+
+    private func requireOwner(_ id: RequestID?) throws(ProtocolError) -> EventServerOwner {
+        guard let owner else {
+            throw ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id)
+        }
+        return owner
+    }
+
+    private static func invalidLayout(_ error: ConfigurationError, id: RequestID?) -> ProtocolError {
+        let problems = error.layoutProblems
+        return ProtocolError(.invalidLayout,
+                             "the layout has \(count(problems.count, "problem")) and was not applied: "
+                                 + problems.map(\.description).joined(separator: "; "),
+                             requestID: id, problems: problems.map { ($0.path, $0.message) })
+    }
+
+    private static func count(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+}

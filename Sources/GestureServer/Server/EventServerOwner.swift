@@ -1,0 +1,88 @@
+import GestureConfig
+import GestureCore
+
+/// Whoever owns the engine and the event stream (the live daemon, a socket replay): the
+/// server hands it the requests that reach into the engine and tells it what happened to the
+/// clients. Called on the event loop's thread, between input frames, so a layout change is
+/// atomic with respect to the input.
+///
+/// **No call back into the server** from any of these methods: what the server must publish
+/// comes back as the return value (events encoded in the owner's one stream, with its `seq`),
+/// and the server publishes it once the method has returned.
+public protocol EventServerOwner: AnyObject {
+    /// The layout the engine runs now (`view.update` changes one view of it).
+    var currentLayout: ViewSpec { get }
+
+    /// Replaces the layout with a validated one: touches already down keep their views and
+    /// recognizers (`Engine.replaceLayout`). Returns the new revision and the `layout` event
+    /// that announces it.
+    func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement
+
+    /// Re-reads the configuration (SIGHUP, `reload`). On success a changed layout is applied
+    /// as ``replaceLayout(_:reason:)`` does; an invalid configuration changes nothing.
+    func reload(origin: String) -> ReloadOutcome
+
+    /// Hit-tests a point of the current layout, with its trace, without a touch.
+    func hitTest(_ point: Point) -> HitTestEvent
+
+    /// What `status` reports about the input side.
+    func inputStatus() -> InputStatus
+
+    /// The events that tell subscribers about `notices` (a `warning` per client dropped).
+    func announce(_ notices: [ServerNotice]) -> EncodedEvents
+
+    /// Something about the clients changed that the owner may act on, not by calling the
+    /// server but by arming a timer, updating the service status or switching tracing. It
+    /// may come during any call into the server (a client dropped while events are published).
+    func serverChanged(_ change: ServerChange)
+}
+
+/// The `layout` event of a replaced layout and the revision it made.
+public struct LayoutReplacement: Sendable {
+    public var revision: Int
+    public var events: EncodedEvents
+
+    public init(revision: Int, events: EncodedEvents) {
+        self.revision = revision
+        self.events = events
+    }
+}
+
+/// What a reload did, and the events it publishes (the `layout` event of a changed layout).
+public struct ReloadOutcome: Sendable {
+    public var result: Result<ReloadReport, ConfigurationError>
+    public var events: EncodedEvents
+
+    public init(result: Result<ReloadReport, ConfigurationError>, events: EncodedEvents = EncodedEvents()) {
+        self.result = result
+        self.events = events
+    }
+}
+
+/// Something the server did that belongs in the event stream, which only the owner writes.
+public enum ServerNotice: Hashable, Sendable {
+    /// A client did not read fast enough and was dropped (`slow_consumer`).
+    case droppedSlowConsumer(client: Int, peer: String)
+
+    /// The sentence of the `warning` event.
+    public var message: String {
+        switch self {
+        case .droppedSlowConsumer(let client, let peer):
+            "dropped client \(client) (\(peer)): it did not read its events fast enough"
+        }
+    }
+}
+
+/// A change in the server's clients that its owner may act on.
+public enum ServerChange: Hashable, Sendable {
+    /// The number of subscribed clients (a replay waits for N of them; the service status
+    /// names them).
+    case subscribers(Int)
+    /// Some subscriber asks for hit-test traces and failed transitions, or none does any more.
+    case tracingDemand(Bool)
+    /// A client's backlog shrank below the low-water mark, or a client left: a replay that
+    /// waits for its readers may go on.
+    case drained
+    /// After ``EventServer/shutdown(reason:message:)``, every connection is closed.
+    case closed
+}
