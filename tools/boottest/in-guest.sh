@@ -269,7 +269,6 @@ run_check() {
 systemctl is-system-running --wait > /dev/null
 fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(. /etc/os-release; echo "$PRETTY_NAME"), state $(systemctl is-system-running)"
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
-systemd-analyze blame --no-pager 2>/dev/null | head -n 8 | sed 's/^/    /'
 for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
              check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
              check_unplug_and_replug check_stop_says_bye check_security_score check_purge; do
