@@ -38,8 +38,10 @@ if [ "$(cat "$CACHE/rootfs.done" 2>/dev/null)" != "bookworm minbase $PACKAGES" ]
   ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/getty@tty1.service"
   ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/apt-daily.timer"
   ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/apt-daily-upgrade.timer"
-  # binfmt_misc needs autofs4, which the initramfs does not load.
+  # binfmt_misc needs autofs4, which the initramfs does not load; no ext4 to scrub.
   ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/proc-sys-fs-binfmt_misc.automount"
+  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/e2scrub_reap.service"
+  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/e2scrub_all.timer"
   echo gestured-boot-test > "$CACHE/rootfs/etc/hostname"
   rm -rf "$CACHE/rootfs/var/cache/apt/archives/"*.deb
   echo "bookworm minbase $PACKAGES" > "$CACHE/rootfs.done"
