@@ -33,20 +33,19 @@ if [ "$(cat "$CACHE/rootfs.done" 2>/dev/null)" != "bookworm minbase $PACKAGES" ]
   echo "boot-setup: debootstrap bookworm into $CACHE/rootfs from ${mirror:-the default mirror}" >&2
   debootstrap --variant=minbase --include="$PACKAGES" bookworm "$CACHE/rootfs" ${mirror:-} > "$CACHE/debootstrap.log" 2>&1 \
     || { tail -n 20 "$CACHE/debootstrap.log" >&2; exit 1; }
-  # Nothing else in the guest: no serial login prompt on the test's console, no apt timers.
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/serial-getty@ttyS0.service"
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/getty@tty1.service"
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/apt-daily.timer"
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/apt-daily-upgrade.timer"
-  # binfmt_misc needs autofs4, which the initramfs does not load; no ext4 to scrub.
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/proc-sys-fs-binfmt_misc.automount"
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/e2scrub_reap.service"
-  ln -sf /dev/null "$CACHE/rootfs/etc/systemd/system/e2scrub_all.timer"
   echo gestured-boot-test > "$CACHE/rootfs/etc/hostname"
   rm -rf "$CACHE/rootfs/var/cache/apt/archives/"*.deb
   echo "bookworm minbase $PACKAGES" > "$CACHE/rootfs.done"
   echo "boot-setup: root file system ready ($(du -sh "$CACHE/rootfs" | cut -f1))" >&2
 fi
+
+# Nothing else in the guest (every run, so an older cache gets them too): no serial login
+# prompt on the test's console, no apt timers; binfmt_misc needs autofs4, which the
+# initramfs does not load; there is no ext4 to scrub.
+for unit in serial-getty@ttyS0.service getty@tty1.service apt-daily.timer apt-daily-upgrade.timer \
+            proc-sys-fs-binfmt_misc.automount e2scrub_reap.service e2scrub_all.timer; do
+  ln -sfn /dev/null "$CACHE/rootfs/etc/systemd/system/$unit"
+done
 
 if [ ! -f "$CACHE/initramfs.cpio.gz" ] || [ "$HERE/boot-init" -nt "$CACHE/initramfs.cpio.gz" ] \
    || [ "$VMCACHE/initramfs.cpio.gz" -nt "$CACHE/initramfs.cpio.gz" ]; then
