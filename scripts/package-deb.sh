@@ -1,0 +1,136 @@
+#!/usr/bin/env bash
+# Builds the Debian package of gestured: gestured_VERSION_amd64.deb in OUTDIR (default
+# .build/debian), for Debian 12 (bookworm) and later, with no Swift toolchain needed on the
+# target.
+#
+#  1. The release binary, linked with the Swift runtime statically (--static-swift-stdlib: its
+#     only shared libraries are libc, libm, libstdc++, libgcc_s, libevdev and libmtdev, which
+#     step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
+#     start-up functions placed together (tools/package/startup-order.py profiles them),
+#     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
+#     ordinary debug and release builds.
+#  2. The man page, generated from the command's own help by swift-argument-parser's
+#     generate-manual tool, so it cannot drift from `gestured --help`.
+#  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system, the udev
+#     rule in /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
+#     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
+#     configurations in /usr/share/doc/gestured/examples, Depends from dpkg-shlibdeps, and
+#     maintainer scripts that create the users, trigger udev and enable gestured.socket.
+#  4. lintian: no error or warning may remain; the tags overridden are explained in
+#     packaging/debian/gestured.lintian-overrides.
+#
+# Usage: scripts/package-deb.sh [OUTDIR]. Installs its Debian packages with apt-get
+# (debhelper, lintian, valgrind …), so it needs root or sudo, as CI runs. Prints the path of
+# the .deb on its last line.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export PATH="$PATH:/opt/swift/usr/bin"
+out=$(mkdir -p "${1:-.build/debian}" && cd "${1:-.build/debian}" && pwd)
+
+# The executables the package carries, each built from this Swift package; a systemd unit of
+# the same name in systemd/ comes along (enabled and started, unless it is gestured's own).
+products=(gestured)
+
+scripts/setup-deps.sh
+need=()
+for package in debhelper dpkg-dev lintian valgrind python3; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || need+=("$package")
+done
+if ((${#need[@]})); then
+    echo "package-deb: installing ${need[*]}" >&2
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+start=$(date +%s)
+
+# --- 1. the static binaries ----------------------------------------------------------------
+scratch=.build/static
+build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib
+       -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now)
+bin=$("${build[@]}" --show-bin-path)
+for product in "${products[@]}"; do
+    # With symbols first: the profile needs the functions' names.
+    "${build[@]}" --product "$product" 2>&1 | grep -v "^\[" || true
+    [ -x "$bin/$product" ] || { echo "package-deb: $product did not build" >&2; exit 1; }
+done
+python3 tools/package/startup-order.py "$bin/gestured" config/lobby.json5 > "$work/startup-order.txt"
+for product in "${products[@]}"; do
+    rm -f "$bin/$product"
+    "${build[@]}" --product "$product" -Xlinker --symbol-ordering-file="$work/startup-order.txt" \
+        -Xlinker --no-warn-symbol-ordering -Xlinker -s 2>&1 | grep -v "^\[" || true
+    [ -x "$bin/$product" ] || { echo "package-deb: $product did not link" >&2; exit 1; }
+    # Only the C and C++ runtimes and the two input libraries: a Swift runtime, ICU or
+    # libcurl here would need a toolchain (or more packages) on the kiosk.
+    unexpected=$(ldd "$bin/$product" | awk '$1 ~ /\.so/ { sub(/\.so.*/, "", $1); print $1 }' \
+        | grep -vxE 'linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libstdc\+\+|libgcc_s|libevdev|libmtdev' || true)
+    [ -z "$unexpected" ] || { echo "package-deb: $product needs unexpected libraries: $unexpected" >&2; exit 1; }
+    echo "package-deb: $product $(stat -c %s "$bin/$product") bytes; needs $(ldd "$bin/$product" | awk '$1 ~ /\.so/ { print $1 }' | tr '\n' ' ')"
+done
+
+version=$("$bin/gestured" --version)
+debian_version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
+[ "${debian_version%-*}" = "$version" ] || {
+    echo "package-deb: packaging/debian/changelog is at $debian_version but gestured --version says $version: add a changelog entry (dch -v $version-1)" >&2
+    exit 1; }
+
+# --- 2. the tree debhelper packs -----------------------------------------------------------
+src=$work/gestured-$version
+stage=$src/stage
+mkdir -p "$stage/layouts" "$stage/examples" "$stage/docs"
+cp -r packaging/debian "$src/debian"
+"${build[@]}" --product generate-manual 2>&1 | grep -v "^\[" || true
+for product in "${products[@]}"; do
+    cp "$bin/$product" "$stage/"
+    [ "$product" = gestured ] || echo "stage/$product usr/bin" >> "$src/debian/gestured.install"
+    # The man page of every ArgumentParser command, from its own --experimental-dump-help.
+    "$bin/generate-manual" "$bin/$product" --output-directory "$stage" \
+        --date "$(date -u -d "@$(dpkg-parsechangelog -l packaging/debian/changelog -S Timestamp)" +%Y-%m-%d)" \
+        --section 1 --authors "gestured maintainers" >/dev/null
+    [ -s "$stage/$product.1" ] || { echo "package-deb: no man page for $product" >&2; exit 1; }
+    # A blank line in a command's discussion comes through as is; mdoc wants .Pp there.
+    sed -i 's/^$/.Pp/' "$stage/$product.1"
+    [ "$product" = gestured ] || echo "stage/$product.1" >> "$src/debian/gestured.manpages"
+done
+# Units: debian/gestured.service and .socket are gestured's own (see debian/rules); any other
+# product's unit is installed under its name and enabled.
+cp systemd/gestured.service systemd/gestured.socket "$src/debian/"
+extra_units=()
+for product in "${products[@]}"; do
+    [ "$product" != gestured ] && [ -f "systemd/$product.service" ] || continue
+    cp "systemd/$product.service" "$src/debian/gestured.$product.service"
+    extra_units+=("$product")
+done
+cp systemd/gestured.sysusers.conf "$src/debian/gestured.sysusers"
+cp systemd/70-gestured-touchscreen.rules "$stage/"
+# /etc/gestured: the lobby sample, reading the panel through the udev rule's stable name.
+sed 's|^  device: "auto",$|  device: "/dev/input/touchscreen",|' config/lobby.json5 > "$stage/gestured.json5"
+grep -q '^  device: "/dev/input/touchscreen",$' "$stage/gestured.json5" \
+    || { echo "package-deb: config/lobby.json5 has no 'device: \"auto\",' line to point at /dev/input/touchscreen" >&2; exit 1; }
+cp config/layouts/lobby.json5 "$stage/layouts/"
+"$bin/gestured" check-config "$stage/gestured.json5" >/dev/null
+# Documentation and examples: the client, and every sample configuration with its layouts.
+cp README.md "$stage/"
+cp docs/*.md "$stage/docs/"
+cp -r examples/python "$stage/examples/"
+mkdir -p "$stage/examples/config/layouts"
+cp config/lobby.json5 config/gallery.json5 config/map.json5 "$stage/examples/config/"
+cp config/layouts/*.json5 "$stage/examples/config/layouts/"
+
+# --- 3. the package --------------------------------------------------------------------------
+(cd "$src" && EXTRA_UNITS="${extra_units[*]}" debian/rules binary) > "$work/dh.log" 2>&1 \
+    || { cat "$work/dh.log" >&2; echo "package-deb: debhelper failed" >&2; exit 1; }
+deb=gestured_${debian_version}_amd64.deb
+mv "$work/$deb" "$out/$deb"
+dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Installed-Size):'
+
+# --- 4. lintian ----------------------------------------------------------------------------
+echo "== lintian $(lintian --version | awk '{print $2}')"
+lintian --info --display-info --fail-on error,warning "$out/$deb"
+echo "package-deb: built in $(( $(date +%s) - start )) s"
+echo "$out/$deb"

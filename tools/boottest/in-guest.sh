@@ -1,0 +1,281 @@
+#!/bin/bash
+# gestured's boot test, INSIDE the guest: a Debian 12 system booted by systemd (PID 1), no
+# Swift toolchain, started by gestured-boot-test.service once the boot is under way. The job
+# share (/job, writable, the host's) carries the .deb, the recording and this script; every
+# result goes back there: results.txt (one PASS/FAIL line per check), facts.txt (figures),
+# the outputs of each check, the journal, and status (the number of failed checks).
+#
+# The checks follow each other as a kiosk's life would: install, panel, subscribe and play,
+# status, hardening, broken reload, watchdog, unplug and replug, stop, security score, purge.
+set -u
+export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
+J=/job
+W=$J/out
+mkdir -p "$W"
+: > "$J/results.txt"
+: > "$J/facts.txt"
+PASSES=0
+FAILURES=0
+RECORDING=$J/recording.evemu
+CLIENT=/usr/share/doc/gestured/examples/python/gestured_client.py
+KIOSK_USER=kioskapp
+DEVPID=
+NODE=
+
+log() { echo "  $*"; }
+fact() { echo "$*" | tee -a "$J/facts.txt"; }
+now() { date +%s.%N; }
+mainpid() { systemctl show -p MainPID --value gestured.service; }
+status_text() { systemctl show -p StatusText --value gestured.service; }
+
+# until_true COMMAND...: retries a command for up to UNTIL seconds (default 60: the guest's
+# CPU is emulated, on a host that may be busy, and each systemctl call costs a second or so).
+until_true() {
+    local deadline=$(( $(date +%s) + ${UNTIL:-60} ))
+    while [ "$(date +%s)" -le "$deadline" ]; do "$@" && return 0; sleep 0.2; done
+    log "timed out: $*"; return 1
+}
+status_has() { status_text | grep -q -- "$1"; }
+# running: the daemon is up (checks that need it fail at once when an earlier one left it down).
+running() {
+    [ "$(systemctl is-active gestured.service)" = active ] && [ "$(mainpid)" != 0 ] && return 0
+    log "gestured.service is not running: $(systemctl show -p ActiveState,SubState,Result gestured.service | tr '\n' ' ')"
+    return 1
+}
+file_has() { grep -q -- "$2" "$1" 2>/dev/null; }
+
+# make_device: a virtual panel from the recording's description (uinput, evemu-device).
+make_device() {
+    grep -v '^E:' "$RECORDING" > "$W/panel.desc"
+    evemu-device "$W/panel.desc" > "$W/evemu-device.out" 2>&1 &
+    DEVPID=$!
+    NODE=
+    until_true file_has "$W/evemu-device.out" /dev/input/event || return 1
+    NODE=$(grep -o '/dev/input/event[0-9]*' "$W/evemu-device.out" | head -n1)
+    log "virtual panel $NODE ($(sed -n 's/^N: //p' "$W/panel.desc"))"
+}
+
+# subscribe NAME: the kiosk user's Python client, subscribed to every event, prints them as
+# JSON Lines into $W/NAME.jsonl (stderr: $W/NAME.err); sets CLIENTPID.
+subscribe() {
+    setpriv --reuid="$KIOSK_USER" --regid="$KIOSK_USER" --init-groups \
+        python3 "$CLIENT" watch --json > "$W/$1.jsonl" 2> "$W/$1.err" &
+    CLIENTPID=$!
+}
+
+# play_and_compare NAME: plays the recording into the panel and compares what the client NAME
+# received with `gestured replay` of the recording through the installed configuration.
+play_and_compare() {
+    evemu-play "$NODE" < "$RECORDING" || { log "evemu-play failed"; return 1; }
+    sleep 1.5   # the last deadlines (tap interval 0.3 s, long press 0.5 s) fire, live as in replay
+    gestured replay --config /etc/gestured/gestured.json5 "$RECORDING" > "$W/$1.replay.jsonl" \
+        || { log "gestured replay failed"; return 1; }
+    python3 "$J/normalise.py" "$W/$1.jsonl" > "$W/$1.norm" && python3 "$J/normalise.py" "$W/$1.replay.jsonl" > "$W/$1.replay.norm" || return 1
+    local began; began=$(grep -c '"phase":"began"' "$W/$1.replay.norm")
+    [ "$began" -gt 0 ] || { log "the replay has no touches: the comparison would prove nothing"; return 1; }
+    if ! diff -u "$W/$1.replay.norm" "$W/$1.norm" > "$W/$1.diff"; then
+        log "the client's events differ from replay (- replay, + client):"; head -n 30 "$W/$1.diff" | sed 's/^/    /'
+        return 1
+    fi
+    log "client == replay: $(wc -l < "$W/$1.norm") events, $began touch deliveries began," \
+        "$(grep -c '"type":"gesture"' "$W/$1.norm") gesture events, $(grep -c '"type":"control"' "$W/$1.norm") control events"
+}
+
+# --- the checks ------------------------------------------------------------------------------
+
+check_install() {
+    ! command -v swift > /dev/null || { log "a Swift toolchain is present: the test would prove nothing"; return 1; }
+    local t0; t0=$(now)
+    dpkg -i "$J"/gestured_*_amd64.deb > "$W/dpkg-install.log" 2>&1 || { log "dpkg -i failed:"; sed 's/^/    /' "$W/dpkg-install.log"; return 1; }
+    sed 's/^/    /' "$W/dpkg-install.log"
+    fact "dpkg -i: $(awk -v s="$t0" -v e="$(now)" 'BEGIN { printf "%.1f", e - s }') s (emulated CPU)"
+    ! grep -qi 'could not\|failed\|error' "$W/dpkg-install.log" || { log "the maintainer scripts reported a failure"; return 1; }
+    ! ldd /usr/bin/gestured | grep -E 'not found|libswift|libFoundation|libicu' || { log "unresolved or Swift libraries"; return 1; }
+    log "gestured $(gestured --version); needs $(ldd /usr/bin/gestured | awk '$1 ~ /\.so/ { print $1 }' | tr '\n' ' ')"
+    id -nG gestured | tr ' ' '\n' | grep -qx input || { log "user gestured is not in group input: $(id gestured)"; return 1; }
+    getent group kiosk > /dev/null || { log "no kiosk group"; return 1; }
+    [ "$(systemctl is-enabled gestured.socket)" = enabled ] || { log "gestured.socket is not enabled"; return 1; }
+    [ "$(systemctl is-active gestured.socket)" = active ] || { log "gestured.socket was not started"; return 1; }
+    [ "$(systemctl is-active gestured.service)" = inactive ] || { log "gestured.service runs before any client came"; return 1; }
+    for f in /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket \
+             /usr/lib/udev/rules.d/70-gestured-touchscreen.rules /usr/lib/sysusers.d/gestured.conf \
+             /usr/share/man/man1/gestured.1.gz "$CLIENT"; do
+        [ -f "$f" ] || { log "missing $f"; return 1; }
+    done
+    dpkg-query -W -f='${Conffiles}\n' gestured | grep -q '/etc/gestured/gestured.json5' \
+        && dpkg-query -W -f='${Conffiles}\n' gestured | grep -q '/etc/gestured/layouts/lobby.json5' \
+        || { log "the configuration is not a conffile"; return 1; }
+    log "user gestured: $(id gestured)"
+    # The watchdog check stops the daemon: a shorter WatchdogSec makes it quicker, nothing else.
+    mkdir -p /etc/systemd/system/gestured.service.d
+    printf '[Service]\nWatchdogSec=4s\n' > /etc/systemd/system/gestured.service.d/boot-test.conf
+    systemctl daemon-reload
+    # The kiosk program's user: subscribes through the gestured group.
+    useradd --no-create-home --groups gestured "$KIOSK_USER"
+}
+
+check_udev_symlink_and_group() {
+    make_device || return 1
+    udevadm settle
+    [ "$(readlink -f /dev/input/touchscreen)" = "$NODE" ] || { log "/dev/input/touchscreen -> $(readlink -f /dev/input/touchscreen), not $NODE"; return 1; }
+    local mode; mode=$(stat -c '%G %a' "$NODE")
+    [ "$mode" = "input 660" ] || { log "$NODE is '$mode', not 'input 660'"; return 1; }
+    log "/dev/input/touchscreen -> $NODE, group input, mode 660"
+}
+
+check_subscribe_while_playing() {
+    systemctl start gestured.socket || return 1
+    local before; before=$(now)
+    subscribe live   # the first connection starts the daemon (socket activation)
+    until_true status_has "; 1 subscriber" || { log "status: $(status_text)"; return 1; }
+    status_has "reading $NODE" || { log "status: $(status_text)"; return 1; }
+    local pid; pid=$(mainpid)
+    fact "daemon at READY (socket-activated, reading the panel, 1 subscriber): $(grep -E '^VmHWM' /proc/$pid/status | tr -s ' \t' ' '), $(grep -E '^VmRSS' /proc/$pid/status | tr -s ' \t' ' ')"
+    local exec ready
+    exec=$(systemctl show -p ExecMainStartTimestampMonotonic --value gestured.service)
+    ready=$(systemctl show -p ActiveEnterTimestampMonotonic --value gestured.service)
+    fact "daemon start to READY=1 under systemd (emulated CPU): $(( (ready - exec) / 1000 )) ms"
+    play_and_compare live || return 1
+    kill "$CLIENTPID"; wait "$CLIENTPID" 2>/dev/null
+    return 0
+}
+
+check_status_line() {
+    running || return 1
+    systemctl status gestured.service --no-pager > "$W/status.txt" 2>&1
+    sed -n '1,12p' "$W/status.txt" | sed 's/^/    /'
+    grep -q "Status: \"reading $NODE" "$W/status.txt" || { log "no STATUS line naming the panel"; return 1; }
+}
+
+check_hardening() {
+    running || return 1
+    local pid; pid=$(mainpid)
+    grep -E '^(Uid|Gid|Groups|NoNewPrivs|Seccomp|CapEff|CapBnd):' "/proc/$pid/status" | sed 's/^/    /'
+    [ "$(stat -c %U "/proc/$pid")" = gestured ] || { log "runs as $(stat -c %U "/proc/$pid")"; return 1; }
+    grep -qx $'Seccomp:\t2' "/proc/$pid/status" || { log "no seccomp filter (SystemCallFilter, MemoryDenyWriteExecute)"; return 1; }
+    grep -qx $'NoNewPrivs:\t1' "/proc/$pid/status" || { log "NoNewPrivs is not set"; return 1; }
+    grep -qx $'CapEff:\t0000000000000000' "/proc/$pid/status" || { log "capabilities left"; return 1; }
+    [ "$(readlink "/proc/$pid/ns/net")" != "$(readlink /proc/1/ns/net)" ] || { log "not in a private network namespace"; return 1; }
+    awk '$5 == "/" { print $6 }' "/proc/$pid/mountinfo" | grep -q '^ro' || { log "/ is writable for the daemon (ProtectSystem=strict)"; return 1; }
+    awk '$5 == "/run/gestured" { print $6 }' "/proc/$pid/mountinfo" | grep -q '^rw' || { log "/run/gestured is not writable for the daemon"; return 1; }
+    # DevicePolicy=closed: the daemon reads the panel (the checks above) but no other device.
+    # Denied system calls return EPERM (SystemCallErrorNumber=): none may have been hit.
+    ! journalctl -u gestured.service --no-pager -o cat | grep -iE 'not permitted|EPERM|errno 1\)' \
+        || { log "the daemon logged a denied operation"; return 1; }
+}
+
+check_reload_with_broken_configuration() {
+    running || return 1
+    local pid; pid=$(mainpid)
+    cp /etc/gestured/gestured.json5 "$W/gestured.json5.good"
+    sed -i 's/^  screen: { width: 1920,/  screen: { width: -1920,/' /etc/gestured/gestured.json5
+    grep -q 'width: -1920' /etc/gestured/gestured.json5 || { log "could not break the configuration"; return 1; }
+    local since; since=$(date '+%Y-%m-%d %H:%M:%S')
+    systemctl reload gestured.service || { log "systemctl reload failed"; return 1; }
+    until_true sh -c "journalctl -u gestured.service --since '$since' --no-pager -o cat | grep -q 'screen.width'" \
+        || { journalctl -u gestured.service --since "$since" --no-pager | tail -n 10 | sed 's/^/    /'; return 1; }
+    journalctl -u gestured.service --since "$since" --no-pager -o cat | grep 'screen.width' | head -n 3 | sed 's/^/    /'
+    cp "$W/gestured.json5.good" /etc/gestured/gestured.json5
+    [ "$(systemctl is-active gestured.service)" = active ] && [ "$(mainpid)" = "$pid" ] \
+        || { log "the daemon did not survive the broken reload"; return 1; }
+    until_true status_has "reading $NODE" || { log "status: $(status_text)"; return 1; }
+    # The good file again: reloaded (RELOADING=1 … READY=1) and still reading.
+    systemctl reload gestured.service && until_true status_has "reading $NODE" && [ "$(mainpid)" = "$pid" ]
+}
+
+check_watchdog_restarts_a_stopped_daemon() {
+    running || return 1
+    local pid; pid=$(mainpid)
+    local restarts; restarts=$(systemctl show -p NRestarts --value gestured.service)
+    local since; since=$(date '+%Y-%m-%d %H:%M:%S')
+    kill -STOP "$pid"
+    log "SIGSTOP to $pid at $(date +%T)"
+    # WatchdogSec=4s, then SIGABRT (pending on a stopped process), SIGKILL after
+    # TimeoutAbortSec (= TimeoutStopSec, 10 s), and Restart=on-failure after RestartSec=1s.
+    restarted() {
+        [ "$(systemctl show -p NRestarts --value gestured.service)" -gt "$restarts" ] \
+            && [ "$(systemctl is-active gestured.service)" = active ]
+    }
+    UNTIL=120 until_true restarted
+    journalctl -u gestured.service --since "$since" --no-pager -o short-monotonic | grep -iE 'watchdog|restart|Main process' | head -n 6 | sed 's/^/    /'
+    journalctl -u gestured.service --since "$since" --no-pager | grep -q 'Watchdog timeout' || { log "no watchdog timeout in the journal"; return 1; }
+    [ "$(mainpid)" != "$pid" ] && [ "$(systemctl is-active gestured.service)" = active ] \
+        || { log "not restarted: $(systemctl show -p ActiveState,SubState,Result gestured.service | tr '\n' ' ')"; return 1; }
+    until_true status_has "reading $NODE" || { log "status: $(status_text)"; return 1; }
+    log "restarted as $(mainpid); $(status_text)"
+}
+
+check_unplug_and_replug() {
+    running || return 1
+    kill "$DEVPID"; wait "$DEVPID" 2>/dev/null
+    until_true status_has "waiting" || { log "status after unplug: $(status_text)"; return 1; }
+    log "unplugged: $(status_text)"
+    [ "$(systemctl is-active gestured.service)" = active ] || { log "the daemon stopped"; return 1; }
+    make_device || return 1
+    until_true status_has "reading $NODE" || { log "status after replug: $(status_text)"; return 1; }
+    log "replugged: $(status_text)"
+    subscribe replugged
+    until_true status_has "; 1 subscriber" || { log "status: $(status_text)"; return 1; }
+    play_and_compare replugged
+}
+
+check_stop_says_bye() {
+    running || return 1
+    systemctl stop gestured.service || return 1
+    UNTIL=30 until_true sh -c "! kill -0 $CLIENTPID 2>/dev/null"
+    wait "$CLIENTPID"; local rc=$?
+    sed 's/^/    client: /' "$W/replugged.err"
+    [ $rc -eq 0 ] || { log "the client exited $rc"; return 1; }
+    grep -q '^gestured: ' "$W/replugged.err" || { log "the client got no bye"; return 1; }
+    [ "$(systemctl show -p Result --value gestured.service)" = success ] \
+        && [ "$(systemctl show -p ExecMainStatus --value gestured.service)" = 0 ] \
+        || { log "stop: $(systemctl show -p Result,ExecMainStatus gestured.service | tr '\n' ' ')"; return 1; }
+}
+
+check_security_score() {
+    systemd-analyze security gestured.service --no-pager > "$W/security.txt" 2>&1
+    local overall; overall=$(grep 'Overall exposure level' "$W/security.txt")
+    [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security.txt"; return 1; }
+    fact "systemd-analyze security gestured.service: ${overall#*: }"
+    grep '^✗' "$W/security.txt" | sed 's/^/    /' | head -n 30
+    # systemd's bands: SAFE < 1.0 <= OK < 5.0 <= MEDIUM ... UNSAFE.
+    echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
+}
+
+check_purge() {
+    kill "$DEVPID" 2>/dev/null; wait "$DEVPID" 2>/dev/null
+    dpkg --purge gestured > "$W/dpkg-purge.log" 2>&1 || { log "dpkg --purge failed:"; sed 's/^/    /' "$W/dpkg-purge.log"; return 1; }
+    sed 's/^/    /' "$W/dpkg-purge.log"
+    [ ! -e /usr/bin/gestured ] && [ ! -e /etc/gestured/gestured.json5 ] || { log "files left behind"; return 1; }
+    [ "$(systemctl is-active gestured.socket)" != active ] || { log "the socket still listens"; return 1; }
+    [ ! -e /etc/systemd/system/sockets.target.wants/gestured.socket ] || { log "the socket is still enabled"; return 1; }
+    [ ! -e /run/gestured/gestured.sock ] || { log "the socket file is left"; return 1; }
+}
+
+run_check() {
+    local start end result
+    echo "== $1"
+    start=$(now)
+    if "$1"; then result=PASS; PASSES=$((PASSES + 1)); else result=FAIL; FAILURES=$((FAILURES + 1)); fi
+    end=$(now)
+    if [ $result = FAIL ]; then
+        log "the daemon's journal, last lines:"
+        journalctl -u gestured.service -u gestured.socket --no-pager -n 12 | sed 's/^/    /'
+    fi
+    awk -v r="$result" -v t="${1#check_}" -v s="$start" -v e="$end" 'BEGIN { printf "%s %s (%.1f s)\n", r, t, e - s }' \
+        | tee -a "$J/results.txt"
+}
+
+systemctl is-system-running --wait > /dev/null
+fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(. /etc/os-release; echo "$PRETTY_NAME"), state $(systemctl is-system-running)"
+fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
+for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
+             check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
+             check_unplug_and_replug check_stop_says_bye check_security_score check_purge; do
+    run_check "$check"
+done
+journalctl -b --no-pager > "$J/journal.txt" 2>&1
+# The plain closing line CI reads.
+echo "boot: $PASSES passed, $FAILURES failed" | tee -a "$J/results.txt"
+echo "$FAILURES" > "$J/status"
+sync
