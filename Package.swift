@@ -5,6 +5,8 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        // The web bridge (SPEC 13): a program of its own, so SwiftNIO never reaches the daemon.
+        .executable(name: "gestured-web", targets: ["gestured-web"]),
         // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
         // never slow down the main build and tests).
         .library(name: "GestureCore", targets: ["GestureCore"]),
@@ -15,6 +17,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        // The web bridge's HTTP and WebSocket server; chosen by build time, binary size and
+        // memory (docs/web.md). Only the WebBridge and gestured-web targets use it.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // C libraries at the edge, from Debian's -dev packages.
@@ -70,6 +75,26 @@ let package = Package(
             ]
         ),
 
+        // The web bridge (SPEC 13): one daemon session per WebSocket, origins, token, limits.
+        // The client module web/gestured.js is embedded at build time by EmbedClientModule.
+        .target(name: "WebBridge",
+                dependencies: ["GestureConfig", "GestureServer",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")],
+                plugins: ["EmbedClientModule"]),
+        .executableTarget(
+            name: "gestured-web",
+            dependencies: ["WebBridge", "GestureConfig", "GestureServer",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Build-time tool and plugin that turn web/gestured.js into a Swift string literal.
+        .executableTarget(name: "embed-text", path: "Plugins/embed-text"),
+        .plugin(name: "EmbedClientModule", capability: .buildTool(), dependencies: ["embed-text"]),
+
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore"]),
@@ -83,6 +108,8 @@ let package = Package(
                     dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
         .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig"]),
+        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig"],
+                    exclude: ["web"]),
     ],
     swiftLanguageModes: [.v6]
 )

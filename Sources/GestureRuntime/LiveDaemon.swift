@@ -155,7 +155,8 @@ public final class LiveDaemon: EventServerDelegate {
         let device = runner.device
         return InputStatus(source: "device", device: device?.name, path: device?.path,
                            layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
-                           frames: runner.frameCount, time: runner.currentTime.microseconds)
+                           frames: runner.frameCount, time: runner.currentTime.microseconds,
+                           screen: running.configuration.screen)
     }
 
     public func reload() -> Result<ReloadReport, ConfigurationError> {

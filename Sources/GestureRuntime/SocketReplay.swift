@@ -204,7 +204,8 @@ public final class SocketReplay: EventServerDelegate {
     public func inputStatus() -> InputStatus {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.recording.sourcePaths.first,
                     layoutRevision: running.revision, activeTouches: replayer.engine.activeTouchCount,
-                    frames: replayer.frameCount, time: replayer.currentTime.microseconds)
+                    frames: replayer.frameCount, time: replayer.currentTime.microseconds,
+                    screen: running.configuration.screen)
     }
 
     public func reload() -> Result<ReloadReport, ConfigurationError> {

@@ -566,6 +566,11 @@ public final class EventServer {
             writer.key("layout"); writer.beginObject()
             writer.key("revision"); writer.int(input.layoutRevision)
             writer.endObject()
+            writer.key("screen"); writer.beginObject()
+            writer.key("width"); writer.number(input.screen.size.width)
+            writer.key("height"); writer.number(input.screen.size.height)
+            writer.key("rotation"); writer.int(input.screen.rotation.degrees)
+            writer.endObject()
         }
         writer.key("socket"); writer.string(listener.path)
         writer.key("clients"); writer.beginObject()
