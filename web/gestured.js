@@ -487,13 +487,16 @@ function singleChange(previous, next) {
 // MARK: - Debug overlay
 
 /// Draws, over the page, the layout gestured holds (its frames in screen points mapped back to
-/// CSS pixels), every touch with the view it hit, and the recognizer that won. It takes no
-/// pointer events and is not a view.
+/// CSS pixels; controls blue, other views pink, hidden ones dashed), every touch with the view
+/// it hit (orange; dashed once a recognizer took it from the view), the view of a recognizer
+/// that won and where it acts (green), and the last events. It takes no pointer events and is
+/// not a view.
 class DebugOverlay {
   constructor(gestured) {
     this.g = gestured;
     this.touches = new Map(); // touch id -> { x, y, view, phase }
     this.hitViews = new Set();
+    this.finished = new Set(); // touches a recognizer is done with
     this.winners = []; // recent { recognizer, kind, view, state, x, y }
     this.log = [];
     this.canvas = document.createElement("canvas");
@@ -516,25 +519,42 @@ class DebugOverlay {
 
   event(event) {
     if (event.type === "touches") {
+      // A touch is drawn from its first delivery (where it hit) until it ends. A view whose
+      // recognizer won gets its touches cancelled, but the finger is still down: it stays,
+      // marked, until the recognizer that took it is done with it.
       for (const touch of event.touches ?? []) {
-        if (touch.phase === "ended" || touch.phase === "cancelled") {
+        if (touch.phase === "ended" || (touch.phase === "cancelled" && this.finished.has(touch.id))) {
           this.touches.delete(touch.id);
         } else {
-          this.touches.set(touch.id, { x: touch.x, y: touch.y, view: event.view });
+          const known = this.touches.get(touch.id);
+          this.touches.set(touch.id, { x: touch.x, y: touch.y, view: known?.view ?? event.view,
+                                       cancelled: touch.phase === "cancelled" });
         }
       }
-      this.hitViews = new Set([...this.touches.values()].map((touch) => touch.view));
-    } else if (event.type === "gesture" && ["began", "recognized", "changed", "ended"].includes(event.state)) {
-      const existing = this.winners.findIndex((w) => w.recognizer === event.recognizer);
-      const winner = { recognizer: event.recognizer, kind: event.kind, view: event.view, state: event.state,
-                       x: event.x, y: event.y, at: performance.now() };
-      if (existing >= 0) this.winners[existing] = winner; else this.winners.push(winner);
+    } else if (event.type === "gesture") {
+      const final = ["recognized", "ended", "cancelled", "failed"].includes(event.state);
+      if (event.state !== "failed") {
+        const index = this.winners.findIndex((w) => w.recognizer === event.recognizer);
+        const winner = { recognizer: event.recognizer, kind: event.kind, view: event.view, state: event.state,
+                         x: event.x, y: event.y, at: performance.now(), touches: event.touches ?? [] };
+        if (index >= 0) this.winners[index] = winner; else this.winners.push(winner);
+      }
+      if (final) {
+        // The recognizer is done with these touches; their cancellation may still follow.
+        for (const id of event.touches ?? []) {
+          this.finished.add(id);
+          if (this.touches.get(id)?.cancelled) this.touches.delete(id);
+        }
+        if (this.finished.size > 256) this.finished = new Set([...this.finished].slice(-64));
+      }
     }
-    if (event.type === "control" || event.type === "gesture" && event.state !== "changed" || event.type === "layout") {
-      const what = event.type === "control" ? `${event.event} on ${event.view}`
-                 : event.type === "gesture" ? `${event.recognizer} (${event.kind}) ${event.state} on ${event.view}`
-                 : event.message;
-      this.log.unshift(what);
+    this.hitViews = new Set([...this.touches.values()].map((touch) => touch.view));
+    let line = null;
+    if (event.type === "control") line = `${event.event} on ${event.view}`;
+    if (event.type === "gesture" && event.state !== "changed") line = `${event.recognizer} (${event.kind}) ${event.state} on ${event.view}`;
+    if (event.type === "layout") line = `layout ${event.revision}: ${event.message.replace(/^layout replaced: /, "").replace(/ by .*$/, "")}`;
+    if (line) {
+      this.log.unshift(line);
       this.log.length = Math.min(this.log.length, 8);
     }
   }
@@ -563,6 +583,7 @@ class DebugOverlay {
       while (stack.length) {
         const [view, ox, oy] = stack.pop();
         const x = ox + view.frame[0], y = oy + view.frame[1];
+        if (view.hidden && !(view.frame[2] > 0 && view.frame[3] > 0)) continue; // display: none has no box
         const [px, py] = toPage(x, y);
         const w = view.frame[2] / t.scale, h = view.frame[3] / t.scale;
         const hit = this.hitViews.has(view.id);
@@ -587,10 +608,12 @@ class DebugOverlay {
       c.arc(px, py, 18, 0, 2 * Math.PI);
       c.fillStyle = "rgba(255,140,0,0.35)";
       c.fill();
+      c.setLineDash(touch.cancelled ? [4, 3] : []);
       c.strokeStyle = "rgba(255,140,0,1)";
       c.stroke();
+      c.setLineDash([]);
       c.fillStyle = "rgba(120,50,0,1)";
-      c.fillText(`touch ${id} → ${touch.view}`, px + 22, py + 4);
+      c.fillText(`touch ${id} → ${touch.view}`, px + 22, py - 6 + 14 * (id % 2));
     }
     // The recognizers that won, where they act.
     for (const winner of won.values()) {
@@ -601,7 +624,7 @@ class DebugOverlay {
     }
     // The last events, top right.
     c.fillStyle = "rgba(0,0,0,0.65)";
-    const width = 360, height = 18 + 16 * this.log.length;
+    const width = 330, height = 18 + 16 * this.log.length;
     c.fillRect(innerWidth - width - 8, 8, width, height);
     c.fillStyle = "white";
     c.fillText(`gestured ${this.g.connected ? "connected" : "disconnected"}` +
