@@ -12,6 +12,8 @@ public struct BridgeOptions: Sendable {
     /// Bytes a browser may have waiting; one more event and it is dropped with
     /// `slow_consumer`, as the daemon drops a slow socket client (its queue is 1 MiB too).
     public var queueLimit = 1 << 20
+    /// `SO_SNDBUF` of each browser connection (bytes; the kernel doubles it).
+    public var socketSendBuffer = 1 << 17
     /// How long a closing connection may take to receive its last messages.
     public var lingerSeconds: Int64 = 5
     /// Connections at once; more are closed at accept (each one holds a daemon session).

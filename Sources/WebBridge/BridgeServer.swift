@@ -58,6 +58,7 @@ public final class BridgeServer: Sendable {
                         "session": "\(number)", "origin": "\(head.headers.first(name: "Origin") ?? "none")",
                         "mayChange": "\(mayChange)"])
                     try channel.pipeline.syncOperations.addHandlers([
+                        ClientFrameRules(),
                         NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1 << 12,
                                                     maxAccumulatedFrameSize: options.maxMessageSize),
                         BrowserHandler(session: session),
@@ -69,6 +70,10 @@ public final class BridgeServer: Sendable {
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 128)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A fixed send buffer (the kernel doubles it) instead of loopback autotuning, which
+            // grows to megabytes: what a browser has not read is then mostly in our bounded
+            // queue, where slow_consumer sees it.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: options.socketSendBuffer)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 15, high: 1 << 16))
             .childChannelInitializer { channel in
                 let count = connections.withLockedValue { $0 += 1; return $0 }

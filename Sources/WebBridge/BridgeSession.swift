@@ -254,7 +254,7 @@ final class BridgeSession {
         early = []
         switch reason {
         case .browserGone(let why):
-            logger.debug("browser left", metadata: ["session": "\(serial)", "reason": "\(why)"])
+            logger.info("browser left", metadata: ["session": "\(serial)", "reason": "\(why)"])
             queue.removeAll()
             queuedBytes = 0
         case .daemonClosed:
@@ -375,10 +375,37 @@ final class BrowserHandler: ChannelInboundHandler {
             session.end(.protocolError("\(error)"))
         case let error as NIOWebSocketFrameAggregator.Error:
             session.end(.protocolError("\(error)"))
+        case let error as ClientFrameRules.Violation:
+            session.end(.protocolError(error.description))
         default:
             // A broken connection (ECONNRESET and the like): nothing more can reach the browser.
             session.end(.browserGone("\(error)"))
             context.close(promise: nil)
+        }
+    }
+}
+
+/// RFC 6455 rules NIO's frame decoder leaves to the server: every frame from a client is
+/// masked (5.1: "the server MUST close the connection upon receiving a frame that is not
+/// masked"), and no reserved bit is set without an extension that defines it (5.2). Checked
+/// before fragments are joined, since a joined message no longer shows them.
+final class ClientFrameRules: ChannelInboundHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    /// Raised into the pipeline; the session closes with 1002.
+    struct Violation: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = Self.unwrapInboundIn(data)
+        if frame.maskKey == nil {
+            context.fireErrorCaught(Violation(description: "an unmasked frame"))
+        } else if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            context.fireErrorCaught(Violation(description: "a reserved bit set"))
+        } else {
+            context.fireChannelRead(data)
         }
     }
 }

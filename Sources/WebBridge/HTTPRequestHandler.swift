@@ -66,6 +66,11 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
         }
     }
 
+    /// A request NIO's parser refused: HTTPServerProtocolErrorHandler has answered 400; close.
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        context.close(promise: nil)
+    }
+
     private func text(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ message: String,
                       extra: [(String, String)] = []) {
         let body = context.channel.allocator.buffer(string: message)
