@@ -96,3 +96,49 @@ enum Paths {
         return template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
     }
 }
+
+/// The bridge's unit file, as systemd reads it.
+struct ServiceUnitTests {
+    @Test(.enabled(if: access("/usr/bin/systemd-analyze", X_OK) == 0, "needs Debian's systemd package"))
+    func systemdAnalyzeAcceptsTheBridgeUnit() throws {
+        let directory = Paths.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // verify checks that ExecStart= exists: point it at the binary under test; the units
+        // it names (gestured.socket, gestured.service) are verified beside it.
+        let service = try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured-web.service", encoding: .utf8)
+        #expect(service.contains("ExecStart=/usr/local/bin/gestured-web --config"))
+        let units = [
+            ("gestured-web.service", service.replacingOccurrences(of: "/usr/local/bin/gestured-web", with: Paths.binary("gestured-web"))),
+            ("gestured.service", try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured.service", encoding: .utf8)
+                .replacingOccurrences(of: "/usr/local/bin/gestured", with: Paths.binary("gestured"))),
+            ("gestured.socket", try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured.socket", encoding: .utf8)),
+        ]
+        var paths: [String] = []
+        for (name, text) in units {
+            let path = directory + "/" + name
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            paths.append(path)
+        }
+        let (status, output) = try Self.run(["/usr/bin/systemd-analyze", "verify"] + paths)
+        #expect(status == 0 && output.isEmpty, "\(output)")
+        // The check can fail: a misspelt key is reported.
+        try service.replacingOccurrences(of: "SupplementaryGroups=", with: "SupplementaryGroup=")
+            .replacingOccurrences(of: "/usr/local/bin/gestured-web", with: Paths.binary("gestured-web"))
+            .write(toFile: paths[0], atomically: true, encoding: .utf8)
+        let (_, refused) = try Self.run(["/usr/bin/systemd-analyze", "verify"] + paths)
+        #expect(refused.contains("Unknown key 'SupplementaryGroup'"), "\(refused)")
+    }
+
+    static func run(_ arguments: [String]) throws -> (Int32, String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: arguments[0])
+        process.arguments = Array(arguments.dropFirst())
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+}
