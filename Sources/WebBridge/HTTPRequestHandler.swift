@@ -67,8 +67,9 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     /// A request NIO's parser refused: HTTPServerProtocolErrorHandler has answered 400; close.
+    /// (A declined WebSocket upgrade also passes an error this way, and is answered above.)
     func errorCaught(context: ChannelHandlerContext, error: Error) {
-        context.close(promise: nil)
+        if error is HTTPParserError { context.close(promise: nil) }
     }
 
     private func text(_ context: ChannelHandlerContext, _ status: HTTPResponseStatus, _ message: String,

@@ -142,3 +142,15 @@ struct ServiceUnitTests {
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 }
+
+/// The daemon must not grow by the bridge (issue 16): SwiftNIO is linked into gestured-web
+/// only. Checked on the built binaries, by the module names Swift's symbols carry.
+struct DaemonStaysSmallTests {
+    @Test func onlyTheBridgeLinksSwiftNIO() throws {
+        let marker = Data("NIOPosix".utf8)
+        let bridge = try Data(contentsOf: URL(fileURLWithPath: Paths.binary("gestured-web")))
+        let daemon = try Data(contentsOf: URL(fileURLWithPath: Paths.binary("gestured")))
+        #expect(bridge.range(of: marker) != nil, "the check can fail: the bridge does link NIOPosix")
+        #expect(daemon.range(of: marker) == nil, "gestured links SwiftNIO")
+    }
+}
