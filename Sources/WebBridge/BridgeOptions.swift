@@ -9,8 +9,13 @@ public struct BridgeOptions: Sendable {
     /// A longer message is refused with `line_too_long` and the connection closed: the
     /// daemon's own line limit (SPEC 9: 1 MiB), since each message becomes one line.
     public var maxMessageSize = 1 << 20
-    /// Bytes a browser may have waiting; one more event and it is dropped with
-    /// `slow_consumer`, as the daemon drops a slow socket client (its queue is 1 MiB too).
+    /// Above this many bytes waiting for a browser, the bridge stops reading its daemon
+    /// session, so the daemon's own flow control and `slow_consumer` apply to the browser.
+    public var pauseAbove = 1 << 18
+    /// ... and reads again below this many.
+    public var resumeBelow = 1 << 16
+    /// Bytes a browser may have waiting at most (the daemon's own queue size); one more and it
+    /// is dropped with `slow_consumer`. Reached only by what comes while reading is paused.
     public var queueLimit = 1 << 20
     /// `SO_SNDBUF` of each browser connection (bytes; the kernel doubles it).
     public var socketSendBuffer = 1 << 17

@@ -8,10 +8,13 @@ import NIOWebSocket
 /// lines go to the browser one text message each, the browser's messages go to the daemon one
 /// line each. Both channels live on one event loop, so the session needs no lock.
 ///
-/// The browser side has a bounded queue, as the daemon gives each socket client: the daemon
-/// connection is always read at once (the daemon never waits for a browser), and a browser
-/// that lets more than ``BridgeOptions/queueLimit`` bytes pile up loses its backlog, is sent
-/// `slow_consumer` and is closed, exactly as the daemon drops a slow socket client.
+/// Flow control is the daemon's: while more than ``BridgeOptions/pauseAbove`` bytes wait for
+/// the browser, the bridge stops reading the daemon session, so the daemon sees this browser
+/// as the slow (or stalled) socket client it is and applies its own rules — a live daemon
+/// drops it with `slow_consumer` once its queue overflows, a replay in virtual time waits for
+/// it while it still reads. The bridge's own queue limit (``BridgeOptions/queueLimit``,
+/// dropping the browser with `slow_consumer` as well) is only the safety net for what
+/// arrives while reading is paused, such as the rest of a closing session.
 final class BridgeSession {
     /// Why the session ends, and what the browser is told.
     enum Ending {
@@ -58,6 +61,8 @@ final class BridgeSession {
     private var awaitingPong = false
     private var receivedSincePing = false
     private var closeSent = false
+    /// Reading the daemon session is paused because the browser has a backlog.
+    private var daemonPaused = false
 
     init(serial: Int, browser: Channel, options: BridgeOptions, mayChange: Bool, logger: Logger,
          onEnd: @escaping (BridgeSession) -> Void) {
@@ -238,6 +243,20 @@ final class BridgeSession {
         }
         if wrote { browser.flush() }
         if queue.isEmpty, ending != nil { sendCloseFrame() }
+        updateDaemonReading()
+    }
+
+    /// Pauses reading the daemon above the high-water mark, resumes below the low one.
+    private func updateDaemonReading() {
+        guard let daemon, ending == nil else { return }
+        if !daemonPaused, queuedBytes > options.pauseAbove {
+            daemonPaused = true
+            daemon.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+        } else if daemonPaused, queuedBytes < options.resumeBelow {
+            daemonPaused = false
+            daemon.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+            daemon.read()
+        }
     }
 
     // MARK: Ending
