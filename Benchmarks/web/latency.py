@@ -36,7 +36,13 @@ def main():
     parser.add_argument("--workdir", required=True)
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--sessions", type=int, default=50, help="idle browsers for the RSS figure")
+    parser.add_argument("--realtime-priority", action="store_true",
+                        help="run gestured, the bridge and this reader as SCHED_FIFO (root): what the bridge adds "
+                             "when other programs do not compete for the CPU")
     args = parser.parse_args()
+    if args.realtime_priority:
+        os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+        harness.PREFIX[:] = ["chrt", "-f", "10"]
     work = args.workdir
     sock = os.path.join(work, "gestured.sock")
     port = harness.free_port()
@@ -66,6 +72,8 @@ def main():
         assert web.request({"type": "subscribe", "id": 1, "kinds": ["touches"]})["ok"]
         assert direct2.request({"type": "subscribe", "kinds": ["touches"]})["ok"]
         idle_rss = rss(bridge.proc.pid)
+        cpu_before = cpu_seconds(bridge.proc.pid)
+        daemon_cpu_before = cpu_seconds(daemon.proc.pid)
         arrivals = {"direct": {}, "direct2": {}, "web": {}}
         selector = selectors.DefaultSelector()
         # Readers that take whatever is there and stamp every complete message with the time
@@ -96,6 +104,8 @@ def main():
                     selector.unregister(key.fileobj)
                     open_streams.discard(name)
         serving_rss = rss(bridge.proc.pid) if bridge.alive() else None
+        cpu = cpu_seconds(bridge.proc.pid) - cpu_before
+        daemon_cpu = cpu_seconds(daemon.proc.pid) - daemon_cpu_before
         common = sorted(set(arrivals["direct"]) & set(arrivals["web"]) & set(arrivals["direct2"]))
         added = [(arrivals["web"][s] - arrivals["direct"][s]) / 1000 for s in common]
         floor = [(arrivals["direct2"][s] - arrivals["direct"][s]) / 1000 for s in common]
@@ -103,6 +113,11 @@ def main():
         for label, values in [("bridge - direct", added), ("direct2 - direct (method floor)", floor)]:
             print(f"{label:32s} p50 {percentile(values, 50):7.1f} µs  p90 {percentile(values, 90):7.1f} µs  "
                   f"p99 {percentile(values, 99):7.1f} µs  max {max(values):7.1f} µs")
+        # What scheduling cannot blur: the bridge's own CPU time per relayed event.
+        print(f"bridge CPU time: {cpu * 1e6 / len(common):.1f} µs per event ({cpu:.3f} s for {len(common)} events, "
+              f"all threads, /proc/PID/task/*/schedstat); gestured itself: {daemon_cpu * 1e6 / len(common):.1f} µs per event "
+              f"(engine, encoding, three clients)")
+        print(f"load average during the run: {open('/proc/loadavg').read().split()[0]} on {os.cpu_count()} cores")
         # Memory: the bridge with one session, after the stream, and with many idle sessions.
         daemon.proc.wait(20)
         idle = start_idle(args, work, sock, config)
@@ -129,6 +144,16 @@ def start_idle(args, work, sock, config):
     r.tap(0.0, 10, 10)
     r.write(idle)
     return harness.start_replay(args.gestured, config, sock, idle, work, wait_clients=1000, name="gestured-idle")
+
+
+def cpu_seconds(pid):
+    """Time on a CPU, all threads, from the scheduler's own nanosecond clock (schedstat), not
+    the statistical tick counts of /proc/PID/stat."""
+    total = 0
+    for thread in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{thread}/schedstat") as f:
+            total += int(f.read().split()[0])
+    return total / 1e9
 
 
 def rss(pid):

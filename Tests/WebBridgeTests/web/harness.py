@@ -30,6 +30,10 @@ def wait_for(predicate, timeout, what, interval=0.05):
     raise AssertionError(f"timed out after {timeout} s waiting for {what}")
 
 
+# A command prefix for every child (the benchmark's `chrt -f 10`).
+PREFIX = []
+
+
 class Process:
     """A child process whose stderr goes to a file of the work directory."""
 
@@ -37,7 +41,7 @@ class Process:
         self.name = name
         self.log = os.path.join(workdir, name + ".log")
         self.out = os.path.join(workdir, name + ".out")
-        self.proc = subprocess.Popen(argv, stdout=open(self.out, "w"), stderr=open(self.log, "w"),
+        self.proc = subprocess.Popen(PREFIX + argv, stdout=open(self.out, "w"), stderr=open(self.log, "w"),
                                      env=env, start_new_session=True)
 
     def alive(self):
