@@ -8,6 +8,8 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
+        // The web bridge (SPEC 13): a program of its own, so SwiftNIO never reaches the daemon.
+        .executable(name: "gestured-web", targets: ["gestured-web"]),
         // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
         // never slow down the main build and tests).
         .library(name: "GestureCore", targets: ["GestureCore"]),
@@ -20,6 +22,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Typed descriptors and errno (FileDescriptor, Errno) under GestureSystem's wrappers.
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
+        // The web bridge's HTTP and WebSocket server; chosen by build time, binary size and
+        // memory (docs/web.md). Only the WebBridge and gestured-web targets use it.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     ],
     targets: [
         // C libraries at the edge, from Debian's -dev packages.
@@ -93,6 +98,25 @@ let package = Package(
         // Where the tests find the project's files and the external corpus of real recordings
         // ($GESTURED_RECORDINGS; its suites are skipped without it, and fail under CI=true).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // The web bridge (SPEC 13): one daemon session per WebSocket, origins, token, limits.
+        // The client module web/gestured.js is embedded at build time by EmbedClientModule.
+        .target(name: "WebBridge",
+                dependencies: ["GestureConfig", "GestureServer",
+                               .product(name: "Logging", package: "swift-log"),
+                               .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOPosix", package: "swift-nio"),
+                               .product(name: "NIOHTTP1", package: "swift-nio"),
+                               .product(name: "NIOWebSocket", package: "swift-nio")],
+                plugins: ["EmbedClientModule"]),
+        .executableTarget(
+            name: "gestured-web",
+            dependencies: ["WebBridge", "GestureConfig", "GestureServer",
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+        // Build-time tool and plugin that turn web/gestured.js into a Swift string literal.
+        .executableTarget(name: "embed-text", path: "Plugins/embed-text"),
+        .plugin(name: "EmbedClientModule", capability: .buildTool(), dependencies: ["embed-text"]),
 
         .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
@@ -110,6 +134,8 @@ let package = Package(
                     dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
         .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig", "TestSupport"]),
+        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig"],
+                    exclude: ["web"]),
     ],
     swiftLanguageModes: [.v6]
 )

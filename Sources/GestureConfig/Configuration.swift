@@ -22,10 +22,14 @@ public struct Configuration: Hashable, Sendable {
     public var layout: ViewSpec
     /// Where the layout came from, so a reload reads the same place.
     public var layoutSource: LayoutSource
+    /// The web bridge's section (`gestured-web`); `nil` when the file has none. The daemon
+    /// does not use it.
+    public var web: WebConfig?
 
     public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto, grab: Bool = false,
                 axes: AxisOverrides = .none, screen: ScreenGeometry, socket: SocketConfig = SocketConfig(),
-                settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource) {
+                settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource,
+                web: WebConfig? = nil) {
         self.file = file
         self.isBareLayout = isBareLayout
         self.device = device
@@ -36,6 +40,7 @@ public struct Configuration: Hashable, Sendable {
         self.settings = settings
         self.layout = layout
         self.layoutSource = layoutSource
+        self.web = web
     }
 
     /// A few lines for `gestured check-config`: what was read, so the user can see it is what
@@ -64,6 +69,11 @@ public struct Configuration: Hashable, Sendable {
         lines.append("layout: \(layoutSource): \(plural(views, "view")) (\(plural(controls, "control"))), "
             + plural(recognizers, "recognizer"))
         lines.append("socket: \(socket.path)")
+        if let web {
+            let origins = web.origins.map(\.text).joined(separator: ", ")
+            lines.append("web: \(web.listen), origins \(origins.isEmpty ? "none" : origins)"
+                + (web.token == nil ? "" : ", layout changes need the token"))
+        }
         return lines.joined(separator: "\n")
     }
 

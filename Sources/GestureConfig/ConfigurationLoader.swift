@@ -95,6 +95,7 @@ public enum ConfigurationLoader {
         let screen = reader.screen(members["screen"], at: "screen")
         let socket = reader.socket(members["socket"], at: "socket") ?? SocketConfig()
         let settings = reader.gestures(members["gestures"], at: "gestures") ?? GestureSettings()
+        let web = reader.web(members["web"], at: "web")
 
         var layout = ViewSpec(id: "layout", frame: Rect(x: 0, y: 0, width: 0, height: 0))
         var layoutSource = LayoutSource.inline(file: file)
@@ -138,7 +139,7 @@ public enum ConfigurationLoader {
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
         return Configuration(file: file, device: device, grab: grab, axes: axes,
                              screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
-                             socket: socket, settings: settings, layout: layout, layoutSource: layoutSource)
+                             socket: socket, settings: settings, layout: layout, layoutSource: layoutSource, web: web)
     }
 
     /// The value of JSON5 `text` with the position of every key, or the position of its first

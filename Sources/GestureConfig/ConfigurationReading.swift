@@ -4,7 +4,7 @@ import GestureCore
 /// section is the loader's, since it may name another file.
 extension SchemaReader {
     /// The configuration's top-level keys in the order problems are reported.
-    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout"]
+    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout", "web"]
 
     // MARK: device
 
@@ -179,6 +179,59 @@ extension SchemaReader {
         } ?? []
         reportUnknownKeys(in: members, at: path, known: ["path", "group", "controlGroup", "controlUsers"], what: "socket")
         return socket
+    }
+
+    // MARK: web
+
+    /// The bridge's section (SPEC 13): `{ listen: "HOST:PORT", origins: ["…"], token: "…" }`.
+    mutating func web(_ value: JSONValue?, at path: String) -> WebConfig? {
+        guard let value else { return nil }
+        guard let members = object(value, at: path, expected: "an object { listen, origins, token }") else { return nil }
+        let key = { (name: String) in Self.path(path, name) }
+        var web = WebConfig()
+        if let text = string(members["listen"], at: key("listen"),
+                             expected: "a string \"HOST:PORT\", such as \"\(WebConfig.defaultListen)\"") {
+            switch ListenAddress.parse(text) {
+            case .success(let address): web.listen = address
+            case .failure(let error): report(key("listen"), "\"\(text)\": \(error)")
+            }
+        }
+        switch members["origins"] {
+        case .string("*")?:
+            web.origins = [OriginPattern("*")!]
+        case let origins?:
+            let expected = "an array of page origins [\"http://kiosk.local:8080\", …], or \"*\" for any page"
+            web.origins = array(origins, at: key("origins"), expected: expected) { reader, element, path in
+                guard let text = reader.string(element, at: path,
+                                               expected: "a string (an origin such as \"http://localhost:8080\")") else {
+                    return nil
+                }
+                guard let pattern = OriginPattern(text) else {
+                    reader.report(path, "\"\(text)\" is not an origin; write scheme://host or scheme://host:port "
+                        + "(http or https, no path, port * for any), \"null\" for file:// pages, or \"*\" for any page")
+                    return nil
+                }
+                return pattern
+            } ?? web.origins
+        case nil:
+            break
+        }
+        if case .null? = members["token"] {
+            web.token = nil
+        } else if let token = string(members["token"], at: key("token"), expected: "a string (the token) or null") {
+            let range = WebConfig.tokenLength
+            if !range.contains(token.utf8.count) {
+                report(key("token"), "the token has \(token.utf8.count) characters; use \(range.lowerBound) to "
+                    + "\(range.upperBound), such as the output of `openssl rand -hex 16`")
+            } else if !token.utf8.allSatisfy(WebConfig.isTokenCharacter) {
+                report(key("token"), "the token may only have letters, digits and - . _ ~ (it travels in a URL); "
+                    + "use the output of `openssl rand -hex 16`, for example")
+            } else {
+                web.token = token
+            }
+        }
+        reportUnknownKeys(in: members, at: path, known: ["listen", "origins", "token"], what: "web")
+        return web
     }
 
     // MARK: gestures

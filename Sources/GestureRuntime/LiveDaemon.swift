@@ -149,7 +149,8 @@ public final class LiveDaemon: EventServerOwner {
         let device = runner.device
         return InputStatus(source: "device", device: device?.name, path: device?.path,
                            layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
-                           frames: runner.frameCount, time: runner.currentTime.microseconds)
+                           frames: runner.frameCount, time: runner.currentTime.microseconds,
+                           screen: running.configuration.screen)
     }
 
     public func reload(origin: String) -> ReloadOutcome {

@@ -83,6 +83,26 @@ struct ConfigurationTests {
              "gestures.control.trackingSlop: -1 is negative; use 0 to 1000000 points",
              "gestures.touch.tapInterval: expected a number of seconds, found a string",
              "gestures.touch.tapDist: unknown key; did you mean \"tapDistance\"?"),
+        Case("web: \"127.0.0.1:7300\"", "web: expected an object { listen, origins, token }, found a string"),
+        Case("web: { listen: \"127.0.0.1\", origins: \"http://a\", tokn: 1 }",
+             "web.listen: \"127.0.0.1\": no port; write HOST:PORT, such as \"127.0.0.1:7300\"",
+             "web.origins: expected an array of page origins [\"http://kiosk.local:8080\", …], or \"*\" for any page, found a string",
+             "web.tokn: unknown key; did you mean \"token\"?"),
+        Case("web: { listen: \"::1:7300\" }", "web.listen: \"::1:7300\": an IPv6 address needs brackets; write it as \"[::1]:7300\""),
+        Case("web: { listen: \"localhost:70000\" }",
+             "web.listen: \"localhost:70000\": \"70000\" is not a port; use a whole number from 1 to 65535"),
+        Case("web: { listen: \":7300\" }",
+             "web.listen: \":7300\": no host; write HOST:PORT, such as \"127.0.0.1:7300\" (\"0.0.0.0:7300\" for every interface)"),
+        Case("web: { origins: [\"http://a/b\", \"ftp://a\", 3, \"https://a:0\"] }",
+             "web.origins[0]: \"http://a/b\" is not an origin; write scheme://host or scheme://host:port (http or https, no path, port * for any), \"null\" for file:// pages, or \"*\" for any page",
+             "web.origins[1]: \"ftp://a\" is not an origin; write scheme://host or scheme://host:port (http or https, no path, port * for any), \"null\" for file:// pages, or \"*\" for any page",
+             "web.origins[2]: expected a string (an origin such as \"http://localhost:8080\"), found a number",
+             "web.origins[3]: \"https://a:0\" is not an origin; write scheme://host or scheme://host:port (http or https, no path, port * for any), \"null\" for file:// pages, or \"*\" for any page"),
+        Case("web: { token: \"short\" }",
+             "web.token: the token has 5 characters; use 16 to 512, such as the output of `openssl rand -hex 16`"),
+        Case("web: { token: \"0123456789abcdef 0123\" }",
+             "web.token: the token may only have letters, digits and - . _ ~ (it travels in a URL); use the output of `openssl rand -hex 16`, for example"),
+        Case("web: { token: 12 }", "web.token: expected a string (the token) or null, found a number"),
     ]
 
     @Test(arguments: cases)
@@ -111,6 +131,36 @@ struct ConfigurationTests {
             trackingSlop: 40, touchTapInterval: 0.25, touchTapDistance: 30))
         #expect(!configuration.isBareLayout)
         #expect(configuration.layoutSource == .inline(file: "kiosk.json5"))
+        #expect(configuration.web == nil)
+    }
+
+    @Test func readsTheWebSection() throws {
+        let web = try #require(try Self.configuration("""
+            web: { listen: "[::1]:8000", origins: ["http://Kiosk.local:8080", "https://signage.example", "http://localhost:*", "null"],
+                   token: "0123456789abcdef-._~" }
+            """).web)
+        #expect(web.listen == ListenAddress(host: "::1", port: 8000))
+        #expect(web.listen.description == "[::1]:8000")
+        #expect(web.token == "0123456789abcdef-._~")
+        // Origins compare as browsers serialise them: lowercase host, default port left out.
+        #expect(web.allows(origin: "http://kiosk.local:8080"))
+        #expect(!web.allows(origin: "http://kiosk.local"))
+        #expect(web.allows(origin: "https://signage.example") && web.allows(origin: "https://signage.example:443"))
+        #expect(!web.allows(origin: "http://signage.example"))
+        #expect(web.allows(origin: "http://localhost:1234") && web.allows(origin: "http://localhost"))
+        #expect(!web.allows(origin: "http://localhost.evil.example:1234"))
+        #expect(web.allows(origin: "null"))
+        #expect(web.allows(origin: nil), "a request without Origin is no web page")
+    }
+
+    @Test func webDefaultsAllowOnlyLoopbackPages() throws {
+        let web = try #require(try Self.configuration("web: {}").web)
+        #expect(web.listen == ListenAddress(host: "127.0.0.1", port: 7300))
+        #expect(web.token == nil)
+        #expect(web.allows(origin: "http://127.0.0.1:8080") && web.allows(origin: "http://[::1]:9") && web.allows(origin: "http://localhost"))
+        #expect(!web.allows(origin: "http://192.168.1.2:8080") && !web.allows(origin: "null") && !web.allows(origin: "https://localhost"))
+        #expect(try #require(try Self.configuration("web: { origins: \"*\" }").web).allows(origin: "https://anywhere.example"))
+        #expect(!(try #require(try Self.configuration("web: { origins: [] }").web).allows(origin: "http://localhost")))
     }
 
     @Test func defaultsForAMinimalConfiguration() throws {

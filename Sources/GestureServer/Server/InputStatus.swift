@@ -1,4 +1,7 @@
-/// The input side of `status` (SPEC 9: device, layout revision, counters).
+import GestureCore
+
+/// The input side of `status` (SPEC 9: device, layout revision, counters) and the screen the
+/// layout's frames are in.
 public struct InputStatus: Sendable {
     /// Where the input comes from: `device`, or `replay`.
     public var source: String
@@ -12,9 +15,12 @@ public struct InputStatus: Sendable {
     public var frames: Int
     /// The input timeline's latest time, in microseconds.
     public var time: Int64
+    /// The screen in points: what a client that builds the layout from its own window (the web
+    /// client) scales its coordinates to.
+    public var screen: ScreenGeometry
 
     public init(source: String, device: String?, path: String?, layoutRevision: Int, activeTouches: Int,
-                frames: Int, time: Int64) {
+                frames: Int, time: Int64, screen: ScreenGeometry) {
         self.source = source
         self.device = device
         self.path = path
@@ -22,5 +28,6 @@ public struct InputStatus: Sendable {
         self.activeTouches = activeTouches
         self.frames = frames
         self.time = time
+        self.screen = screen
     }
 }

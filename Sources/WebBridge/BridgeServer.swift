@@ -1,0 +1,156 @@
+import GestureConfig
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOWebSocket
+
+/// `gestured-web` (SPEC 13): serves the client module and turns each WebSocket into a session
+/// on the daemon's socket. One event loop thread carries every connection, browser and daemon
+/// side alike; sessions never share state, so a broken or slow browser touches only its own.
+public final class BridgeServer: Sendable {
+    /// The client module (web/gestured.js), embedded at build time.
+    public static var clientModule: String { clientModuleText.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
+
+    private let options: BridgeOptions
+    private let logger: Logger
+    private let group: MultiThreadedEventLoopGroup
+    private let registry: SessionRegistry
+    private let serverChannel: NIOLockedValueBox<Channel?> = NIOLockedValueBox(nil)
+
+    public init(options: BridgeOptions, logger: Logger) {
+        self.options = options
+        self.logger = logger
+        group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let loop = group.next()
+        registry = SessionRegistry(eventLoop: loop)
+    }
+
+    /// Binds `web.listen` and starts serving; returns the address actually bound as
+    /// `host:port` (port 0 picks a free one).
+    public func start() throws -> String {
+        let options = self.options
+        let logger = self.logger
+        let registry = self.registry
+        let loop = registry.eventLoop
+        let module = ByteBuffer(bytes: clientModuleText.withUTF8Buffer { Array($0) })
+        let serverName = "gestured-web/\(options.version)"
+        let connections = NIOLockedValueBox(0)
+        let serial = NIOLockedValueBox(0)
+
+        let upgrader = NIOWebSocketServerUpgrader(
+            maxFrameSize: options.maxMessageSize, automaticErrorHandling: false,
+            shouldUpgrade: { channel, head in
+                let path = head.uri.prefix { $0 != "?" && $0 != "#" }
+                let allowed = path == "/socket" && options.web.allows(origin: head.headers.first(name: "Origin"))
+                // nil leaves the request to HTTPRequestHandler, which says why (403, 426).
+                return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
+            },
+            upgradePipelineHandler: { channel, head in
+                let mayChange = options.web.token.map { RequestGate.tokenMatches(uri: head.uri, token: $0) } ?? true
+                let number = serial.withLockedValue { $0 += 1; return $0 }
+                return channel.eventLoop.makeCompletedFuture {
+                    let session = BridgeSession(serial: number, browser: channel, options: options, mayChange: mayChange,
+                                                logger: logger) { registry.remove($0) }
+                    registry.add(session)
+                    logger.info("browser connected", metadata: [
+                        "session": "\(number)", "origin": "\(head.headers.first(name: "Origin") ?? "none")",
+                        "mayChange": "\(mayChange)"])
+                    try channel.pipeline.syncOperations.addHandlers([
+                        ClientFrameRules(),
+                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1 << 12,
+                                                    maxAccumulatedFrameSize: options.maxMessageSize),
+                        BrowserHandler(session: session),
+                    ])
+                }
+            })
+
+        let bootstrap = ServerBootstrap(group: loop)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelOption(ChannelOptions.backlog, value: 128)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // A fixed send buffer (the kernel doubles it) instead of loopback autotuning, which
+            // grows to megabytes: what a browser has not read is then mostly in our bounded
+            // queue, where slow_consumer sees it.
+            .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: options.socketSendBuffer)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 15, high: 1 << 16))
+            .childChannelInitializer { channel in
+                let count = connections.withLockedValue { $0 += 1; return $0 }
+                channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
+                guard count <= options.maxConnections else {
+                    logger.warning("refusing a connection: too many at once", metadata: ["limit": "\(options.maxConnections)"])
+                    return channel.close()
+                }
+                return channel.eventLoop.makeCompletedFuture {
+                    let http = HTTPRequestHandler(web: options.web, module: module, serverName: serverName,
+                                                  timeoutSeconds: options.requestTimeoutSeconds)
+                    try channel.pipeline.syncOperations.configureHTTPServerPipeline(
+                        withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
+                            context.pipeline.removeHandler(name: HTTPRequestHandler.name, promise: nil)
+                        }),
+                        withErrorHandling: true)
+                    try channel.pipeline.syncOperations.addHandler(http, name: HTTPRequestHandler.name)
+                }
+            }
+        let channel = try bootstrap.bind(host: options.web.listen.host, port: options.web.listen.port).wait()
+        serverChannel.withLockedValue { $0 = channel }
+        let bound = channel.localAddress
+        let host = bound?.ipAddress ?? options.web.listen.host
+        return ListenAddress(host: host, port: bound?.port ?? options.web.listen.port).description
+    }
+
+    /// Stops accepting, closes every session (the browsers get a close frame, "going away")
+    /// and returns once the event loop has stopped.
+    public func stop() {
+        let channel = serverChannel.withLockedValue { $0 }
+        try? channel?.close().wait()
+        let registry = self.registry
+        try? registry.eventLoop.submit { registry.endAll() }.wait()
+        // Give the close frames a moment to leave before the loop goes away.
+        try? registry.eventLoop.scheduleTask(in: .milliseconds(200)) {}.futureResult.wait()
+        try? group.syncShutdownGracefully()
+    }
+
+    /// Runs `body` on the event loop every `seconds` (the systemd watchdog).
+    public func every(seconds: Int64, _ body: @escaping @Sendable () -> Void) {
+        registry.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(seconds), delay: .seconds(seconds)) { _ in body() }
+    }
+
+    /// Sessions now (for logs and tests).
+    public var sessionCount: Int {
+        let registry = self.registry
+        return (try? registry.eventLoop.submit { registry.count }.wait()) ?? 0
+    }
+}
+
+/// The open sessions, so that stopping can close them all. Used on its event loop only
+/// (each method checks), which is what makes it safe to share.
+final class SessionRegistry: @unchecked Sendable {
+    let eventLoop: EventLoop
+    private var sessions: [Int: BridgeSession] = [:]
+
+    init(eventLoop: EventLoop) {
+        self.eventLoop = eventLoop
+    }
+
+    var count: Int {
+        eventLoop.preconditionInEventLoop()
+        return sessions.count
+    }
+
+    func add(_ session: BridgeSession) {
+        eventLoop.preconditionInEventLoop()
+        sessions[session.serial] = session
+    }
+
+    func remove(_ session: BridgeSession) {
+        eventLoop.preconditionInEventLoop()
+        sessions[session.serial] = nil
+    }
+
+    func endAll() {
+        eventLoop.preconditionInEventLoop()
+        for session in Array(sessions.values) { session.end(.stopping) }
+    }
+}

@@ -1,0 +1,105 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import ArgumentParser
+import GestureConfig
+import GestureServer
+import Logging
+import WebBridge
+
+/// `gestured-web`: the web bridge of SPEC 13, a program of its own so that the daemon never
+/// links SwiftNIO. Argument parsing and wiring only; the bridge is `WebBridge`.
+@main
+struct GesturedWeb: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gestured-web",
+        abstract: "Serve gestured to web pages: the client module and one WebSocket per page.",
+        discussion: """
+            Serves GET /gestured.js (the client module) and GET /socket (a WebSocket) on \
+            web.listen (default 127.0.0.1:7300). Each WebSocket is one session on gestured's \
+            socket, speaking its protocol one JSON object per text message. Pages whose origin \
+            is not in web.origins get HTTP 403; with web.token set, layout.set, view.update, \
+            screen.set and reload need a connection opened with ?token=…. Tells systemd \
+            READY=1 once it listens; SIGTERM or SIGINT closes every WebSocket and exits 0.
+            """,
+        version: "0.1.0")
+
+    @Option(help: "The configuration file (its web section, and socket.path).")
+    var config: String = Configuration.defaultPath
+
+    @Option(help: ArgumentHelp("Listen on this address instead of web.listen (port 0: any free port).",
+                               valueName: "host:port"))
+    var listen: String?
+
+    @Option(help: ArgumentHelp("gestured's socket instead of socket.path.", valueName: "path"))
+    var socket: String?
+
+    func run() throws {
+        let configuration: Configuration
+        do {
+            configuration = try ConfigurationLoader.load(path: config)
+        } catch {
+            printError(error.description)
+            throw ExitCode.failure
+        }
+        var web = configuration.web ?? WebConfig()
+        if let listen {
+            switch ListenAddress.parse(listen, allowsAnyPort: true) {
+            case .success(let address): web.listen = address
+            case .failure(let error):
+                printError("gestured-web: --listen \(listen): \(error)")
+                throw ExitCode.validationFailure
+            }
+        }
+        JournalLogHandler.bootstrap()
+        let logger = Logger(label: "gestured-web")
+        // A browser that vanishes must be an EPIPE to handle, never a signal that kills us.
+        signal(SIGPIPE, SIG_IGN)
+        // SIGTERM and SIGINT are taken by sigwait on this thread: block them before the event
+        // loop's thread starts, so it inherits the mask and never runs a handler.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+
+        let options = BridgeOptions(socketPath: socket ?? configuration.socket.path, web: web, version: "0.1.0")
+        let server = BridgeServer(options: options, logger: logger)
+        let address: String
+        do {
+            address = try server.start()
+        } catch {
+            printError("gestured-web: cannot listen on \(web.listen): \(error)")
+            throw ExitCode.failure
+        }
+        let notifier = ServiceNotifier()
+        if let usec = notifier.watchdogMicroseconds {
+            // Pinged from the event loop itself: a stuck loop stops the pings and systemd
+            // restarts the bridge. The loop's notifier is its own, used on that thread only.
+            let watchdog = LoopOnly(ServiceNotifier())
+            server.every(seconds: max(1, usec / 2_000_000)) { watchdog.value.watchdog() }
+        }
+        logger.info("serving", metadata: ["listen": "\(address)", "socket": "\(options.socketPath)",
+                                          "origins": "\(web.origins.map(\.text))", "token": "\(web.token != nil)"])
+        // The one line scripts and tests wait for: where the bridge listens.
+        let line = Array("gestured-web: listening on \(address), gestured socket \(options.socketPath)\n".utf8)
+        _ = write(1, line, line.count)
+        notifier.ready(status: "serving \(address) for gestured on \(options.socketPath)")
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        notifier.stopping(status: "stopping")
+        logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        server.stop()
+    }
+}
+
+func printError(_ message: String) {
+    let line = Array((message + "\n").utf8)
+    _ = write(2, line, line.count)
+}
+
+/// A value handed to the event loop's thread and used there only.
+struct LoopOnly<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
