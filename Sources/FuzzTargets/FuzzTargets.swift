@@ -26,8 +26,7 @@ public enum FuzzTargets {
                               subviews: [ViewSpec(id: "left", frame: Rect(x: 0, y: 0, width: 400, height: 480))])
         do {
             let (id, request) = try Request.parse(bytes)
-            var reply = ReplyEncoder.reply(to: id)
-            _ = reply.finish()
+            _ = ReplyEncoder.encode(.ok(id, .done))
             switch request {
             case .layoutSet(let value):
                 if let applied = try? ConfigurationLoader.decodeLayout(value, file: "layout.set") {
@@ -43,7 +42,7 @@ public enum FuzzTargets {
                 break
             }
         } catch {
-            _ = ReplyEncoder.error(error)
+            _ = ReplyEncoder.encode(.error(error))
         }
     }
 

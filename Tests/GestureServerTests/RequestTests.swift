@@ -120,10 +120,9 @@ struct RequestLimitTests {
     @Test(arguments: ["9007199254740993", "-9223372036854775809", "18446744073709551617", "1.50", "1e3", "0", "-0"])
     func numericIDsComeBackAsWritten(_ id: String) throws {
         let (parsed, _) = try Request.parse(Array(#"{"type":"status","id":\#(id)}"#.utf8))
-        var encoder = ReplyEncoder.reply(to: parsed)
-        let reply = encoder.finish()
+        let reply = ReplyEncoder.encode(.ok(parsed, .done))
         #expect(String(decoding: reply, as: UTF8.self) == #"{"type":"reply","re":\#(id),"ok":true}"# + "\n")
-        let error = ReplyEncoder.error(ProtocolError(.forbidden, "no", requestID: parsed))
+        let error = ReplyEncoder.encode(.error(ProtocolError(.forbidden, "no", requestID: parsed)))
         #expect(String(decoding: error, as: UTF8.self).hasPrefix(#"{"type":"error","re":\#(id),"#))
     }
 }
