@@ -218,7 +218,8 @@ public final class SocketReplay: EventServerOwner {
     public func inputStatus() -> InputStatus {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
                     layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
-                    frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds)
+                    frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds,
+                    screen: running.configuration.screen)
     }
 
     public func reload(origin: String) -> ReloadOutcome {

@@ -125,8 +125,8 @@ final class BridgeSession {
         case .text:
             browserText(frame.unmaskedData)
         case .binary:
-            enqueue(ReplyEncoder.error(ProtocolError(.badRequest, "the bridge takes requests as text messages, one JSON "
-                + "object each, such as {\"type\":\"status\",\"id\":1}; a binary message was ignored")), force: true)
+            enqueue(ReplyEncoder.encode(.error(ProtocolError(.badRequest, "the bridge takes requests as text messages, one JSON "
+                + "object each, such as {\"type\":\"status\",\"id\":1}; a binary message was ignored"))), force: true)
         case .ping:
             var payload = frame.unmaskedData
             if payload.readableBytes > 125 { payload = payload.getSlice(at: payload.readerIndex, length: 125)! }
@@ -282,22 +282,22 @@ final class BridgeSession {
             logger.warning("cannot reach gestured's socket", metadata: [
                 "session": "\(serial)", "socket": "\(options.socketPath)", "error": "\(why)"])
             closeCode = .unknown(1013)  // Try Again Later
-            enqueue(ReplyEncoder.bye(reason: "unavailable", message: "gestured is not reachable on \(options.socketPath) "
-                + "(\(why)); the bridge runs, the daemon does not: start gestured, then reconnect"), force: true)
+            enqueue(ReplyEncoder.encode(.bye(reason: "unavailable", message: "gestured is not reachable on \(options.socketPath) "
+                + "(\(why)); the bridge runs, the daemon does not: start gestured, then reconnect")), force: true)
         case .slowConsumer:
             logger.warning("dropping a browser that does not read its events fast enough", metadata: [
                 "session": "\(serial)", "queued": "\(queuedBytes)", "limit": "\(options.queueLimit)"])
             queue.removeAll()
             queuedBytes = 0
             closeCode = .policyViolation
-            enqueue(ReplyEncoder.error(ProtocolError(.slowConsumer, "client bug: this connection did not read its events "
-                + "fast enough and more than \(options.queueLimit) bytes were waiting; read continuously and reconnect")),
+            enqueue(ReplyEncoder.encode(.error(ProtocolError(.slowConsumer, "client bug: this connection did not read its events "
+                + "fast enough and more than \(options.queueLimit) bytes were waiting; read continuously and reconnect"))),
                     force: true)
         case .messageTooLong:
             logger.warning("closing a browser that sent an over-long message", metadata: ["session": "\(serial)"])
             closeCode = .messageTooLarge
-            enqueue(ReplyEncoder.error(ProtocolError(.lineTooLong, "client bug: a message is longer than "
-                + "\(options.maxMessageSize) bytes; keep every request under the limit (send large layouts as compact JSON)")),
+            enqueue(ReplyEncoder.encode(.error(ProtocolError(.lineTooLong, "client bug: a message is longer than "
+                + "\(options.maxMessageSize) bytes; keep every request under the limit (send large layouts as compact JSON)"))),
                     force: true)
         case .protocolError(let why):
             logger.info("closing a browser that broke the WebSocket protocol", metadata: ["session": "\(serial)", "error": "\(why)"])

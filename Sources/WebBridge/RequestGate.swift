@@ -21,7 +21,7 @@ public struct RequestGate: Sendable {
     /// (not JSON, no type) goes on: the daemon answers it as it answers any client.
     public func refusal(of message: some Collection<UInt8>) -> [UInt8]? {
         guard !mayChange else { return nil }
-        guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(message)),
+        guard let value = try? JSONParser.parse(bytes: Array(message), dialect: .json).value,
               case .object(let members) = value,
               case .string(let type)? = members["type"], Self.changingTypes.contains(type) else {
             return nil
@@ -34,7 +34,7 @@ public struct RequestGate: Sendable {
         let error = ProtocolError(.forbidden, "this connection may not change the layout: the bridge requires a token "
             + "for \(type); open the WebSocket with ?token=… (connect({ token })) as web.token in gestured's configuration says",
             requestID: id)
-        return ReplyEncoder.error(error)
+        return ReplyEncoder.encode(.error(error))
     }
 
     /// The daemon's `hello` as this connection should see it: a connection that may not change

@@ -106,11 +106,11 @@ struct ServiceUnitTests {
         // verify checks that ExecStart= exists: point it at the binary under test; the units
         // it names (gestured.socket, gestured.service) are verified beside it.
         let service = try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured-web.service", encoding: .utf8)
-        #expect(service.contains("ExecStart=/usr/local/bin/gestured-web --config"))
+        #expect(service.contains("ExecStart=/usr/bin/gestured-web --config"))
         let units = [
-            ("gestured-web.service", service.replacingOccurrences(of: "/usr/local/bin/gestured-web", with: Paths.binary("gestured-web"))),
+            ("gestured-web.service", service.replacingOccurrences(of: "/usr/bin/gestured-web", with: Paths.binary("gestured-web"))),
             ("gestured.service", try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured.service", encoding: .utf8)
-                .replacingOccurrences(of: "/usr/local/bin/gestured", with: Paths.binary("gestured"))),
+                .replacingOccurrences(of: "/usr/bin/gestured", with: Paths.binary("gestured"))),
             ("gestured.socket", try String(contentsOfFile: Paths.packageRoot + "/systemd/gestured.socket", encoding: .utf8)),
         ]
         var paths: [String] = []
@@ -119,13 +119,13 @@ struct ServiceUnitTests {
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             paths.append(path)
         }
-        let (status, output) = try Self.run(["/usr/bin/systemd-analyze", "verify"] + paths)
+        let (status, output) = try Self.run(["/usr/bin/systemd-analyze", "verify", "--man=no"] + paths)
         #expect(status == 0 && output.isEmpty, "\(output)")
         // The check can fail: a misspelt key is reported.
         try service.replacingOccurrences(of: "SupplementaryGroups=", with: "SupplementaryGroup=")
-            .replacingOccurrences(of: "/usr/local/bin/gestured-web", with: Paths.binary("gestured-web"))
+            .replacingOccurrences(of: "/usr/bin/gestured-web", with: Paths.binary("gestured-web"))
             .write(toFile: paths[0], atomically: true, encoding: .utf8)
-        let (_, refused) = try Self.run(["/usr/bin/systemd-analyze", "verify"] + paths)
+        let (_, refused) = try Self.run(["/usr/bin/systemd-analyze", "verify", "--man=no"] + paths)
         #expect(refused.contains("Unknown key 'SupplementaryGroup'"), "\(refused)")
     }
 

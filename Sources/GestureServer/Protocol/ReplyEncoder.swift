@@ -89,6 +89,12 @@ public enum ReplyEncoder {
             writer.key("layout"); writer.beginObject()
             writer.key("revision"); writer.int(input.layoutRevision)
             writer.endObject()
+            // The screen the layout's frames are in (the web client scales CSS pixels to it).
+            writer.key("screen"); writer.beginObject()
+            writer.key("width"); writer.number(input.screen.size.width)
+            writer.key("height"); writer.number(input.screen.size.height)
+            writer.key("rotation"); writer.int(input.screen.rotation.degrees)
+            writer.endObject()
         }
         writer.key("socket"); writer.string(status.socket)
         writer.key("clients"); writer.beginObject()

@@ -127,7 +127,8 @@ final class TestOwner: EventServerOwner {
     }
 
     func inputStatus() -> InputStatus {
-        InputStatus(source: "test", device: nil, path: nil, layoutRevision: revision, activeTouches: 0, frames: 0, time: 0)
+        InputStatus(source: "test", device: nil, path: nil, layoutRevision: revision, activeTouches: 0, frames: 0, time: 0,
+                    screen: ScreenGeometry(size: Size(width: 1920, height: 1080)))
     }
 
     func announce(_ notices: [ServerNotice]) -> EncodedEvents {
