@@ -48,12 +48,14 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 EOF
     # The objects of FuzzTargets and of the modules it uses (not the executable's main).
     local objects=()
-    for module in FuzzTargets GestureServer GestureConfig GestureCore GestureSystem Logging; do
+    for module in FuzzTargets GestureServer GestureConfig GestureCore GestureSystem SystemPackage CSystem Logging; do
         objects+=("$release/$module.build/"*.o)
     done
-    # CLinux is a module map of system headers that GestureServer's interface mentions.
+    # CLinux (system headers) and swift-system's CSystem are module maps that the modules'
+    # interfaces mention.
     swiftc -sanitize=fuzzer -parse-as-library -O -g -I "$release/Modules" -I "$release" \
         -Xcc -fmodule-map-file=Sources/CLinux/module.modulemap \
+        -Xcc -fmodule-map-file="$scratch/build/checkouts/swift-system/Sources/CSystem/include/module.modulemap" \
         "$scratch/bin/$target.swift" "${objects[@]}" -lm -o "$scratch/bin/$target" >&2
 }
 
