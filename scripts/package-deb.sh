@@ -51,7 +51,9 @@ start=$(date +%s)
 
 # --- 1. the static binaries ----------------------------------------------------------------
 scratch=.build/static
-build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib
+# -gdwarf-4: the C targets (swift-system's shims) would get clang's DWARF 5, which Debian 12's
+# valgrind cannot read, and the start-up profile below runs under valgrind.
+build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib -Xcc -gdwarf-4
        -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now)
 bin=$("${build[@]}" --show-bin-path)
 for product in "${products[@]}"; do
