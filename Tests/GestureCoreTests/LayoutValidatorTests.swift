@@ -197,7 +197,7 @@ struct LayoutValidatorTests {
 
     @Test func theDefaultsAreValid() {
         for kind in RecognizerKind.allCases {
-            #expect(LayoutValidator.problems(in: GestureSettings.defaults(for: kind), of: kind, path: "d") == [], "\(kind)")
+            #expect(LayoutValidator.problems(in: GestureSettings.defaults(for: kind).parameters, of: kind, path: "d") == [], "\(kind)")
         }
     }
 

@@ -35,16 +35,20 @@ struct RecognizerSlot {
     /// touches that hit the control (SPEC 5.6, UIKit's `UIControl.gestureRecognizerShouldBegin`).
     let yieldsToControls: Bool
 
-    init(spec: RecognizerSpec, tree: ViewTree, view: ViewIndex, parameters: RecognizerParameters,
+    init(spec: RecognizerSpec, tree: ViewTree, view: ViewIndex, parameters: ResolvedParameters,
          context: RecognizerContext) {
         self.spec = spec
         self.tree = tree
         self.view = view
-        machine = AnyRecognizer(kind: spec.kind, parameters: parameters, context: context)
+        machine = AnyRecognizer(parameters: parameters, context: context)
         cancelsTouchesInView = spec.cancelsTouchesInView ?? true
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
-        yieldsToControls = spec.kind == .tap && parameters.taps == 1 && parameters.touches == 1
+        if case .tap(let tap) = parameters {
+            yieldsToControls = tap.taps == 1 && tap.touches == 1
+        } else {
+            yieldsToControls = false
+        }
     }
 
     /// Received touches since its last reset.

@@ -24,11 +24,11 @@ struct EdgePanRecognizer: Sendable {
     private(set) var state: State = .following
     private var pan: PanRecognizer
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        edges = parameters.edges ?? []
-        edgeWidth = parameters.edgeWidth ?? 0
+    public init(parameters: EdgePanParameters, context: RecognizerContext) {
+        edges = parameters.edges
+        edgeWidth = parameters.edgeWidth
         screen = context.screen
-        pan = PanRecognizer(followingFirstFingerWithSlop: parameters.slop ?? 0)
+        pan = PanRecognizer(followingFirstFingerWithSlop: parameters.slop)
     }
 
     public var values: GestureValues { pan.values }

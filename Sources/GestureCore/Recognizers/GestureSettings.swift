@@ -22,41 +22,43 @@ public struct GestureSettings: Hashable, Sendable {
         self.touchTapDistance = touchTapDistance
     }
 
-    /// The built-in defaults of each recognizer type.
-    public static func defaults(for kind: RecognizerKind) -> RecognizerParameters {
+    /// The built-in defaults of each recognizer type: the one place they are written.
+    public static func defaults(for kind: RecognizerKind) -> ResolvedParameters {
         switch kind {
         case .tap:
             // SPEC 5.7. maxMovement 45 pt and maxInterval 0.35 s are UIKit's observed tap limits.
-            RecognizerParameters(taps: 1, maxMovement: 45, maxDuration: 0.75, maxInterval: 0.35, touches: 1)
+            .tap(TapParameters(taps: 1, touches: 1, maxMovement: 45, maxDuration: 0.75, maxInterval: 0.35))
         case .longPress:
             // UILongPressGestureRecognizer: minimumPressDuration 0.5 s, allowableMovement 10 pt.
-            RecognizerParameters(touches: 1, minimumDuration: 0.5, allowableMovement: 10)
+            .longPress(LongPressParameters(touches: 1, minimumDuration: 0.5, allowableMovement: 10))
         case .pan:
-            // SPEC 5.7: a pan begins once the touches have moved 10 pt (UIKit's hysteresis).
-            RecognizerParameters(minimumTouches: 1, maximumTouches: Int.max, slop: 10)
+            // SPEC 5.7: a pan begins once the touches have moved 10 pt (UIKit's hysteresis);
+            // UIPanGestureRecognizer's maximumNumberOfTouches defaults to NSUIntegerMax.
+            .pan(PanParameters(minimumTouches: 1, maximumTouches: Int.max, slop: 10))
         case .swipe:
             // UIKit does not document its swipe thresholds. 50 pt in at most 0.5 s at an
             // average of at least 200 pt/s matches a flick on a phone-sized panel; on large
             // kiosk panels raise minimumDistance in `gestures.swipe`.
-            RecognizerParameters(maxDuration: 0.5, touches: 1, direction: [.right], minimumDistance: 50,
-                                 minimumVelocity: 200)
+            .swipe(SwipeParameters(directions: [.right], touches: 1, minimumDistance: 50, minimumVelocity: 200,
+                                   maxDuration: 0.5))
         case .pinch:
             // Begin once the distance between the two touches changed by 5 % (scale 0.95/1.05).
-            RecognizerParameters(minimumScaleChange: 0.05)
+            .pinch(PinchParameters(minimumScaleChange: 0.05))
         case .rotation:
             // Begin once the line between the two touches turned by 0.1 rad (about 5.7°).
-            RecognizerParameters(minimumRotation: 0.1)
+            .rotation(RotationParameters(minimumRotation: 0.1))
         case .edgePan:
             // UIScreenEdgePanGestureRecognizer: its one finger must start within 20 pt of the
             // edge; the pan's slop, 10 pt.
-            RecognizerParameters(slop: 10, edges: [.left], edgeWidth: 20)
+            .edgePan(EdgePanParameters(edges: [.left], edgeWidth: 20, slop: 10))
         }
     }
 
     /// The parameters in force for a recognizer: its own values, then the global overrides of
-    /// its type, then the defaults. Every parameter of ``RecognizerParameters/keys(for:)`` is set.
-    public func resolved(_ spec: RecognizerSpec) -> RecognizerParameters {
-        let global = (overrides[spec.kind] ?? RecognizerParameters()).overriding(Self.defaults(for: spec.kind))
-        return spec.parameters.overriding(global)
+    /// its type, then the defaults.
+    public func resolved(_ spec: RecognizerSpec) -> ResolvedParameters {
+        var resolved = Self.defaults(for: spec.kind)
+        if let global = overrides[spec.kind] { resolved = resolved.overridden(by: global) }
+        return resolved.overridden(by: spec.parameters)
     }
 }

@@ -34,11 +34,10 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        let defaults = GestureSettings.defaults(for: .longPress)
-        touchesRequired = max(1, parameters.touches ?? defaults.touches ?? 1)
-        minimumDuration = TimeSpan(seconds: parameters.minimumDuration ?? defaults.minimumDuration ?? 0.5)
-        allowableMovement = parameters.allowableMovement ?? defaults.allowableMovement ?? 10
+    public init(parameters: LongPressParameters, context: RecognizerContext) {
+        touchesRequired = max(1, parameters.touches)
+        minimumDuration = TimeSpan(seconds: parameters.minimumDuration)
+        allowableMovement = parameters.allowableMovement
         touches = RecognizerTouches(capacity: touchesRequired + 2)
     }
 

@@ -52,10 +52,10 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        minimumTouches = max(1, parameters.minimumTouches ?? 1)
-        maximumTouches = max(minimumTouches, parameters.maximumTouches ?? Int.max)
-        slop = parameters.slop ?? 0
+    public init(parameters: PanParameters, context: RecognizerContext) {
+        minimumTouches = max(1, parameters.minimumTouches)
+        maximumTouches = max(minimumTouches, parameters.maximumTouches)
+        slop = parameters.slop
         followsFirstFingerOnly = false
         touches = RecognizerTouches(capacity: 11)
     }

@@ -7,8 +7,8 @@ struct PinchMeasure: PairMeasure {
     /// non-zero distance becomes the reference.
     private var initialSpan = 0.0
 
-    init(parameters: RecognizerParameters) {
-        minimumScaleChange = parameters.minimumScaleChange ?? 0
+    init(parameters: PinchParameters) {
+        minimumScaleChange = parameters.minimumScaleChange
     }
 
     mutating func start(line: Point) {

@@ -10,8 +10,8 @@ struct RotationMeasure: PairMeasure {
     private var lastLine = Point.zero
     private var rotation = 0.0
 
-    init(parameters: RecognizerParameters) {
-        minimumRotation = parameters.minimumRotation ?? 0
+    init(parameters: RotationParameters) {
+        minimumRotation = parameters.minimumRotation
     }
 
     mutating func start(line: Point) {

@@ -38,13 +38,12 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        let defaults = GestureSettings.defaults(for: .swipe)
-        touchesRequired = max(1, parameters.touches ?? defaults.touches ?? 1)
-        directions = parameters.direction ?? defaults.direction ?? [.right]
-        minimumDistance = parameters.minimumDistance ?? defaults.minimumDistance ?? 50
-        minimumVelocity = parameters.minimumVelocity ?? defaults.minimumVelocity ?? 200
-        maxDuration = TimeSpan(seconds: parameters.maxDuration ?? defaults.maxDuration ?? 0.5)
+    public init(parameters: SwipeParameters, context: RecognizerContext) {
+        touchesRequired = max(1, parameters.touches)
+        directions = parameters.directions
+        minimumDistance = parameters.minimumDistance
+        minimumVelocity = parameters.minimumVelocity
+        maxDuration = TimeSpan(seconds: parameters.maxDuration)
         touches = RecognizerTouches(capacity: touchesRequired + 1)
     }
 

@@ -51,13 +51,12 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     /// across `reset()` so the arena can report them.
     public internal(set) var anomalies = 0
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
-        let defaults = GestureSettings.defaults(for: .tap)
-        taps = max(1, parameters.taps ?? defaults.taps ?? 1)
-        touchesRequired = max(1, parameters.touches ?? defaults.touches ?? 1)
-        maxMovement = parameters.maxMovement ?? defaults.maxMovement ?? 45
-        maxDuration = TimeSpan(seconds: parameters.maxDuration ?? defaults.maxDuration ?? 0.75)
-        maxInterval = TimeSpan(seconds: parameters.maxInterval ?? defaults.maxInterval ?? 0.35)
+    public init(parameters: TapParameters, context: RecognizerContext) {
+        taps = max(1, parameters.taps)
+        touchesRequired = max(1, parameters.touches)
+        maxMovement = parameters.maxMovement
+        maxDuration = TimeSpan(seconds: parameters.maxDuration)
+        maxInterval = TimeSpan(seconds: parameters.maxInterval)
         touches = RecognizerTouches(capacity: touchesRequired + 1)
     }
 

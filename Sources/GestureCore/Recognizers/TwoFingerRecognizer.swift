@@ -3,7 +3,9 @@
 /// about two-finger gestures, which fingers they follow and when they begin and end, is
 /// ``TwoFingerRecognizer``'s and the same for both.
 protocol PairMeasure: Sendable {
-    init(parameters: RecognizerParameters)
+    /// The measure's parameters in force (``PinchParameters``, ``RotationParameters``).
+    associatedtype Parameters: Sendable
+    init(parameters: Parameters)
     /// A pair formed with `line` from its first finger to its second: measuring starts here.
     mutating func start(line: Point)
     /// Brings the measure up to date with the line now; returns its value, or nil while the
@@ -49,7 +51,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
         var measure: Measure
     }
 
-    let parameters: RecognizerParameters
+    let parameters: Measure.Parameters
     private(set) var state: State = .ready
     var touches: RecognizerTouches
     private var tracker = VelocityTracker()
@@ -57,7 +59,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
 
-    public init(parameters: RecognizerParameters, context: RecognizerContext) {
+    public init(parameters: Measure.Parameters, context: RecognizerContext) {
         self.parameters = parameters
         touches = RecognizerTouches(capacity: 4)
     }

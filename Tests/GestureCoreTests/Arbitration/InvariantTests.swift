@@ -174,7 +174,7 @@ struct InvariantTests {
             guard let spec = e.tree.recognizers.first(where: { $0.spec.id == e.recognizer })?.spec,
                   let first = e.touches.min(),
                   let start = fingers.first(where: { $0.id == first })?.beganFrame else { continue }
-            let required = settings.resolved(spec).touches ?? 1
+            let required = settings.resolved(spec).parameters.touches ?? 1
             let mine = fingers.filter { finger in
                 finger.id >= first && finger.tree === e.tree
                     && finger.view.map { e.tree.isDescendant($0, of: e.view) } == true

@@ -104,7 +104,7 @@ import Testing
     }
 
     @Test func overdueDeadlineThenLiftReportsTheEndAsADeadline() {
-        var recognizer = AnyRecognizer(kind: .longPress, parameters: GestureSettings.defaults(for: .longPress),
+        var recognizer = AnyRecognizer(parameters: GestureSettings.defaults(for: .longPress),
                                        context: RecognizerContext(screen: RecognizerScript.screen))
         let t0 = Timestamp.zero, t1 = Timestamp(microseconds: 600_000)
         #expect(recognizer.handle(.touchBegan(TouchSample(touch: TouchID(1), location: .zero, time: t0))) == .none)

@@ -25,7 +25,7 @@ struct RecognizerScript {
     init(_ kind: RecognizerKind, _ parameters: RecognizerParameters = RecognizerParameters(),
          screen: Rect = RecognizerScript.screen) {
         let resolved = GestureSettings().resolved(RecognizerSpec(id: "r", kind: kind, parameters: parameters))
-        recognizer = AnyRecognizer(kind: kind, parameters: resolved, context: RecognizerContext(screen: screen))
+        recognizer = AnyRecognizer(parameters: resolved, context: RecognizerContext(screen: screen))
     }
 
     var values: GestureValues { recognizer.values }
