@@ -88,57 +88,31 @@ public struct AnyRecognizer: Sendable {
     }
 
 
+    /// The machine's touch table: the touches it holds, in the order they began, and which
+    /// of them it holds aside.
+    private var touchTable: RecognizerTouches {
+        switch kind {
+        case .tap: tap!.touches
+        case .longPress: longPress!.touches
+        case .pan: pan!.touches
+        case .swipe: swipe!.touches
+        case .pinch: pinch!.touches
+        case .rotation: rotation!.touches
+        case .edgePan: edgePan!.touches
+        }
+    }
+
     /// The touches it holds (down, delivered to it), in the order they began. Allocates:
     /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
-    public var trackedTouches: [TouchID] {
-        switch kind {
-        case .tap: tap!.trackedTouches
-        case .longPress: longPress!.trackedTouches
-        case .pan: pan!.trackedTouches
-        case .swipe: swipe!.trackedTouches
-        case .pinch: pinch!.trackedTouches
-        case .rotation: rotation!.trackedTouches
-        case .edgePan: edgePan!.trackedTouches
-        }
-    }
+    public var trackedTouches: [TouchID] { touchTable.ids }
 
-    public var trackedTouchCount: Int {
-        switch kind {
-        case .tap: tap!.trackedTouchCount
-        case .longPress: longPress!.trackedTouchCount
-        case .pan: pan!.trackedTouchCount
-        case .swipe: swipe!.trackedTouchCount
-        case .pinch: pinch!.trackedTouchCount
-        case .rotation: rotation!.trackedTouchCount
-        case .edgePan: edgePan!.trackedTouchCount
-        }
-    }
+    public var trackedTouchCount: Int { touchTable.count }
 
-    public func isTracking(_ touch: TouchID) -> Bool {
-        switch kind {
-        case .tap: tap!.isTracking(touch)
-        case .longPress: longPress!.isTracking(touch)
-        case .pan: pan!.isTracking(touch)
-        case .swipe: swipe!.isTracking(touch)
-        case .pinch: pinch!.isTracking(touch)
-        case .rotation: rotation!.isTracking(touch)
-        case .edgePan: edgePan!.isTracking(touch)
-        }
-    }
+    public func isTracking(_ touch: TouchID) -> Bool { touchTable.index(of: touch) != nil }
 
     /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
     /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
-    public func isIgnoring(_ touch: TouchID) -> Bool {
-        switch kind {
-        case .tap: tap!.isIgnoring(touch)
-        case .longPress: longPress!.isIgnoring(touch)
-        case .pan: pan!.isIgnoring(touch)
-        case .swipe: swipe!.isIgnoring(touch)
-        case .pinch: pinch!.isIgnoring(touch)
-        case .rotation: rotation!.isIgnoring(touch)
-        case .edgePan: edgePan!.isIgnoring(touch)
-        }
-    }
+    public func isIgnoring(_ touch: TouchID) -> Bool { touchTable.isIgnored(touch) }
 
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool {

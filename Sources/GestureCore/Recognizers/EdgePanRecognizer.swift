@@ -34,10 +34,8 @@ struct EdgePanRecognizer: Sendable {
     public var values: GestureValues { pan.values }
     /// Edge pans never wait for time.
     public var deadline: Timestamp? { nil }
-    public var trackedTouches: [TouchID] { pan.trackedTouches }
-    public var trackedTouchCount: Int { pan.trackedTouchCount }
-    public func isTracking(_ touch: TouchID) -> Bool { pan.isTracking(touch) }
-    public func isIgnoring(_ touch: TouchID) -> Bool { pan.isIgnoring(touch) }
+    /// Its pan's touch table.
+    var touches: RecognizerTouches { pan.touches }
     /// Impossible inputs ignored so far; kept across `reset()`.
     public var anomalies: Int { pan.anomalies }
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.

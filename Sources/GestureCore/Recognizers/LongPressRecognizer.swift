@@ -51,10 +51,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     }
 
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
-    public var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    public var isFinished: Bool { if case .finished = state { true } else { false } }
 
     /// The press began at the deadline the input overtook: the input applies to the begun
     /// gesture, and an end it causes waits for the next `.frameEnd` or `.deadline` so that

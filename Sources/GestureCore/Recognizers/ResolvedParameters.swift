@@ -82,6 +82,9 @@ public enum ResolvedParameters: Hashable, Sendable {
     }
 }
 
+/// The payloads below have only their memberwise initializer: they are made here and in
+/// ``GestureSettings``, nowhere else.
+
 /// A tap's parameters in force (``TapRecognizer``).
 public struct TapParameters: Hashable, Sendable {
     public var taps: Int
@@ -89,14 +92,6 @@ public struct TapParameters: Hashable, Sendable {
     public var maxMovement: Double
     public var maxDuration: Double
     public var maxInterval: Double
-
-    public init(taps: Int, touches: Int, maxMovement: Double, maxDuration: Double, maxInterval: Double) {
-        self.taps = taps
-        self.touches = touches
-        self.maxMovement = maxMovement
-        self.maxDuration = maxDuration
-        self.maxInterval = maxInterval
-    }
 }
 
 /// A long press's parameters in force (``LongPressRecognizer``).
@@ -104,12 +99,6 @@ public struct LongPressParameters: Hashable, Sendable {
     public var touches: Int
     public var minimumDuration: Double
     public var allowableMovement: Double
-
-    public init(touches: Int, minimumDuration: Double, allowableMovement: Double) {
-        self.touches = touches
-        self.minimumDuration = minimumDuration
-        self.allowableMovement = allowableMovement
-    }
 }
 
 /// A pan's parameters in force (``PanRecognizer``).
@@ -117,12 +106,6 @@ public struct PanParameters: Hashable, Sendable {
     public var minimumTouches: Int
     public var maximumTouches: Int
     public var slop: Double
-
-    public init(minimumTouches: Int, maximumTouches: Int, slop: Double) {
-        self.minimumTouches = minimumTouches
-        self.maximumTouches = maximumTouches
-        self.slop = slop
-    }
 }
 
 /// A swipe's parameters in force (``SwipeRecognizer``); `directions` is the `direction` key.
@@ -132,33 +115,16 @@ public struct SwipeParameters: Hashable, Sendable {
     public var minimumDistance: Double
     public var minimumVelocity: Double
     public var maxDuration: Double
-
-    public init(directions: [SwipeDirection], touches: Int, minimumDistance: Double, minimumVelocity: Double,
-                maxDuration: Double) {
-        self.directions = directions
-        self.touches = touches
-        self.minimumDistance = minimumDistance
-        self.minimumVelocity = minimumVelocity
-        self.maxDuration = maxDuration
-    }
 }
 
 /// A pinch's parameters in force (``PinchMeasure``).
 public struct PinchParameters: Hashable, Sendable {
     public var minimumScaleChange: Double
-
-    public init(minimumScaleChange: Double) {
-        self.minimumScaleChange = minimumScaleChange
-    }
 }
 
 /// A rotation's parameters in force (``RotationMeasure``).
 public struct RotationParameters: Hashable, Sendable {
     public var minimumRotation: Double
-
-    public init(minimumRotation: Double) {
-        self.minimumRotation = minimumRotation
-    }
 }
 
 /// An edge pan's parameters in force (``EdgePanRecognizer``).
@@ -166,10 +132,4 @@ public struct EdgePanParameters: Hashable, Sendable {
     public var edges: [ScreenEdge]
     public var edgeWidth: Double
     public var slop: Double
-
-    public init(edges: [ScreenEdge], edgeWidth: Double, slop: Double) {
-        self.edges = edges
-        self.edgeWidth = edgeWidth
-        self.slop = slop
-    }
 }

@@ -71,10 +71,7 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     }
 
     /// Recognized or failed: the arena resets it once its touches have ended.
-    public var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    public var isFinished: Bool { if case .finished = state { true } else { false } }
 
     /// Back to `possible`, forgetting every touch and tap.
     public mutating func reset() {

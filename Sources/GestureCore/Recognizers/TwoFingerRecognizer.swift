@@ -68,10 +68,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
     public var deadline: Timestamp? { nil }
 
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
-    public var isFinished: Bool {
-        if case .finished = state { return true }
-        return false
-    }
+    public var isFinished: Bool { if case .finished = state { true } else { false } }
 
     /// Back to `possible`, forgetting every touch and sample.
     public mutating func reset() {
