@@ -12,7 +12,9 @@
 # Arguments go to `swift test` and run the Swift suite only (e.g. --filter
 # ReplayRecordingsTests). Without arguments, every fuzz target also runs for
 # GESTURED_FUZZ_SECONDS (default 30) over its seed corpus (docs/fuzzing.md;
-# GESTURED_FUZZ_SECONDS=0 skips that); GESTURED_SKIP_KERNEL_TESTS=1 skips the kernel tests,
+# GESTURED_FUZZ_SECONDS=0 skips that), then the soak test (scripts/soak.sh, a replay served for
+# GESTURED_SOAK_SECONDS, default 180, to clients that misbehave; 0 skips it);
+# GESTURED_SKIP_KERNEL_TESTS=1 skips the kernel tests,
 # GESTURED_SKIP_BOOT_TEST=1 the boot test (except under CI=true: CI always proves the package).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +35,9 @@ swift test --skip-build "$@" 2>&1 | awk '
 status=0
 if [ "${GESTURED_FUZZ_SECONDS:-30}" != 0 ]; then
     scripts/fuzz.sh all "${GESTURED_FUZZ_SECONDS:-30}" || status=1
+fi
+if [ "${GESTURED_SOAK_SECONDS:-180}" != 0 ]; then
+    scripts/soak.sh "${GESTURED_SOAK_SECONDS:-180}" || status=1
 fi
 if [ "${GESTURED_SKIP_KERNEL_TESTS:-0}" != 1 ]; then
     scripts/kernel-tests.sh || status=1
