@@ -108,7 +108,7 @@ struct ProjectRecordingsTests {
         let recording = try RecordingReader.read(path: path)
         let reason = DeviceClassification(try #require(recording.description)).reason
         #expect(reason == "touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT (udev's input_id rule)")
-        #expect(throws: ReplayError.notATouchscreen(file: path, reason: reason)) {
+        #expect(throws: ReplayError.notATouchscreen(file: path, device: recording.description!.name, reason: reason)) {
             _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
         var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup,

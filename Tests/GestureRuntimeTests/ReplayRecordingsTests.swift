@@ -84,7 +84,7 @@ struct ReplayRecordingsTests {
         let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
         let path = TestPaths.recording("tp-bcm5974.three-finger-click.evemu")
         let recording = try RecordingReader.read(path: path)
-        #expect(throws: ReplayError.notATouchscreen(file: path, reason: DeviceClassification(recording.description!).reason)) {
+        #expect(throws: ReplayError.notATouchscreen(file: path, device: recording.description!.name, reason: DeviceClassification(recording.description!).reason)) {
             _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
         #expect(DeviceClassification(recording.description!).reason.contains("BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
