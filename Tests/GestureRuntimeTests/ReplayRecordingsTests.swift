@@ -96,6 +96,16 @@ struct ReplayRecordingsTests {
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""phase":"began""#))
     }
 
+    /// Every recording of the corpus is replayed above with its touch count, or is the touchpad,
+    /// which is refused: none is left out when the corpus grows.
+    @Test func everyCorpusRecordingHasACase() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: RecordingCorpus.directory)
+            .filter { $0 != "README.md" }
+        let covered = Set(Self.cases.flatMap { [$0.file] + ($0.events.map { [$0] } ?? []) })
+            .union(["tp-bcm5974.three-finger-click.evemu"])
+        #expect(Set(files).subtracting(covered).sorted() == [])
+    }
+
     @Test func recordingWithoutDescriptionOrAxesIsRefused() throws {
         let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
         let path = TestPaths.recording("android-getevent-t.swipes.txt")
