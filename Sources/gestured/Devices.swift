@@ -101,6 +101,7 @@ struct Devices: ParsableCommand {
         let read = remap.description
         let multitouch = read.reportsMultitouchPositions
         let targets = multitouch ? (AbsCode.mtPositionX, AbsCode.mtPositionY) : (AbsCode.x, AbsCode.y)
+        guard read.absInfo[targets.0] != nil || read.absInfo[targets.1] != nil else { return "none" }
         func axis(_ label: String, source: UInt16, target: UInt16) -> String {
             guard let info = read.absInfo[target] else { return "\(label) none (\(AbsCode.name(source)) is not declared)" }
             let resolution = info.resolution > 0 ? "\(info.resolution) units/mm" : "no resolution"
