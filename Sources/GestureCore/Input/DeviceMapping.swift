@@ -64,7 +64,7 @@ public struct DeviceMapping: Hashable, Sendable {
 
     /// The position in screen points: normalised, calibrated, rotated and scaled (SPEC 2).
     public func point(_ position: DevicePosition) -> Point {
-        screen.point(for: normalized(position))
+        point(position, on: screen)
     }
 
     /// The position in points of `screen`: the screen a contact began on, which it keeps

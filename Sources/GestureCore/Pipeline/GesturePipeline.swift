@@ -229,6 +229,7 @@ public struct GesturePipeline {
         finish(at: time)
         input = nil
         self.device = nil
+        calibration = nil
         emit(.device(time: currentTime, action: "removed", name: device.name, message: message))
     }
 
