@@ -5,14 +5,16 @@
 # corpus of real recordings when GESTURED_RECORDINGS has it), plays the recordings into them,
 # and checks `gestured run --stdout` (and a socket subscriber of
 # `gestured run`, with READY=1 on a stand-in NOTIFY_SOCKET) against `gestured replay`, plus
-# unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`
-# and the permission message (tools/vmtest/kernel-tests.sh has the details).
+# unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`,
+# the permission message, and with systemd-udevd running in the guest: udev's classification of
+# an N-Trig-like digitiser, a misdescribed panel configured with device.type and device.axes,
+# and a udev rule's LIBINPUT_CALIBRATION_MATRIX (tools/vmtest/kernel-tests.sh has the details).
 #
 # Usage: scripts/kernel-tests.sh [TEST...]   (default: all; names are the test_* functions)
 # The test_corpus_* tests need the corpus (GESTURED_RECORDINGS, default shared/recordings
 # beside the repository): without it they are skipped, reported in one line; with CI=true
 # they fail.
-# Installs its Debian packages with apt-get (qemu-system-x86, busybox-static, evemu-tools …)
+# Installs its Debian packages with apt-get (qemu-system-x86, busybox-static, evemu-tools, udev …)
 # and downloads, without installing, Debian's current kernel package into
 # tools/vmtest/.vm-cache. Needs root for apt-get, as CI runs. Exit status: the number of
 # failed tests (125 when the VM gave no status).

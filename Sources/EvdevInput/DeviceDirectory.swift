@@ -9,6 +9,8 @@ public struct DeviceEntry: Hashable, Sendable {
     public var number: Int
     public var description: DeviceDescription?
     public var classification: DeviceClassification?
+    /// The node's entry in udev's database (its properties), nil without one.
+    public var udevProperties: [String: String]?
     /// Why the node could not be opened or described (permissions, a device that vanished).
     public var error: EvdevError?
 
@@ -20,6 +22,7 @@ public struct DeviceEntry: Hashable, Sendable {
         self.number = number
         self.description = description
         classification = description.map { DeviceClassification($0, udevProperties: udevProperties) }
+        self.udevProperties = udevProperties
         self.error = error
     }
 }

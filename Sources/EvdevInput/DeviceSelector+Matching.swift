@@ -36,7 +36,9 @@ extension DeviceSelector {
                 guard let classification = entry.classification else {
                     return verdict(false, "not readable: \(entry.error?.errno.map(Self.errnoName) ?? "error")")
                 }
-                guard classification.isDirectTouch else { return verdict(false, classification.reason) }
+                guard classification.isDirectTouch else {
+                    return verdict(false, classification.reason + (Self.overrideHint(entry).map { "; " + $0 } ?? ""))
+                }
                 if picked { return verdict(false, "\(classification.reason), but an earlier touchscreen comes first") }
                 return verdict(true, classification.reason)
             }
@@ -46,6 +48,16 @@ extension DeviceSelector {
     /// The entry this match picks, if any.
     public func pick(from entries: [DeviceEntry]) -> DeviceEntry? {
         verdicts(for: entries).first(where: \.isPicked)?.entry
+    }
+
+    /// For a device `auto` passes over that could still be a misdescribed touchscreen (a tablet
+    /// or another device with absolute axes, never a touchpad): how to make gestured read it.
+    /// Nil for touchscreens, touchpads and devices without absolute axes.
+    static func overrideHint(_ entry: DeviceEntry) -> String? {
+        guard let classification = entry.classification, !classification.isDirectTouch, classification.kind != .touchpad,
+              let description = entry.description, !description.absInfo.isEmpty else { return nil }
+        return "if it is the touchscreen, select it with device: { path: \"\(entry.path)\", type: \"touchscreen\" }, "
+            + "and axes: { x: \"ABS_…\", y: \"ABS_…\" } beside type if its positions come on other axes"
     }
 
     static func errnoName(_ code: Errno) -> String {

@@ -18,7 +18,8 @@ public final class EvdevDevice: InputSource {
     /// The node it was opened at (after resolving symlinks, when the caller did).
     public let path: String
     public let fileDescriptor: FileDescriptor
-    /// What the device declares, read once at open.
+    /// What the device declares, read once at open (with the fuzz libinput's udev rule moved
+    /// into udev's database put back, ``UdevDatabase/restoringFuzz(_:from:)``).
     public let description: DeviceDescription
     /// Its entry in udev's database, read once at open; nil without one.
     public let udevProperties: [String: String]?
@@ -51,8 +52,9 @@ public final class EvdevDevice: InputSource {
         self.path = path
         fileDescriptor = fd
         device = handle
-        description = Self.describe(handle)
-        udevProperties = UdevDatabase.properties(ofNode: path)
+        let properties = UdevDatabase.properties(ofNode: path)
+        description = UdevDatabase.restoringFuzz(Self.describe(handle), from: properties)
+        udevProperties = properties
     }
 
     deinit {

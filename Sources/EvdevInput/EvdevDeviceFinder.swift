@@ -9,6 +9,8 @@ public final class EvdevDeviceFinder: InputSourceProvider {
     public let grab: Bool
     public let directory: String
     private let watcher: HotplugWatcher
+    /// What the last ``open()`` passed over (see ``InputSourceProvider/passedOver``).
+    public private(set) var passedOver: [String] = []
 
     /// - Parameters:
     ///   - match: which device.
@@ -59,7 +61,12 @@ public final class EvdevDeviceFinder: InputSourceProvider {
             }
         case .auto, .name:
             let entries = DeviceDirectory.entries(in: directory)
-            guard let entry = match.pick(from: entries) else {
+            let verdicts = match.verdicts(for: entries)
+            passedOver = match == .auto
+                ? verdicts.filter { DeviceSelector.overrideHint($0.entry) != nil }
+                    .map { "\($0.entry.path) \"\($0.entry.description?.name ?? "")\": \($0.reason)" }
+                : []
+            guard let entry = verdicts.first(where: \.isPicked)?.entry else {
                 if let denied = entries.first(where: { $0.error?.isPermissionDenied == true }), let error = denied.error {
                     throw error
                 }

@@ -27,6 +27,13 @@ public protocol InputSourceProvider: AnyObject {
     var changeDescriptor: FileDescriptor { get }
     /// Consumes the pending change notifications; true when any could concern the device.
     func takeChanges() throws(EvdevError) -> Bool
+    /// After ``open()`` found nothing: the devices it passed over that could be the one, each
+    /// with why and how to select it (`auto` and a tablet); empty when there is nothing to say.
+    var passedOver: [String] { get }
+}
+
+extension InputSourceProvider {
+    public var passedOver: [String] { [] }
 }
 
 extension InputSource {

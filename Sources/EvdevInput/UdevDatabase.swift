@@ -57,4 +57,25 @@ public enum UdevDatabase {
         }
         return properties
     }
+
+    /// `description` with the fuzz of each axis that udev's `LIBINPUT_FUZZ_<code>` property
+    /// names (two hex digits, `LIBINPUT_FUZZ_35`).
+    ///
+    /// libinput's udev rule (`90-libinput-fuzz-override.rules`) sets the kernel's fuzz of the
+    /// position axes to 0, so the kernel passes every jitter on, and keeps the value in that
+    /// property for libinput's own filtering. gestured filters through libmtdev for protocol A
+    /// panels, which reads the fuzz from the description: with the property's value, live
+    /// input is filtered as the panel's recording (made before the rule) is in replay, and as
+    /// libinput filters it. A kiosk with libinput installed has the rule.
+    public static func restoringFuzz(_ description: DeviceDescription, from properties: [String: String]?)
+        -> DeviceDescription {
+        guard let properties else { return description }
+        var restored = description
+        for (key, value) in properties where key.hasPrefix("LIBINPUT_FUZZ_") {
+            guard let code = UInt16(key.dropFirst("LIBINPUT_FUZZ_".count), radix: 16), let fuzz = Int32(value),
+                  fuzz >= 0, restored.absInfo[code] != nil else { continue }
+            restored.absInfo[code]?.fuzz = fuzz
+        }
+        return restored
+    }
 }

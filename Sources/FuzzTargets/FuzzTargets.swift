@@ -38,6 +38,11 @@ public enum FuzzTargets {
                 }
             case .hitTest(let x, let y):
                 _ = Engine(tree: ViewTree(validated: layout)).hitTest(Point(x: x, y: y))
+            case .screenSet(let rotation, let width, let height):
+                let screen = ScreenGeometry(width: width ?? 800, height: height ?? 480, rotation: rotation)
+                _ = ReplyEncoder.encode(.ok(id, .screen(screen)))
+                var engine = Engine(tree: ViewTree(validated: layout))
+                engine.reconfigure(settings: GestureSettings(), screen: screen.bounds)
             case .subscribe, .unsubscribe, .status, .reload:
                 break
             }

@@ -13,9 +13,10 @@ public struct Configuration: Hashable, Sendable {
     /// the root view's size.
     public var isBareLayout: Bool
     public var device: DeviceSelector
+    /// The `device` section's `type` and `axes`: how to read the device it selects.
+    public var deviceOverrides: DeviceOverrides
     /// Grab the device exclusively, so nothing else (a desktop session) also acts on touches.
     public var grab: Bool
-    public var axes: AxisOverrides
     public var screen: ScreenGeometry
     public var socket: SocketConfig
     public var settings: GestureSettings
@@ -26,15 +27,16 @@ public struct Configuration: Hashable, Sendable {
     /// does not use it.
     public var web: WebConfig?
 
-    public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto, grab: Bool = false,
-                axes: AxisOverrides = .none, screen: ScreenGeometry, socket: SocketConfig = SocketConfig(),
+    public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto,
+                deviceOverrides: DeviceOverrides = .none, grab: Bool = false, screen: ScreenGeometry,
+                socket: SocketConfig = SocketConfig(),
                 settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource,
                 web: WebConfig? = nil) {
         self.file = file
         self.isBareLayout = isBareLayout
         self.device = device
+        self.deviceOverrides = deviceOverrides
         self.grab = grab
-        self.axes = axes
         self.screen = screen
         self.socket = socket
         self.settings = settings
@@ -63,9 +65,21 @@ public struct Configuration: Hashable, Sendable {
         }
         var screenLine = "screen: \(Self.number(screen.size.width)) × \(Self.number(screen.size.height)) points"
         if screen.rotation != .none { screenLine += ", rotated \(screen.rotation.rawValue)°" }
-        if screen.calibration != .identity { screenLine += ", calibrated" }
+        if screen.calibration != nil { screenLine += ", calibrated" }
         lines.append(screenLine)
-        lines.append("device: \(device)" + (grab ? ", grabbed" : "") + (axes == .none ? "" : ", axis ranges overridden"))
+        var deviceLine = "device: \(device)"
+        if deviceOverrides.type != nil { deviceLine += ", read as a touchscreen" }
+        let axes = deviceOverrides.axes
+        if axes.namesAxes {
+            deviceLine += ", positions from \(AbsCode.name(axes.x?.code ?? AbsCode.x)) and \(AbsCode.name(axes.y?.code ?? AbsCode.y))"
+        }
+        if axes.x?.range != nil || axes.y?.range != nil { deviceLine += ", axis ranges overridden" }
+        if axes.x?.resolution != nil || axes.y?.resolution != nil { deviceLine += ", resolution overridden" }
+        lines.append(deviceLine + (grab ? ", grabbed" : ""))
+        if !settings.millimetres.isEmpty {
+            lines.append("millimetres: " + settings.millimetres.entries.map { "\($0.key) \(Self.number($0.millimetres)) mm" }
+                .joined(separator: ", ") + " (converted with the device's resolution)")
+        }
         lines.append("layout: \(layoutSource): \(plural(views, "view")) (\(plural(controls, "control"))), "
             + plural(recognizers, "recognizer"))
         lines.append("socket: \(socket.path)")

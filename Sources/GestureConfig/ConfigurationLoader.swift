@@ -89,9 +89,14 @@ public enum ConfigurationLoader {
     static func readConfiguration(_ members: [String: JSONValue], document: JSONParser.Document,
                                   file: String) throws(ConfigurationError) -> Configuration {
         var reader = SchemaReader()
-        let device = reader.device(members["device"], at: "device") ?? .auto
+        let (device, deviceOverrides) = reader.device(members["device"], at: "device") ?? (.auto, .none)
         let grab = reader.bool(members["grab"], at: "grab") ?? false
-        let axes = reader.axes(members["axes"], at: "axes") ?? .none
+        if members["axes"] != nil {
+            // One way to say it (issue 13): which axes, their ranges and resolutions are the device's.
+            reader.report("axes", "axes belongs to the device: move it to device: { axes: { x: …, y: … } }, with the "
+                + "device's path or name beside it (or neither, for auto); x and y are written as before, { min, max, "
+                + "resolution }, or name the axis that carries the coordinate, such as \"ABS_Z\"")
+        }
         let screen = reader.screen(members["screen"], at: "screen")
         let socket = reader.socket(members["socket"], at: "socket") ?? SocketConfig()
         let settings = reader.gestures(members["gestures"], at: "gestures") ?? GestureSettings()
@@ -137,7 +142,7 @@ public enum ConfigurationLoader {
 
         let problems = locate(reader.problems, in: document, root: "", file: file) + layoutFileProblems
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
-        return Configuration(file: file, device: device, grab: grab, axes: axes,
+        return Configuration(file: file, device: device, deviceOverrides: deviceOverrides, grab: grab,
                              screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                              socket: socket, settings: settings, layout: layout, layoutSource: layoutSource, web: web)
     }

@@ -8,81 +8,184 @@ extension SchemaReader {
 
     // MARK: device
 
-    /// `"auto"`, a device path, or `{ name: "glob" }`.
-    mutating func device(_ value: JSONValue?, at path: String) -> DeviceSelector? {
+    /// The configured device (SPEC 6, 12): `"auto"`, a device path, or
+    /// `{ path | name, type, axes }`; an object with neither `path` nor `name` is `auto` with
+    /// its `axes`.
+    mutating func device(_ value: JSONValue?, at path: String) -> (DeviceSelector, DeviceOverrides)? {
         switch value {
         case nil:
             return nil
         case .string("auto"):
-            return .auto
+            return (.auto, .none)
         case .string(let string):
-            if string.hasPrefix("/") { return .path(string) }
+            if string.hasPrefix("/") { return (.path(string), .none) }
             report(path, "\"\(string)\" is neither \"auto\" nor a device path; write a path such as \"/dev/input/by-id/…\", "
                 + "or { name: \"\(string.isEmpty ? "eGalax*" : string)\" } to pick the device by name")
             return nil
         case .object(let members):
-            let key = Self.path(path, "name")
-            var pattern: String? = nil
-            if let value = members["name"] {
-                pattern = string(value, at: key, expected: "a string (a device name pattern such as \"eGalax*\")")
-                if pattern == "" {
-                    report(key, "the pattern is empty; write the device name, with * for any characters")
-                    pattern = nil
+            let key = { (name: String) in Self.path(path, name) }
+            var selector = DeviceSelector.auto
+            var selectorIsValid = true
+            if let value = members["path"] {
+                if let devicePath = string(value, at: key("path"), expected: "a string (a device path such as \"/dev/input/touchscreen\")") {
+                    if devicePath.hasPrefix("/") {
+                        selector = .path(devicePath)
+                    } else {
+                        report(key("path"), "\"\(devicePath)\" is not an absolute path; write one such as \"/dev/input/by-id/…\"")
+                        selectorIsValid = false
+                    }
+                } else {
+                    selectorIsValid = false
                 }
-            } else {
-                missing(key, "add name: \"…\", a pattern such as \"eGalax*\" matched against the device name")
             }
-            reportUnknownKeys(in: members, at: path, known: ["name"], what: "a device selector")
-            return pattern.map { .name(pattern: $0) }
+            if let value = members["name"] {
+                if members["path"] != nil {
+                    report(key("name"), "give path or name, not both: path names one node, name picks the first device "
+                        + "whose name matches")
+                    selectorIsValid = false
+                } else if let pattern = string(value, at: key("name"), expected: "a string (a device name pattern such as \"eGalax*\")") {
+                    if pattern.isEmpty {
+                        report(key("name"), "the pattern is empty; write the device name, with * for any characters")
+                        selectorIsValid = false
+                    } else {
+                        selector = .name(pattern: pattern)
+                    }
+                } else {
+                    selectorIsValid = false
+                }
+            }
+            var overrides = DeviceOverrides()
+            if let value = members["type"] {
+                if case .string("touchscreen") = value {
+                    if selector == .auto && selectorIsValid {
+                        report(key("type"), "type needs path or name: auto picks what udev calls a touchscreen, so say "
+                            + "which device to treat as one, e.g. { path: \"/dev/input/by-id/…\", type: \"touchscreen\" }")
+                    } else {
+                        overrides.type = .touchscreen
+                    }
+                } else {
+                    let found = if case .string(let word) = value { "\"\(word)\"" } else { value.kindDescription }
+                    report(key("type"), "expected \"touchscreen\", found \(found); type makes gestured read the device as a "
+                        + "touchscreen whatever udev calls it (touchpads, tablets and other devices are never read)")
+                }
+            }
+            overrides.axes = deviceAxes(members["axes"], at: key("axes")) ?? .none
+            reportUnknownKeys(in: members, at: path, known: ["path", "name", "type", "axes"], what: "a device")
+            return selectorIsValid ? (selector, overrides) : nil
         case let other?:
-            mismatch(path, expected: "\"auto\", a device path or { name: \"…\" }", found: other)
+            mismatch(path, expected: "\"auto\", a device path or { path | name, type, axes }", found: other)
             return nil
         }
     }
 
     // MARK: axes
 
-    mutating func axes(_ value: JSONValue?, at path: String) -> AxisOverrides? {
+    /// `device.axes`: `{ x: AXIS, y: AXIS }`, each an axis name (`"ABS_Z"`), its code, or
+    /// `{ code, min, max, resolution }` (every key optional, `min` and `max` together).
+    mutating func deviceAxes(_ value: JSONValue?, at path: String) -> AxisOverrides? {
         guard let value else { return nil }
-        guard let members = object(value, at: path, expected: "an object { x: { min, max }, y: { min, max } }") else {
-            return nil
-        }
+        let expected = "an object { x: \"ABS_…\", y: \"ABS_…\" } (or { x: { code, min, max, resolution }, y: … })"
+        guard let members = object(value, at: path, expected: expected) else { return nil }
         let axes = AxisOverrides(x: axis(members["x"], at: Self.path(path, "x")),
                                  y: axis(members["y"], at: Self.path(path, "y")))
         reportUnknownKeys(in: members, at: path, known: ["x", "y"], what: "axes")
+        if let x = axes.x?.code, let y = axes.y?.code {
+            if x == y {
+                report(Self.path(path, "y"), "\(AbsCode.name(y)) is the x axis too; name two different axes")
+            } else if AbsCode.isMultitouch(x) != AbsCode.isMultitouch(y) {
+                report(path, "\(AbsCode.name(x)) and \(AbsCode.name(y)) are not of one kind: name two multitouch (ABS_MT_*) "
+                    + "axes, read per contact, or two others, read as a single-touch panel")
+            }
+        }
         return axes
     }
 
-    /// `{ min, max, resolution? }` in device units.
-    mutating func axis(_ value: JSONValue?, at path: String) -> AbsInfo? {
+    /// One axis of `device.axes`.
+    mutating func axis(_ value: JSONValue?, at path: String) -> AxisOverride? {
         guard let value else { return nil }
-        guard let members = object(value, at: path, expected: "an object { min, max, resolution }") else { return nil }
-        let key = { (name: String) in Self.path(path, name) }
-        let expected = "a whole number of device units"
-        func deviceUnits(_ name: String) -> Int32? {
-            guard let number = integer(members[name], at: key(name), expected: expected) else { return nil }
-            guard let units = Int32(exactly: number) else {
-                report(key(name), "\(number) does not fit a device axis; use a value from \(Int32.min) to \(Int32.max)")
-                return nil
+        switch value {
+        case .string, .number:
+            return axisCode(value, at: path).map { AxisOverride(code: $0) }
+        case .object(let members):
+            let key = { (name: String) in Self.path(path, name) }
+            var axis = AxisOverride()
+            if let code = members["code"] { axis.code = axisCode(code, at: key("code")) }
+            let expected = "a whole number of device units"
+            func deviceUnits(_ name: String) -> Int32? {
+                guard let number = integer(members[name], at: key(name), expected: expected) else { return nil }
+                guard let units = Int32(exactly: number) else {
+                    report(key(name), "\(number) does not fit a device axis; use a value from \(Int32.min) to \(Int32.max)")
+                    return nil
+                }
+                return units
             }
-            return units
-        }
-        if members["min"] == nil { missing(key("min"), "add min: the smallest value the panel reports on this axis") }
-        if members["max"] == nil { missing(key("max"), "add max: the largest value the panel reports on this axis") }
-        let minimum = deviceUnits("min")
-        let maximum = deviceUnits("max")
-        let resolution = deviceUnits("resolution")
-        reportUnknownKeys(in: members, at: path, known: ["min", "max", "resolution"], what: "an axis")
-        if let resolution, resolution < 0 {
-            report(key("resolution"), "\(resolution) is negative; use the units per millimetre, or 0 if unknown")
-        }
-        guard let minimum, let maximum else { return nil }
-        if maximum <= minimum {
-            report(key("max"), "max (\(maximum)) is not greater than min (\(minimum)); swap them, or use rotation or "
-                + "calibration to flip the axis")
+            let minimum = deviceUnits("min")
+            let maximum = deviceUnits("max")
+            if members["min"] != nil && members["max"] == nil {
+                missing(key("max"), "add max: the largest value the panel reports on this axis (min and max go together)")
+            }
+            if members["max"] != nil && members["min"] == nil {
+                missing(key("min"), "add min: the smallest value the panel reports on this axis (min and max go together)")
+            }
+            if let minimum, let maximum {
+                if maximum <= minimum {
+                    report(key("max"), "max (\(maximum)) is not greater than min (\(minimum)); swap them, or use rotation or "
+                        + "calibration to flip the axis")
+                } else {
+                    axis.range = minimum...maximum
+                }
+            }
+            if let resolution = deviceUnits("resolution") {
+                if resolution < 0 {
+                    report(key("resolution"), "\(resolution) is negative; use the units per millimetre, or 0 if unknown")
+                } else {
+                    axis.resolution = resolution
+                }
+            }
+            reportUnknownKeys(in: members, at: path, known: ["code", "min", "max", "resolution"], what: "an axis")
+            if members.isEmpty {
+                report(path, "the axis is empty; name the axis (\"ABS_Z\") or give code, min and max, or resolution")
+            }
+            return axis
+        case .array, .bool, .null:
+            mismatch(path, expected: "an axis name such as \"ABS_Z\", its code, or { code, min, max, resolution }", found: value)
             return nil
         }
-        return AbsInfo(minimum: minimum, maximum: maximum, resolution: max(0, resolution ?? 0))
+    }
+
+    /// An absolute axis by its kernel name (`"ABS_RX"`) or code (3): any `EV_ABS` code that can
+    /// carry a coordinate, so not `ABS_MT_SLOT` or `ABS_MT_TRACKING_ID`.
+    mutating func axisCode(_ value: JSONValue, at path: String) -> UInt16? {
+        let advice = "name an absolute axis as input-event-codes.h does, such as \"ABS_Z\" or \"ABS_MT_POSITION_X\", "
+            + "or give its code (0 to \(AbsCode.max))"
+        let code: UInt16
+        switch value {
+        case .string(let name):
+            guard let known = AbsCode.code(named: name) else {
+                let names = AbsCode.names.map(\.name)
+                if let near = LayoutValidator.suggestion(for: name, among: names) {
+                    report(path, "\"\(name)\" is not an absolute axis; did you mean \"\(near)\"?")
+                } else {
+                    report(path, "\"\(name)\" is not an absolute axis; \(advice)")
+                }
+                return nil
+            }
+            code = known
+        default:
+            guard let number = integer(value, at: path, expected: "an axis name or a code from 0 to \(AbsCode.max)") else {
+                return nil
+            }
+            guard let known = UInt16(exactly: number), known <= AbsCode.max else {
+                report(path, "\(number) is not an absolute axis code; \(advice)")
+                return nil
+            }
+            code = known
+        }
+        if code == AbsCode.mtSlot || code == AbsCode.mtTrackingID {
+            report(path, "\(AbsCode.name(code)) numbers contacts, it carries no position; \(advice)")
+            return nil
+        }
+        return code
     }
 
     // MARK: screen
@@ -117,7 +220,7 @@ extension SchemaReader {
                     + "(degrees clockwise of the panel relative to the screen)")
             }
         }
-        var calibration = CalibrationMatrix.identity
+        var calibration: CalibrationMatrix?
         let calibrationKey = key("calibration")
         if let matrix = numbers(members["calibration"], at: calibrationKey, names: ["a", "b", "c", "d", "e", "f"],
                                 expected: "an array of 6 numbers [a, b, c, d, e, f]") {
@@ -129,7 +232,7 @@ extension SchemaReader {
                 }
             }
             if valid, let read = CalibrationMatrix(matrix) {
-                if let problem = Self.calibrationProblem(read) {
+                if let problem = read.problem {
                     report(calibrationKey, problem)
                 } else {
                     calibration = read
@@ -236,19 +339,22 @@ extension SchemaReader {
 
     // MARK: gestures
 
-    /// Global overrides per recognizer type, plus `control` and `touch` (SPEC 5.7, 12).
+    /// Global overrides per recognizer type, plus `control` and `touch` (SPEC 5.7, 12). Their
+    /// distances may be given in millimetres of the panel, `{ mm: 3 }` (SPEC 2), converted when
+    /// the device is known (``MillimetreThresholds``).
     mutating func gestures(_ value: JSONValue?, at path: String) -> GestureSettings? {
         guard let value else { return nil }
         guard let members = object(value, at: path, expected: "an object { tap: { … }, pan: { … }, control: { … }, … }") else {
             return nil
         }
         var settings = GestureSettings()
+        var millimetres: [MillimetreThresholds.Entry]? = []
         for kind in RecognizerKind.allCases {
             guard let section = members[kind.rawValue] else { continue }
             let sectionPath = Self.path(path, kind.rawValue)
             guard let parameters = object(section, at: sectionPath,
                                           expected: "an object of \(kind.rawValue) parameters") else { continue }
-            let read = self.parameters(in: parameters, of: kind, at: sectionPath)
+            let read = self.parameters(in: parameters, of: kind, at: sectionPath, millimetres: &millimetres)
             reportUnknownParameterKeys(in: parameters, of: kind, at: sectionPath, known: [])
             append(LayoutValidator.problems(in: read, of: kind, path: sectionPath))
             settings.overrides[kind] = read
@@ -256,8 +362,8 @@ extension SchemaReader {
         if let section = members["control"] {
             let sectionPath = Self.path(path, "control")
             if let control = object(section, at: sectionPath, expected: "an object { trackingSlop }") {
-                if let slop = measure(control["trackingSlop"], at: Self.path(sectionPath, "trackingSlop"),
-                                      in: LayoutLimits.distance, unit: "points") {
+                let key = Self.path(sectionPath, "trackingSlop")
+                if let slop = distance(control["trackingSlop"], at: key, target: .trackingSlop, millimetres: &millimetres) {
                     settings.trackingSlop = slop
                 }
                 reportUnknownKeys(in: control, at: sectionPath, known: ["trackingSlop"], what: "control")
@@ -270,8 +376,9 @@ extension SchemaReader {
                                           in: LayoutLimits.seconds, unit: "seconds") {
                     settings.touchTapInterval = interval
                 }
-                if let distance = measure(touch["tapDistance"], at: Self.path(sectionPath, "tapDistance"),
-                                          in: LayoutLimits.distance, unit: "points") {
+                let key = Self.path(sectionPath, "tapDistance")
+                if let distance = distance(touch["tapDistance"], at: key, target: .touchTapDistance,
+                                           millimetres: &millimetres) {
                     settings.touchTapDistance = distance
                 }
                 reportUnknownKeys(in: touch, at: sectionPath, known: ["tapInterval", "tapDistance"], what: "touch")
@@ -279,7 +386,33 @@ extension SchemaReader {
         }
         let sections = RecognizerKind.allCases.map(\.rawValue) + ["control", "touch"]
         reportUnknownKeys(in: members, at: path, known: sections, what: "gestures")
+        settings.millimetres = MillimetreThresholds(millimetres ?? [])
         return settings
+    }
+
+    /// A distance of the `gestures` section: a number of points (returned), or `{ mm: N }`
+    /// (added to `millimetres`; nil is returned).
+    mutating func distance(_ value: JSONValue?, at path: String, target: MillimetreThresholds.Target,
+                           millimetres: inout [MillimetreThresholds.Entry]?) -> Double? {
+        guard let value else { return nil }
+        if case .object(let members) = value {
+            if let mm = self.millimetres(members, at: path) {
+                millimetres?.append(MillimetreThresholds.Entry(key: path, target: target, millimetres: mm))
+            }
+            return nil
+        }
+        return measure(value, at: path, in: LayoutLimits.distance, unit: "points")
+    }
+
+    /// `{ mm: N }`: millimetres of the panel, in ``LayoutLimits/millimetres``.
+    mutating func millimetres(_ members: [String: JSONValue], at path: String) -> Double? {
+        let key = Self.path(path, "mm")
+        reportUnknownKeys(in: members, at: path, known: ["mm"], what: "a distance in millimetres")
+        guard members["mm"] != nil else {
+            missing(key, "write a distance in points, or { mm: N } for N millimetres of the panel")
+            return nil
+        }
+        return measure(members["mm"], at: key, in: LayoutLimits.millimetres, unit: "millimetres")
     }
 
     /// A number of `unit` in `range`.
@@ -290,32 +423,5 @@ extension SchemaReader {
             return nil
         }
         return number
-    }
-
-    /// Why a calibration matrix cannot be used, or `nil`: it must map the panel onto an area
-    /// (not a line or a point), and that area must overlap the screen, or no touch could ever
-    /// land on it (issue 12).
-    static func calibrationProblem(_ matrix: CalibrationMatrix) -> String? {
-        let determinant = matrix.a * matrix.e - matrix.b * matrix.d
-        if determinant == 0 {
-            return "the matrix maps the whole panel onto a line or a point (a·e − b·d is 0), so touches could not be "
-                + "told apart; use [1, 0, 0, 0, 1, 0] and correct from there"
-        }
-        // The panel's corners, corrected: a parallelogram. It overlaps the unit square unless
-        // an axis separates them (the square's two, and the parallelogram's two edge normals).
-        let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map { u, v in
-            (matrix.a * u + matrix.b * v + matrix.c, matrix.d * u + matrix.e * v + matrix.f)
-        }
-        let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
-        let axes = [(1.0, 0.0), (0.0, 1.0), (-matrix.d, matrix.a), (-matrix.e, matrix.b)]
-        for (x, y) in axes where x != 0 || y != 0 {
-            let panel = corners.map { $0.0 * x + $0.1 * y }
-            let screen = square.map { $0.0 * x + $0.1 * y }
-            if panel.max()! <= screen.min()! || screen.max()! <= panel.min()! {
-                return "the matrix maps every touch off the screen (the corrected panel lies outside 0…1 in both "
-                    + "directions); check the signs and offsets c and f, or start from [1, 0, 0, 0, 1, 0]"
-            }
-        }
-        return nil
     }
 }

@@ -46,7 +46,8 @@ extension SchemaReader {
         spec.simultaneousWith = recognizerIDs(members["simultaneousWith"], at: key("simultaneousWith")) ?? []
 
         if let kind {
-            spec.parameters = parameters(in: members, of: kind, at: path)
+            var inPointsOnly: [MillimetreThresholds.Entry]? = nil
+            spec.parameters = parameters(in: members, of: kind, at: path, millimetres: &inPointsOnly)
             reportUnknownParameterKeys(in: members, of: kind, at: path, known: Self.recognizerKeys)
         } else {
             // Without a type the parameters cannot be read, but typos can still be caught.
@@ -65,8 +66,10 @@ extension SchemaReader {
 
     /// The parameters of type `kind` among `members` (a recognizer, or `gestures.<type>`), read
     /// in the order of the parameter table; ranges are the validator's (they apply to values
-    /// built in code too).
-    mutating func parameters(in members: [String: JSONValue], of kind: RecognizerKind, at path: String) -> RecognizerParameters {
+    /// built in code too). Distances given as `{ mm: N }` go to `millimetres`; where it is nil
+    /// (a layout's recognizer) distances are in points only.
+    mutating func parameters(in members: [String: JSONValue], of kind: RecognizerKind, at path: String,
+                             millimetres: inout [MillimetreThresholds.Entry]?) -> RecognizerParameters {
         var parameters = RecognizerParameters()
         for parameter in RecognizerParameters.keys(for: kind) {
             guard let value = members[parameter.name] else { continue }
@@ -79,7 +82,20 @@ extension SchemaReader {
             case .seconds(let slot):
                 parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of seconds")
             case .points(let slot):
-                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points")
+                if case .object(let distance) = value {
+                    guard millimetres != nil else {
+                        report(keyPath, "a layout's distances are in points; give a number of points here, or set "
+                            + "gestures.\(kind.rawValue).\(parameter.name) in the configuration in millimetres for every "
+                            + "\(kind.rawValue) recognizer")
+                        continue
+                    }
+                    if let mm = self.millimetres(distance, at: keyPath) {
+                        millimetres?.append(MillimetreThresholds.Entry(
+                            key: keyPath, target: .recognizer(kind, parameter: parameter.name), millimetres: mm))
+                    }
+                } else {
+                    parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points")
+                }
             case .pointsPerSecond(let slot):
                 parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points per second")
             case .radians(let slot):

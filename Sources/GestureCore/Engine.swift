@@ -18,7 +18,7 @@
 /// 5. finished recognizers reset and finished touches are forgotten.
 public struct Engine {
     public private(set) var tree: ViewTree
-    public let settings: GestureSettings
+    public private(set) var settings: GestureSettings
     /// Emit `hitTest` events for touches that begin and `failed` gesture transitions.
     public var tracing: Bool {
         didSet { arena.tracing = tracing }
@@ -62,6 +62,20 @@ public struct Engine {
     public mutating func replaceLayout(_ newTree: ViewTree) {
         tree = newTree
         arena.replaceLayout(newTree)
+        if touches.isEmpty { arena.dropRetired() }
+    }
+
+    /// The screen in points that edge pans measure from.
+    public var screen: Rect { arena.context.screen }
+
+    /// New settings (distances in millimetres resolved for a device) or a new screen
+    /// (`screen.set`): the layout's recognizers are made again with them, as for a new layout,
+    /// so touches already down keep the recognizers they began with. Nothing happens when
+    /// both are unchanged.
+    public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
+        guard settings != self.settings || screen != arena.context.screen else { return }
+        self.settings = settings
+        arena.reconfigure(settings: settings, context: RecognizerContext(screen: screen), tree: tree)
         if touches.isEmpty { arena.dropRetired() }
     }
 

@@ -141,6 +141,17 @@ public final class LiveDaemon: EventServerOwner {
         return LayoutReplacement(revision: revision, events: sink.forServer(output))
     }
 
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+        let wanted = running.setScreen(rotation: rotation, width: width, height: height, current: runner.screen, reason: reason)
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        return ScreenReplacement(screen: runner.screen, events: events)
+    }
+
+    /// The runner's pipeline takes the screen and announces it in the stream (stdout too).
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
+        sink.forServer(runner.setScreen(rotation: rotation, size: size, message: message))
+    }
+
     public func hitTest(_ point: Point) -> HitTestEvent {
         runner.hitTest(point)
     }
@@ -150,11 +161,13 @@ public final class LiveDaemon: EventServerOwner {
         return InputStatus(source: "device", device: device?.name, path: device?.path,
                            layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
                            frames: runner.frameCount, time: runner.currentTime.microseconds,
-                           screen: running.configuration.screen)
+                           screen: runner.screen)
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout)
+        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+            applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
+        }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {

@@ -22,6 +22,7 @@ public final class LiveRunner {
     private let sink: any EventSink
     private let logger: Logger
     private let clock: () -> Timestamp
+    private let overrides: DeviceOverrides
     private var pipeline: GesturePipeline
     private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
@@ -47,6 +48,7 @@ public final class LiveRunner {
         self.sink = sink
         self.logger = logger
         self.clock = clock
+        overrides = setup.device
         pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: true),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
     }
@@ -72,6 +74,9 @@ public final class LiveRunner {
         try attachIfPresent()
         if source == nil {
             logger.notice("waiting for the touchscreen to appear", metadata: ["selector": "\(provider.selectorDescription)"])
+            for device in provider.passedOver {
+                logger.notice("auto passed over a device that may be the touchscreen", metadata: ["device": "\(device)"])
+            }
         }
         publish()
     }
@@ -135,6 +140,17 @@ public final class LiveRunner {
         return take()
     }
 
+    /// The screen touches that begin now are mapped onto (`status`).
+    public var screen: ScreenGeometry { pipeline.screen }
+
+    /// A new screen for touches that begin from now on (`screen.set`); returns the stream's
+    /// `screen` event instead of handing it to the sink, as ``replaceLayout(_:revision:message:)``.
+    public func setScreen(rotation: ScreenRotation, size: Size, message: String) -> PipelineOutput {
+        publish()
+        pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock())
+        return take()
+    }
+
     /// Hit-tests a point of the current layout without a touch.
     public func hitTest(_ point: Point) -> HitTestEvent {
         var event = pipeline.hitTest(point)
@@ -146,10 +162,10 @@ public final class LiveRunner {
 
     private func attachIfPresent() throws(EvdevError) {
         guard source == nil, !isStopped, let opened = try provider.open() else { return }
-        let classification = DeviceClassification(opened.description, udevProperties: opened.udevProperties)
+        let classification = overrides.classify(opened.description, udevProperties: opened.udevProperties)
         do {
-            try pipeline.addDevice(opened.description, message: "reading \(opened.path) (\(classification.reason))",
-                                   at: clock())
+            try pipeline.addDevice(opened.description, udevProperties: opened.udevProperties,
+                                   message: "reading \(opened.path) (\(classification.reason))", at: clock())
         } catch {
             throw .noMatchingDevice(selector: "\(opened.path) (\(opened.description.name))",
                                     detail: "it cannot be used: \(error.description)")
@@ -162,7 +178,10 @@ public final class LiveRunner {
         }
         source = opened
         sourceToken = token
-        logger.notice("reading the touchscreen", metadata: ["path": "\(opened.path)", "name": "\(opened.description.name)"])
+        logger.notice("reading the touchscreen", metadata: [
+            "calibration": "\(pipeline.calibration?.summary ?? "none")", "kind": "\(classification.reason)",
+            "name": "\(opened.description.name)", "path": "\(opened.path)",
+        ])
         // Events may be waiting already (the finger was down when the device came back).
         readSource()
     }
@@ -266,6 +285,9 @@ public final class LiveRunner {
     /// Hands the batch to the sink, once per wake-up. The batch is swapped out first: what the
     /// sink does in turn (a client's request, a stop) starts the next batch.
     private func publish() {
+        if !pipeline.notices.isEmpty {
+            for notice in pipeline.takeNotices() { logger.warning("input device warning", metadata: ["notice": "\(notice)"]) }
+        }
         guard !pipeline.output.isEmpty else { return }
         swap(&pipeline.output, &spare)
         sink.publish(spare)

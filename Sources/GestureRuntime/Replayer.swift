@@ -17,16 +17,16 @@ public struct ReplayOptions: Sendable {
 
 /// Why a recording cannot be replayed.
 public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
-    case notATouchscreen(file: String, reason: String)
+    case notATouchscreen(file: String, device: String, reason: String)
     case noDescription(file: String)
     case input(file: String, message: String)
 
     public var description: String {
         switch self {
-        case .notATouchscreen(let file, let reason):
-            "\(file): the recorded device is not a touchscreen (\(reason)); gestured only replays touchscreens. Pass --force to replay it anyway, or set device.type in the configuration."
+        case .notATouchscreen(let file, let device, let reason):
+            "\(file): the recorded device is not a touchscreen (\(reason)); gestured only replays touchscreens. Pass --force to replay it anyway, or, if it is a touchscreen that misdescribes itself, set device: { name: \"\(device)\", type: \"touchscreen\" } in the configuration (and axes: { x: …, y: … } beside type if its positions come on other axes)."
         case .noDescription(let file):
-            "\(file): the recording has no device description, so its axis ranges are unknown; give the description file as well (RECORDING EVENTS-FILE), or set `axes: { x: { min, max }, y: { min, max } }` in the configuration."
+            "\(file): the recording has no device description, so its axis ranges are unknown; give the description file as well (RECORDING EVENTS-FILE), or set `device: { axes: { x: { min, max }, y: { min, max } } }` in the configuration."
         case .input(let file, let message):
             "\(file): \(message)"
         }
@@ -77,23 +77,25 @@ public struct Replayer {
         throws(ReplayError) {
         let file = recording.sourcePaths.first ?? "recording"
         var description: DeviceDescription
+        let axes = setup.device.axes
         if let recorded = recording.description {
             description = recorded
-        } else if let x = setup.axes.x, let y = setup.axes.y {
+        } else if let x = axes.x?.range, let y = axes.y?.range {
             // A capture without a description (Android getevent): the configuration's ranges
-            // describe a multitouch protocol B device.
+            // describe a multitouch protocol B device, on the axes it names.
             description = DeviceDescription(
                 name: "unknown device", codes: [:],
-                absInfo: [AbsCode.mtPositionX: x, AbsCode.mtPositionY: y,
+                absInfo: [axes.x?.code ?? AbsCode.mtPositionX: AbsInfo(minimum: x.lowerBound, maximum: x.upperBound),
+                          axes.y?.code ?? AbsCode.mtPositionY: AbsInfo(minimum: y.lowerBound, maximum: y.upperBound),
                           AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9),
                           AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535)],
                 properties: [InputProperty.direct])
         } else {
             throw .noDescription(file: file)
         }
-        let classification = DeviceClassification(description)
+        let classification = setup.device.classify(description)
         if !classification.isDirectTouch && !options.allowNonTouchscreen {
-            throw .notATouchscreen(file: file, reason: classification.reason)
+            throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
         let start = recording.events.first?.time ?? .zero
         pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, keepsEvents: keepsEvents),

@@ -5,8 +5,8 @@ import Logging
 
 /// The layout a driver's engine runs, its revision and the configuration it came from: the
 /// part of ``EventServerOwner`` that the live daemon and a socket replay share
-/// (`layout.set`, `view.update`, `reload`). The driver applies the tree to the engine it owns
-/// and encodes the `layout` event in its own stream.
+/// (`layout.set`, `view.update`, `screen.set`, `reload`). The driver applies the tree or the
+/// screen to the engine it owns and encodes the `layout` or `screen` event in its own stream.
 final class RunningLayout {
     /// The configuration the process started with: a reload applies the layout and who may
     /// control, and reports the rest as needing a restart.
@@ -14,6 +14,8 @@ final class RunningLayout {
     private(set) var layout: ViewSpec
     /// 1 for the configured layout, one more for every replacement.
     private(set) var revision = 1
+    /// True after `screen.set`, until a reload restores the configured screen.
+    private(set) var screenIsSet = false
     private let logger: Logger
 
     init(configuration: Configuration, logger: Logger) {
@@ -31,12 +33,28 @@ final class RunningLayout {
         return revision
     }
 
+    /// The screen `screen.set` asks for: `rotation`, and the current size unless it gives one.
+    /// The caller applies it; the change is remembered until a reload.
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, current: ScreenGeometry,
+                   reason: String) -> (rotation: ScreenRotation, size: Size) {
+        screenIsSet = true
+        let size = Size(width: width ?? current.size.width, height: height ?? current.size.height)
+        logger.info("screen set", metadata: [
+            "rotation": "\(rotation.degrees)", "width": "\(size.width)", "height": "\(size.height)", "reason": "\(reason)",
+        ])
+        return (rotation, size)
+    }
+
     /// Re-reads the configuration file (SIGHUP, `reload`), telling the service manager
     /// (`RELOADING=1`, then `READY=1` with `status`) and the log. A layout that differs from
     /// the running one goes to `replaceLayout` (the owner's, which applies it and returns its
     /// encoded `layout` event); an invalid file changes nothing.
+    /// A screen set at run time (`screen.set`) lasts until a reload: a valid reload gives it
+    /// back to the configuration the process started with (`restoreScreen`, the owner's, which
+    /// applies it and returns its `screen` event).
     func reload(origin: String, notifier: ServiceNotifier, status: () -> String,
-                replaceLayout: (ViewSpec, String) -> LayoutReplacement) -> ReloadOutcome {
+                replaceLayout: (ViewSpec, String) -> LayoutReplacement,
+                restoreScreen: (ScreenGeometry, String) -> EncodedEvents) -> ReloadOutcome {
         notifier.reloading()
         defer { notifier.ready(status: status()) }
         let fresh: Configuration
@@ -52,6 +70,10 @@ final class RunningLayout {
         let changed = fresh.layout != layout
         var events = EncodedEvents()
         if changed { events = replaceLayout(fresh.layout, "configuration reloaded from \(fresh.file)").events }
+        if screenIsSet {
+            screenIsSet = false
+            events.append(contentsOf: restoreScreen(configuration.screen, "screen restored from the configuration by a reload"))
+        }
         logger.info("configuration reloaded", metadata: [
             "origin": "\(origin)", "revision": "\(revision)", "layoutChanged": "\(changed)",
         ])

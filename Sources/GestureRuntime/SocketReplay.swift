@@ -151,6 +151,11 @@ public final class SocketReplay: EventServerOwner {
     }
 
     private func publishProduced() {
+        if !replayer.pipeline.notices.isEmpty {
+            for notice in replayer.pipeline.takeNotices() {
+                logger.warning("input device warning", metadata: ["notice": "\(notice)"])
+            }
+        }
         guard !replayer.pipeline.output.isEmpty else { return }
         sink.publish(take())
     }
@@ -211,6 +216,19 @@ public final class SocketReplay: EventServerOwner {
         return LayoutReplacement(revision: revision, events: sink.forServer(take()))
     }
 
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+        let wanted = running.setScreen(rotation: rotation, width: width, height: height,
+                                       current: replayer.pipeline.screen, reason: reason)
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        return ScreenReplacement(screen: replayer.pipeline.screen, events: events)
+    }
+
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
+        publishProduced()
+        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime)
+        return sink.forServer(take())
+    }
+
     public func hitTest(_ point: Point) -> HitTestEvent {
         replayer.pipeline.hitTest(point)
     }
@@ -219,11 +237,13 @@ public final class SocketReplay: EventServerOwner {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
                     layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
                     frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds,
-                    screen: running.configuration.screen)
+                    screen: replayer.pipeline.screen)
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout)
+        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+            applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
+        }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {

@@ -11,9 +11,12 @@ struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List input devices: name, path, properties, and whether gestured would pick each one and why not.",
         discussion: """
-            Without options the verdicts are for `device: "auto"` (the first touchscreen as udev classifies it; \
-            touchpads are never picked). With --config, for the configured device; with --device, \
-            for that path.
+            For every device: what it is and what decided it (udev's database, or udev's input_id rule \
+            over its capabilities), the position axes gestured reads, the calibration matrix it applies \
+            and where that comes from, and whether `device: "auto"` (the first touchscreen) picks it and \
+            why not. With --config, the configuration's device.type, device.axes and screen.calibration \
+            apply, and a line says whether the configured device is this one; with --device, whether \
+            that path is.
             """)
 
     @Option(help: "Give the verdicts for this configuration's device.")
@@ -27,7 +30,14 @@ struct Devices: ParsableCommand {
 
     func run() throws {
         var match = DeviceSelector.auto
-        if let config { match = try loadConfiguration(config).device }
+        var overrides = DeviceOverrides.none
+        var calibration: CalibrationMatrix?
+        if let config {
+            let configuration = try loadConfiguration(config)
+            match = configuration.device
+            overrides = configuration.deviceOverrides
+            calibration = configuration.screen.calibration
+        }
         if let device { match = .path(device) }
         // An empty list must mean "no devices", never "no such directory".
         var status = stat()
@@ -45,33 +55,61 @@ struct Devices: ParsableCommand {
         if entries.isEmpty {
             lines.append("no input devices in \(directory)")
         }
-        for verdict in match.verdicts(for: entries) {
+        let autoVerdicts = DeviceSelector.auto.verdicts(for: entries)
+        let verdicts = match == .auto ? autoVerdicts : match.verdicts(for: entries)
+        for (auto, verdict) in zip(autoVerdicts, verdicts) {
             let entry = verdict.entry
             guard let description = entry.description else {
                 lines.append("\(entry.path): \(entry.error.map { "\($0)" } ?? "unreadable")")
-                lines.append("  \(match == .auto ? "auto" : "picked"): no (\(verdict.reason))")
+                lines.append("  auto: no (\(auto.reason))")
+                if match != .auto { lines.append("  configured device: no (\(verdict.reason))") }
                 continue
             }
+            // The configuration's type and axes are for the device it selects.
+            let applied = verdict.isPicked ? overrides : .none
             lines.append("\(entry.path): \"\(description.name)\" (bus \(hex(description.bus)) vendor "
                 + "\(hex(description.vendor)) product \(hex(description.product)))")
             let properties = description.properties.sorted().map(InputProperty.name)
             lines.append("  properties: " + (properties.isEmpty ? "none" : properties.joined(separator: ", ")))
-            if let classification = entry.classification {
-                let basis = switch classification.basis {
-                case .udevDatabase: "udev's database"
-                case .capabilities: "udev's input_id rule over the capabilities (no udev database entry)"
-                case .configuration: "the configuration"
-                }
-                lines.append("  kind: \(kind(classification)) (\(classification.reason))")
-                lines.append("  classified by: \(basis)")
+            let classification = applied.classify(description, udevProperties: entry.udevProperties)
+            let basis = switch classification.basis {
+            case .udevDatabase: "udev's database (/run/udev/data)"
+            case .capabilities: "udev's input_id rule over the capabilities (no udev database entry)"
+            case .configuration: "the configuration's device.type"
             }
-            if let x = description.absInfo[AbsCode.mtPositionX] ?? description.absInfo[AbsCode.x],
-               let y = description.absInfo[AbsCode.mtPositionY] ?? description.absInfo[AbsCode.y] {
-                lines.append("  axes: x \(x.minimum)...\(x.maximum), y \(y.minimum)...\(y.maximum)")
+            lines.append("  kind: \(kind(classification)) (\(classification.reason))")
+            lines.append("  classified by: \(basis)")
+            lines.append("  axes: " + axes(description, applied.axes))
+            let used = DeviceCalibration(configured: calibration, udevProperties: entry.udevProperties)
+            lines.append("  calibration: \(used.summary)" + (used.ignoredUdevValue.map { "; \($0)" } ?? ""))
+            lines.append("  auto: \(auto.isPicked ? "yes" : "no") (\(auto.reason))")
+            if match != .auto {
+                lines.append("  configured device: \(verdict.isPicked ? "yes" : "no") (\(verdict.reason))")
             }
-            lines.append("  \(match == .auto ? "auto" : "picked"): \(verdict.isPicked ? "yes" : "no") (\(verdict.reason))")
         }
         try printOutput(lines.joined(separator: "\n") + "\n")
+    }
+
+    /// The position axes gestured reads, with their ranges and resolutions, and why those.
+    private func axes(_ description: DeviceDescription, _ overrides: AxisOverrides) -> String {
+        let remap: AxisRemap
+        do {
+            remap = try AxisRemap(description, overrides: overrides)
+        } catch {
+            return "unusable: \(error)"
+        }
+        let read = remap.description
+        let multitouch = read.reportsMultitouchPositions
+        let targets = multitouch ? (AbsCode.mtPositionX, AbsCode.mtPositionY) : (AbsCode.x, AbsCode.y)
+        guard read.absInfo[targets.0] != nil || read.absInfo[targets.1] != nil else { return "none" }
+        func axis(_ label: String, source: UInt16, target: UInt16) -> String {
+            guard let info = read.absInfo[target] else { return "\(label) none (\(AbsCode.name(source)) is not declared)" }
+            let resolution = info.resolution > 0 ? "\(info.resolution) units/mm" : "no resolution"
+            return "\(label) \(AbsCode.name(source)) \(info.minimum)...\(info.maximum) (\(resolution))"
+        }
+        let configured = overrides == .none ? "" : " (the configuration's device.axes)"
+        return axis("x", source: remap.positionCodes.x, target: targets.0) + ", "
+            + axis("y", source: remap.positionCodes.y, target: targets.1) + configured
     }
 
     private func kind(_ classification: DeviceClassification) -> String {

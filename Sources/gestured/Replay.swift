@@ -91,6 +91,8 @@ struct Replay: ParsableCommand {
         let pacer = realtime ? MonotonicPacer(recordingStart: loaded.events.first?.time ?? .zero, stop: stop) : nil
         let output = OutputWriter.standardOutput()
         replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
+        // Each also went out as a `warning` event; stderr is where a person at a terminal looks.
+        for notice in replayer.pipeline.takeNotices() { printError("gestured: warning: \(notice)") }
         try output.checkWritten()
     }
 

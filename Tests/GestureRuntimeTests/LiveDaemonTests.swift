@@ -112,6 +112,57 @@ struct LiveDaemonTests {
         #expect(harness.stdoutLines.contains { lineType($0) == "layout" && $0.contains(#""revision":2"#) })
     }
 
+    /// `screen.set` (SPEC 9): touches that begin afterwards are rotated, the one that is down
+    /// keeps its mapping; subscribers and `status` learn of it; a reload gives the configured
+    /// screen back.
+    @Test func screenSetRotatesTouchesThatBeginAfterItUntilAReload() throws {
+        let source = PipeSource(description: LiveRunnerTests.touchscreen)
+        let harness = try LiveDaemonHarness(configuration: Self.configuration, sources: [source])
+        try harness.daemon.start()
+        let watcher = try harness.subscriber(#""kinds":["touches","screen"]"#)
+        let controller = try harness.connect()
+
+        source.write(Self.down(0, id: 10, x: 400, y: 500))
+        #expect(try harness.drive { watcher.lines.count == 1 })
+        let reply = try harness.request(controller, #"{"type":"screen.set","id":1,"rotation":180}"#)
+        #expect(reply["screen"] as? [String: Double] == ["width": 1920, "height": 1080, "rotation": 180], "\(reply)")
+        // Device x 400 of 1920 is on the left half; rotated 180° it is at x = 1920 - 400: the button.
+        source.write(Self.move(100, x: 420, y: 500) + Self.up(150) + Self.down(600, id: 11, x: 400, y: 500) + Self.up(650))
+        #expect(try harness.drive { Self.endedCount(watcher) == 2 })
+        #expect(try Self.summary(watcher.lines) == [
+            "touches began left", "screen", "touches moved left", "touches ended left",
+            "touches began rightButton", "touches ended rightButton",
+        ])
+        let status = try harness.request(controller, #"{"type":"status","id":2}"#)
+        #expect(status["screen"] as? [String: Double] == ["width": 1920, "height": 1080, "rotation": 180])
+
+        let reloaded = try harness.request(controller, #"{"type":"reload","id":3}"#)
+        #expect(reloaded["ok"] as? Bool == true, "\(reloaded)")
+        #expect(try harness.drive { watcher.lines.count == 7 })
+        #expect(try parse(watcher.lines[6])["message"] as? String == "screen restored from the configuration by a reload")
+        let after = try harness.request(controller, #"{"type":"status","id":4}"#)
+        #expect(after["screen"] as? [String: Double] == ["width": 1920, "height": 1080, "rotation": 0])
+        // --stdout announces it too.
+        #expect(harness.stdoutLines.count { lineType($0) == "screen" } == 2)
+    }
+
+    /// SPEC 6: udev's LIBINPUT_CALIBRATION_MATRIX for the device applies when the
+    /// configuration sets none; the device event says where the matrix came from.
+    @Test func udevsCalibrationAppliesWhenTheConfigurationSetsNone() throws {
+        let source = PipeSource(description: LiveRunnerTests.touchscreen)
+        source.udevProperties = ["ID_INPUT": "1", "ID_INPUT_TOUCHSCREEN": "1", "LIBINPUT_CALIBRATION_MATRIX": "-1 0 1 0 1 0"]
+        let harness = try LiveDaemonHarness(configuration: Self.configuration, sources: [source])
+        try harness.daemon.start()
+        let watcher = try harness.subscriber(#""kinds":["touches"]"#)
+        // Device x 400 is on the left half; mirrored by the matrix it is on the button.
+        source.write(Self.down(0, id: 10, x: 400, y: 500) + Self.up(50))
+        #expect(try harness.drive { Self.endedCount(watcher) == 1 })
+        #expect(try Self.summary(watcher.lines) == ["touches began rightButton", "touches ended rightButton"])
+        let added = try parse(harness.stdoutLines[0])["message"] as? String
+        #expect(added == "reading /dev/input/event-test (touchscreen: udev says ID_INPUT_TOUCHSCREEN=1); "
+            + "calibration [-1, 0, 1, 0, 1, 0] from udev's LIBINPUT_CALIBRATION_MATRIX")
+    }
+
     @Test func hitTestAndStatusShowTheDeviceWhileItIsThereAndWhileItIsUnplugged() throws {
         let first = PipeSource(description: LiveRunnerTests.touchscreen)
         let second = PipeSource(description: LiveRunnerTests.touchscreen)

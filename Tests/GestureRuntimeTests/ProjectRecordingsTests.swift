@@ -23,6 +23,8 @@ struct ProjectRecordingsTests {
         OwnRecording(path: TestPaths.ownRecording("one-finger-taps.evemu"), touches: 8, first: (820, 580)),
         OwnRecording(path: TestPaths.ownRecording("four-finger-drag.evemu"), touches: 4, first: (300, 200)),
         OwnRecording(path: TestPaths.recordingFixture("protocol-a-drag.evemu"), touches: 2, first: (300, 250)),
+        // Protocol A, BTN_TOUCH and BTN_TOOL_DOUBLETAP, no INPUT_PROP_DIRECT: a touchscreen all the same.
+        OwnRecording(path: TestPaths.recordingFixture("ntrig-like-drag.evemu"), touches: 3, first: (820, 580)),
     ]
 
     /// The configuration each script was written for (its screen), so points are the script's.
@@ -108,7 +110,7 @@ struct ProjectRecordingsTests {
         let recording = try RecordingReader.read(path: path)
         let reason = DeviceClassification(try #require(recording.description)).reason
         #expect(reason == "touchpad: BTN_TOOL_FINGER without INPUT_PROP_DIRECT (udev's input_id rule)")
-        #expect(throws: ReplayError.notATouchscreen(file: path, reason: reason)) {
+        #expect(throws: ReplayError.notATouchscreen(file: path, device: recording.description!.name, reason: reason)) {
             _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
         var replayer = try Replayer(recording: recording, setup: configuration.pipelineSetup,
@@ -159,5 +161,39 @@ struct RealtimeReplayTests {
         #expect(pacer.waits == pacer.waits.sorted())
         #expect(pacer.waits.filter { frameTimes.contains($0) }.count == frameTimes.count)
         #expect(pacer.waits.last! >= recording.events.last!.time)
+    }
+
+    /// A panel that declares pen buttons and reports its position on ABS_Z/ABS_RX (SPEC 6):
+    /// refused by default, with a message naming `type` and `axes`; forced, its touches all land
+    /// on one point and a warning names the axes that move and the setting; configured with
+    /// `device.type` and `device.axes`, it is a touchscreen like any other.
+    @Test func aMisdescribedPanelIsConfiguredNotGuessed() throws {
+        let description = TestPaths.recordingFixture("misdescribed-panel.desc")
+        let events = TestPaths.recordingFixture("misdescribed-drag.events")
+        let recording = try RecordingReader.read(path: description, eventsPath: events)
+        let lobby = try ConfigurationLoader.load(path: TestPaths.config("lobby.json5"))
+        #expect {
+            _ = try Replayer(recording: recording, setup: lobby.pipelineSetup, options: ReplayOptions())
+        } throws: { error in
+            let message = "\(error)"
+            return message.contains("tablet: BTN_TOOL_PEN is declared")
+                && message.contains("device: { name: \"gestured virtual misdescribed panel\", type: \"touchscreen\" }")
+                && message.contains("axes: { x: …, y: … }")
+        }
+
+        let forced = try ReplayOutput(recording: description, events: events, config: TestPaths.config("lobby.json5"),
+                                      allowNonTouchscreen: true)
+        let warnings = forced.of(type: "warning").map { $0["message"] as! String }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("its position axes ABS_X and ABS_Y have not changed in 3 frames while ABS_Z, ABS_RX did") == true)
+        #expect(warnings.first?.contains("device.axes: { x: \"ABS_Z\", y: \"ABS_RX\" }") == true)
+
+        let configured = try ReplayOutput(recording: description, events: events,
+                                          config: TestPaths.fixture("misdescribed-panel.json5"), tracing: true)
+        #expect(configured.violations() == [])
+        #expect(configured.of(type: "warning").isEmpty)
+        #expect(configured.of(type: "hitTest").map { $0["view"] as? String } == ["welcomeStart", "carousel"])
+        #expect(configured.of(type: "control").map { $0["event"] as? String } == ["touchDown", "touchUpInside"])
+        #expect(configured.of(type: "gesture").contains { $0["recognizer"] as? String == "carouselPan" })
     }
 }

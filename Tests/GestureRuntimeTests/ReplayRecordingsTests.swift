@@ -84,7 +84,7 @@ struct ReplayRecordingsTests {
         let configuration = try ConfigurationLoader.load(path: TestPaths.fixture("full-screen.json5"))
         let path = TestPaths.recording("tp-bcm5974.three-finger-click.evemu")
         let recording = try RecordingReader.read(path: path)
-        #expect(throws: ReplayError.notATouchscreen(file: path, reason: DeviceClassification(recording.description!).reason)) {
+        #expect(throws: ReplayError.notATouchscreen(file: path, device: recording.description!.name, reason: DeviceClassification(recording.description!).reason)) {
             _ = try Replayer(recording: recording, setup: configuration.pipelineSetup, options: ReplayOptions())
         }
         #expect(DeviceClassification(recording.description!).reason.contains("BTN_TOOL_FINGER without INPUT_PROP_DIRECT"))
@@ -94,6 +94,16 @@ struct ReplayRecordingsTests {
         var bytes: [UInt8] = []
         replayer.run { bytes += $0 }
         #expect(String(decoding: bytes, as: UTF8.self).contains(#""phase":"began""#))
+    }
+
+    /// Every recording of the corpus is replayed above with its touch count, or is the touchpad,
+    /// which is refused: none is left out when the corpus grows.
+    @Test func everyCorpusRecordingHasACase() throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: RecordingCorpus.directory)
+            .filter { $0 != "README.md" }
+        let covered = Set(Self.cases.flatMap { [$0.file] + ($0.events.map { [$0] } ?? []) })
+            .union(["tp-bcm5974.three-finger-click.evemu"])
+        #expect(Set(files).subtracting(covered).sorted() == [])
     }
 
     @Test func recordingWithoutDescriptionOrAxesIsRefused() throws {

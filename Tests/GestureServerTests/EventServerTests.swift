@@ -51,6 +51,24 @@ struct EventServerTests {
         #expect(harness.owner.calls == ["replaceLayout wall", "hitTest 10 10"])
     }
 
+    @Test func screenSetIsHandedToTheOwnerAndAnnouncedToScreenSubscribers() throws {
+        let harness = try ServerHarness()
+        let watcher = try harness.subscriber(#""kinds":["screen"]"#)
+        let others = try harness.subscriber(#""kinds":["layout"]"#)
+        let controller = try harness.connect()
+        try controller.send(#"{"type":"screen.set","id":1,"rotation":90,"width":1080,"height":1920}"#)
+        try harness.settle()
+        #expect(harness.owner.calls == ["setScreen 90 1080 1920"])
+        let reply = try #require(controller.take().first)
+        #expect(reply.type == "reply")
+        #expect(reply.object["screen"] as? [String: Double] == ["width": 1080, "height": 1920, "rotation": 90])
+        let announced = watcher.take()
+        #expect(announced.map(\.type) == ["screen"])
+        #expect(announced.first?.text.hasPrefix(
+            #"{"type":"screen","seq":1,"time":0,"width":1080.0,"height":1920.0,"rotation":90,"message":"screen.set by "#) == true)
+        #expect(others.take().isEmpty)
+    }
+
     /// Issue 12: an unprivileged client that pipelines `hitTest` and never reads grew the daemon
     /// without limit. Its replies fill its bounded queue like events, and it is dropped.
     @Test func aClientThatAsksAndNeverReadsIsDroppedAsASlowConsumer() throws {

@@ -1,3 +1,4 @@
+import GestureCore
 import GestureServer
 import Testing
 
@@ -29,6 +30,11 @@ struct RequestTests {
         (#"{"type":"layout.set","id":5}"#, .badRequest, .number(5)),
         (#"{"type":"view.update","id":6,"view":"a","set":[]}"#, .badRequest, .number(6)),
         (#"{"type":"hitTest","id":7,"x":1}"#, .badRequest, .number(7)),
+        (#"{"type":"screen.set","id":8}"#, .badRequest, .number(8)),
+        (#"{"type":"screen.set","id":9,"rotation":45}"#, .badRequest, .number(9)),
+        (#"{"type":"screen.set","id":10,"rotation":90,"width":0}"#, .badRequest, .number(10)),
+        (#"{"type":"screen.set","id":11,"rotation":90,"height":"tall"}"#, .badRequest, .number(11)),
+        (#"{"type":"screen.set","id":12,"rotation":90,"flip":true}"#, .badRequest, .number(12)),
     ])
     func badRequestsNameTheProblemAndKeepTheID(line: String, code: ProtocolErrorCode, id: RequestID?) {
         #expect {
@@ -39,11 +45,33 @@ struct RequestTests {
         }
     }
 
-    @Test func onlyLayoutChangesNeedControl() throws {
-        #expect(try Self.parse(#"{"type":"reload"}"#).request.changesLayout)
-        #expect(try Self.parse(#"{"type":"view.update","view":"a","set":{}}"#).request.changesLayout)
-        #expect(try !Self.parse(#"{"type":"hitTest","x":1,"y":2}"#).request.changesLayout)
-        #expect(try !Self.parse(#"{"type":"status"}"#).request.changesLayout)
+    @Test func screenSetReadsTheRotationAndAnOptionalSize() throws {
+        guard case .screenSet(let rotation, let width, let height) = try Self.parse(
+            #"{"type":"screen.set","rotation":270,"width":1080,"height":1920}"#).request else {
+            Issue.record("not a screen.set")
+            return
+        }
+        #expect(rotation == .clockwise270 && width == 1080 && height == 1920)
+        guard case .screenSet(.none, nil, nil) = try Self.parse(#"{"type":"screen.set","rotation":0}"#).request else {
+            Issue.record("not a screen.set without a size")
+            return
+        }
+        #expect(throws: ProtocolError(.badRequest, "\"rotation\" is 45; use 0, 90, 180 or 270 (degrees clockwise of the "
+                                      + "panel relative to the screen)")) {
+            try Self.parse(#"{"type":"screen.set","rotation":45}"#)
+        }
+        #expect(String(decoding: ReplyEncoder.encode(.ok(.number(4), .screen(ScreenGeometry(width: 1080, height: 1920,
+                                                                                            rotation: .clockwise90)))),
+                       as: UTF8.self)
+            == #"{"type":"reply","re":4,"ok":true,"screen":{"width":1080.0,"height":1920.0,"rotation":90}}"# + "\n")
+    }
+
+    @Test func onlyChangesNeedControl() throws {
+        #expect(try Self.parse(#"{"type":"screen.set","rotation":90}"#).request.needsControl)
+        #expect(try Self.parse(#"{"type":"reload"}"#).request.needsControl)
+        #expect(try Self.parse(#"{"type":"view.update","view":"a","set":{}}"#).request.needsControl)
+        #expect(try !Self.parse(#"{"type":"hitTest","x":1,"y":2}"#).request.needsControl)
+        #expect(try !Self.parse(#"{"type":"status"}"#).request.needsControl)
     }
 
     @Test(arguments: [

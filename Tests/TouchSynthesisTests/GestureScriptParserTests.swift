@@ -21,7 +21,7 @@ struct GestureScriptParserTests {
             """, file: "s.touches")
         let points = GestureScript.Units.points
         #expect(script.panel == "panel.desc")
-        #expect(script.screen == ScreenGeometry(width: 1080, height: 1920, rotation: .clockwise90))
+        #expect(script.screen == ScreenGeometry(width: 1080, height: 1920, rotation: .clockwise90, calibration: .identity))
         #expect(script.rate == 120)
         #expect(script.framePeriod == 8333)
         #expect(script.steps == [

@@ -4,7 +4,8 @@
 # /dev/uinput with evemu-device, recordings are played into them with evemu-play, and
 # `gestured run --stdout` reads them through the real kernel evdev path (one test reads the
 # events from the socket instead, as a subscribed client gets them). Each test prints
-# PASS/FAIL with its wall time; the exit status is the number of failures.
+# PASS/FAIL with its wall time; the exit status is the number of failures. systemd-udevd runs in
+# the guest (vm-init starts it), as on a kiosk.
 #
 # The main check: live output == `gestured replay` of the same recording with the same
 # configuration, after normalising what legitimately differs (see normalise()).
@@ -28,6 +29,8 @@ SKIPS=0
 DEVICE_PIDS=()
 HELPER_PIDS=()
 GPID=
+# The guest's job runs in a chroot, where systemd's tools (udevadm) refuse to act unless told.
+export SYSTEMD_IGNORE_CHROOT=1
 # python3 for the stand-in of systemd's notification socket (the host's, through the 9p root).
 PYTHON=${PYTHON:-/usr/bin/python3}
 
@@ -177,6 +180,9 @@ compare() {
     log "live == replay: $(wc -l < "$1.norm") events, $began touch deliveries began," \
         "$(grep -c '"type":"gesture"' "$1.norm") gesture events, $(grep -c '"type":"control"' "$1.norm") control events"
 }
+
+# device_block FILE NODE: the lines `gestured devices` printed for NODE.
+device_block() { awk -v n="$2:" '$1 == n { on = 1; print; next } /^[^ ]/ { on = 0 } on' "$1"; }
 
 # touch_phases JSONL: "id:phase" of every touch of every delivery, in order.
 touch_phases() { grep -o '"id":[0-9]*,"phase":"[a-z]*"' "$1" | sed -E 's/"id":([0-9]+),"phase":"([a-z]+)"/\1:\2/'; }
@@ -355,9 +361,9 @@ touchpad_beside_touchscreen() {
     local tsnode=$NODE tsdev=$DEVPID
     "$G" devices > "$W/devices.txt" || { log "gestured devices failed"; return 1; }
     log "gestured devices:"; sed 's/^/    /' "$W/devices.txt"
-    grep -A5 "^$tpnode:" "$W/devices.txt" | grep -q 'auto: no (touchpad: ' \
+    device_block "$W/devices.txt" "$tpnode" | grep -q '^  auto: no (touchpad: ' \
         || { log "the touchpad is not reported as skipped"; return 1; }
-    grep -A5 "^$tsnode:" "$W/devices.txt" | grep -q 'auto: yes' || { log "the touchscreen is not reported as picked"; return 1; }
+    device_block "$W/devices.txt" "$tsnode" | grep -q '^  auto: yes' || { log "the touchscreen is not reported as picked"; return 1; }
     GESTURED_ARGS=()
     start_gestured beside
     wait_for "$W/beside.err" "reading the touchscreen .*path=$tsnode$" || return 1
@@ -437,7 +443,7 @@ test_socket_subscriber_equals_replay() {   # run without --stdout: a subscribed 
 test_unreadable_device_message() {
     make_device "$HERE/touchscreen.desc" || return 1
     local dev=$DEVPID
-    # Device nodes are root-only in the VM (no udev): an unprivileged user gets EACCES.
+    # Device nodes are root's and the input group's (udev's default rules): a user in neither gets EACCES.
     setpriv --reuid=65534 --regid=65534 --clear-groups "$G" run --config "$CONFIG" --stdout --device "$NODE" \
         --socket "/tmp/gestured-denied.$$.sock" > /dev/null 2> "$W/denied.err"
     local rc=$?
@@ -447,6 +453,148 @@ test_unreadable_device_message() {
     grep -q "open failed on $NODE: Permission denied (errno 13)" "$W/denied.err" \
         && grep -q '`input` group' "$W/denied.err" && grep -q 'systemd/70-gestured-touchscreen.rules' "$W/denied.err" \
         || { log "the message does not name errno, the call, the path, the input group and the udev rule"; return 1; }
+}
+
+# --- issue 13: real panels as they come --------------------------------------------------------
+
+# udev_entry NODE: the file of NODE's entry in udev's database (/run/udev/data/c13:MINOR).
+udev_entry() { printf '/run/udev/data/c%d:%d\n' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
+
+# udev_property NODE PROPERTY=VALUE: until udev's database has it for NODE (10 s at most; the
+# file is read, as gestured reads it: udevadm is slow to start under emulation).
+udev_property() {
+    local entry; entry=$(udev_entry "$1")
+    for _ in $(seq 200); do
+        grep -qxF -- "E:$2" "$entry" 2>/dev/null && return 0
+        sleep 0.05
+    done
+    log "udev never said $2 for $1 ($entry):"; sed 's/^/    /' "$entry" 2>&1
+    return 1
+}
+
+test_udev_runs_in_the_guest() {   # the harness itself: vm-init started systemd-udevd
+    pgrep -x systemd-udevd > /dev/null || { log "systemd-udevd is not running in the guest"; return 1; }
+    make_device "$HERE/touchscreen.desc" || return 1
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    local entry; entry=$(udev_entry "$NODE")
+    log "$entry: $(grep '^E:' "$entry" | tr '\n' ' ')"
+    remove_device "$DEVPID"
+    return 0
+}
+
+# An N-Trig-like digitiser (protocol A, BTN_TOUCH + BTN_TOOL_DOUBLETAP, no INPUT_PROP_DIRECT):
+# udev calls it a touchscreen, gestured trusts udev's database and picks it with auto, and the
+# live output through mtdev equals the replay.
+test_ntrig_like_touchscreen_with_udev() {
+    local r=$FIXTURES/ntrig-like-drag.evemu
+    make_device "$FIXTURES/ntrig-like-panel.desc" || return 1
+    local dev=$DEVPID
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    "$G" devices > "$W/ntrig.devices" || { log "gestured devices failed"; return 1; }
+    device_block "$W/ntrig.devices" "$NODE" > "$W/ntrig.block"
+    sed 's/^/    /' "$W/ntrig.block"
+    grep -q '^  kind: touchscreen, multitouch protocol A (through mtdev) (touchscreen: udev says ID_INPUT_TOUCHSCREEN=1)$' \
+        "$W/ntrig.block" && grep -q "^  classified by: udev's database" "$W/ntrig.block" \
+        && grep -q '^  auto: yes' "$W/ntrig.block" || { log "not classified a touchscreen by udev's database"; return 1; }
+    start_gestured ntrig
+    wait_for "$W/ntrig.err" "reading the touchscreen .*kind=.touchscreen: udev says ID_INPUT_TOUCHSCREEN=1. .*path=$NODE$" \
+        || return 1
+    evemu-play "$NODE" < "$r" || return 1
+    settle; stop_gestured || return 1; remove_device "$dev"
+    "$G" replay --config "$CONFIG" "$r" > "$W/ntrig.replay.jsonl" || return 1
+    compare "$W/ntrig.jsonl" "$W/ntrig.replay.jsonl" || return 1
+    grep -q '"view":"welcomeStart","event":"touchUpInside"' "$W/ntrig.jsonl" \
+        && grep -q '"phase":"began","view":"carousel"' "$W/ntrig.jsonl" \
+        || { log "the tap or the two-finger drag did not land where the script put them"; return 1; }
+}
+
+# A panel that declares pen buttons and reports its position on ABS_Z/ABS_RX: auto passes it
+# over with a message naming type and axes; configured with them, live equals the replay with
+# the same configuration; read without them, the warning names the axes that move.
+test_misdescribed_panel() {
+    local desc=$FIXTURES/misdescribed-panel.desc events=$FIXTURES/misdescribed-drag.events
+    local configured; configured=$(readlink -f Tests/Fixtures/replay/misdescribed-panel.json5)
+    make_device "$desc" || return 1
+    local dev=$DEVPID node=$NODE
+    udev_property "$node" ID_INPUT_TABLET=1 || return 1
+    "$G" devices > "$W/misdescribed.devices" || { log "gestured devices failed"; return 1; }
+    device_block "$W/misdescribed.devices" "$node" > "$W/misdescribed.block"
+    sed 's/^/    /' "$W/misdescribed.block"
+    grep -q "^  auto: no (tablet: udev says ID_INPUT_TABLET=1; if it is the touchscreen, select it with device: { path: \"$node\", type: \"touchscreen\" }, and axes: " \
+        "$W/misdescribed.block" || { log "auto's refusal does not name type and axes"; return 1; }
+    # The daemon with auto waits, and says which device it passed over and how to take it.
+    start_gestured misdescribed-auto
+    wait_for "$W/misdescribed-auto.err" "waiting for the touchscreen to appear" || return 1
+    wait_for "$W/misdescribed-auto.err" "auto passed over a device that may be the touchscreen .*$node .*type: ..touchscreen" || return 1
+    stop_gestured || return 1
+    # Configured: a touchscreen read from ABS_Z/ABS_RX, live as in replay, no warning.
+    RUN_CONFIG=$configured start_gestured misdescribed
+    wait_for "$W/misdescribed.err" "reading the touchscreen .*kind=.touchscreen: the configuration's device.type says so. .*path=$node$" \
+        || return 1
+    evemu-play "$node" < "$events" || return 1
+    settle; stop_gestured || return 1
+    "$G" replay --config "$configured" "$desc" "$events" > "$W/misdescribed.replay.jsonl" || return 1
+    compare "$W/misdescribed.jsonl" "$W/misdescribed.replay.jsonl" || return 1
+    grep -q '"view":"welcomeStart","event":"touchUpInside"' "$W/misdescribed.jsonl" \
+        && grep -q '"recognizer":"carouselPan","kind":"pan","view":"carousel","state":"began"' "$W/misdescribed.jsonl" \
+        || { log "the tap or the drag did not land where the events put them"; return 1; }
+    ! grep -q '"type":"warning"' "$W/misdescribed.jsonl" || { log "a warning although the axes are configured"; return 1; }
+    # Read without them (the node given, as --force does in replay): the warning, live and in replay.
+    start_gestured misdescribed-forced --device "$node"
+    wait_for "$W/misdescribed-forced.err" "reading the touchscreen .*path=$node$" || return 1
+    evemu-play "$node" < "$events" || return 1
+    wait_for "$W/misdescribed-forced.jsonl" '"type":"warning"' || return 1
+    settle; stop_gestured || return 1; remove_device "$dev"
+    local want='its position axes ABS_X and ABS_Y have not changed in 3 frames while ABS_Z, ABS_RX did'
+    grep '"type":"warning"' "$W/misdescribed-forced.jsonl" | grep -F "$want" \
+        | grep -qF 'device.axes: { x: \"ABS_Z\", y: \"ABS_RX\" }' \
+        && grep -q "input device warning .*$want" "$W/misdescribed-forced.err" \
+        || { log "no warning naming the axes that move and the setting, as an event and a log line"; return 1; }
+    "$G" replay --config "$CONFIG" "$desc" "$events" > /dev/null 2> "$W/misdescribed-refused.err" \
+        && { log "replay took a tablet without --force"; return 1; }
+    grep -qF 'type: "touchscreen"' "$W/misdescribed-refused.err" || { log "the replay's refusal does not name type"; return 1; }
+    "$G" replay --force --config "$CONFIG" "$desc" "$events" > "$W/misdescribed-forced.replay.jsonl" \
+        2> "$W/misdescribed-forced.replay.err" || return 1
+    grep -q "gestured: warning: .*$want" "$W/misdescribed-forced.replay.err" || { log "replay --force did not warn"; return 1; }
+    log "$(grep -o "$want[^\"]*" "$W/misdescribed-forced.replay.err" | head -n 1)"
+}
+
+# A udev rule gives the panel LIBINPUT_CALIBRATION_MATRIX (mirrored left to right): gestured
+# applies it when the configuration sets none, says so, and the touches are where a replay with
+# that matrix in the configuration puts them.
+test_udev_calibration() {
+    local r=$OWN/four-finger-drag.evemu
+    sed 's/^N: .*/N: gestured calibration test panel/' "$OWN/panel.desc" > "$W/calibrated.desc"
+    mkdir -p /etc/udev/rules.d
+    echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="gestured calibration test panel", ENV{LIBINPUT_CALIBRATION_MATRIX}="-1 0 1 0 1 0"' \
+        > /etc/udev/rules.d/99-gestured-calibration-test.rules
+    udevadm control --reload
+    make_device "$W/calibrated.desc" || return 1
+    local dev=$DEVPID
+    udev_property "$NODE" 'LIBINPUT_CALIBRATION_MATRIX=-1 0 1 0 1 0' || return 1
+    "$G" devices > "$W/calibrated.devices" || return 1
+    device_block "$W/calibrated.devices" "$NODE" | grep -q "^  calibration: \[-1, 0, 1, 0, 1, 0\] from udev's LIBINPUT_CALIBRATION_MATRIX$" \
+        || { log "gestured devices does not show udev's matrix:"; device_block "$W/calibrated.devices" "$NODE"; return 1; }
+    start_gestured calibrated
+    wait_for "$W/calibrated.err" "reading the touchscreen .*calibration=.\[-1, 0, 1, 0, 1, 0\] from udev's LIBINPUT_CALIBRATION_MATRIX. .*path=$NODE$" \
+        || return 1
+    evemu-play "$NODE" < "$r" || return 1
+    settle; stop_gestured || return 1; remove_device "$dev"
+    rm -f /etc/udev/rules.d/99-gestured-calibration-test.rules; udevadm control --reload
+    # The same matrix in the configuration: the replay the live output must equal.
+    sed "s|^  screen: { width: 1920, height: 1080, rotation: 0 },|  screen: { width: 1920, height: 1080, rotation: 0, calibration: [-1, 0, 1, 0, 1, 0] },|; s|\"layouts/|\"$(readlink -f config/layouts)/|" \
+        "$CONFIG" > "$W/calibrated.json5"
+    grep -q 'calibration: \[-1' "$W/calibrated.json5" || { log "could not write the calibrated configuration"; return 1; }
+    "$G" replay --config "$W/calibrated.json5" "$r" > "$W/calibrated.replay.jsonl" || return 1
+    compare "$W/calibrated.jsonl" "$W/calibrated.replay.jsonl" || return 1
+    # And it is not the uncalibrated replay: the first touch is mirrored (x → 1920 - x).
+    "$G" replay --config "$CONFIG" "$r" > "$W/uncalibrated.replay.jsonl" || return 1
+    local plain mirrored
+    plain=$(grep -o '"phase":"began","x":[0-9.]*' "$W/uncalibrated.replay.jsonl" | head -n 1 | sed 's/.*://')
+    mirrored=$(grep -o '"phase":"began","x":[0-9.]*' "$W/calibrated.jsonl" | head -n 1 | sed 's/.*://')
+    awk -v a="$plain" -v b="$mirrored" 'BEGIN { exit !((a + b - 1920) ^ 2 < 0.01) }' \
+        || { log "the first touch is at x $mirrored live, not 1920 - $plain"; return 1; }
+    log "first touch at x $plain uncalibrated, $mirrored with udev's matrix"
 }
 
 run_test() {
@@ -477,6 +625,7 @@ TESTS="$*"
     test_protocol_a_through_mtdev test_unplug_mid_gesture test_syn_dropped
     test_touchpad_beside_touchscreen test_record_and_replay test_socket_subscriber_equals_replay
     test_unreadable_device_message
+    test_udev_runs_in_the_guest test_ntrig_like_touchscreen_with_udev test_misdescribed_panel test_udev_calibration
     test_corpus_four_finger_drag test_corpus_one_finger_taps test_corpus_single_slot_quanta
     test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen}
 for t in $TESTS; do run_test "$t"; done

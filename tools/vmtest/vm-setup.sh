@@ -11,14 +11,27 @@ MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_p
          netfs fscache 9pnet 9pnet_virtio 9p overlay evdev uinput"
 export DEBIAN_FRONTEND=noninteractive
 # The guest runs the host's binaries: evemu-tools drives uinput, libevdev/libmtdev are what
-# gestured links.
-PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools"
+# gestured links, and udev's systemd-udevd classifies the virtual devices and applies rules
+# (vm-init starts it), as on a kiosk.
+PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools udev"
 if dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv '^install ok installed$' \
    || [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -ne "$(echo $PKGS | wc -w)" ]; then
   apt-get update -q
   apt-get install -y -q --no-install-recommends $PKGS
 fi
-[ -f "$CACHE/initramfs.cpio.gz" ] && [ -f "$CACHE/vmlinux" ] && exit 0
+if [ -f "$CACHE/initramfs.cpio.gz" ] && [ -f "$CACHE/vmlinux" ]; then
+  # A cache built with another vm-init gets this one: the modules are unpacked from the cached
+  # initramfs, so the kernel package is not fetched again.
+  if ! cmp -s "$HERE/vm-init" "$CACHE/vm-init"; then
+    T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+    (cd "$T" && gzip -dc "$CACHE/initramfs.cpio.gz" | cpio -id --quiet)
+    install -m 755 "$HERE/vm-init" "$T/init"
+    (cd "$T" && find . | cpio -o -H newc --quiet | gzip -1) > "$CACHE/initramfs.cpio.gz"
+    cp "$HERE/vm-init" "$CACHE/vm-init"
+    echo "vm-setup: initramfs of $CACHE updated to this vm-init"
+  fi
+  exit 0
+fi
 mkdir -p "$CACHE"; T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 apt-get update -q >/dev/null   # fresh lists, so the kernel .deb named below still exists
 PKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
@@ -43,5 +56,6 @@ for m in $MODULES; do
   echo "$m" >> "$R/modules/order"
 done
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$CACHE/initramfs.cpio.gz"
+cp "$HERE/vm-init" "$CACHE/vm-init"
 echo "$KVER" > "$CACHE/kver"
 echo "vm-setup: kernel $KVER ready in $CACHE"

@@ -17,8 +17,8 @@ struct GestureArena {
     }
 
     private(set) var slots: [RecognizerSlot] = []
-    let settings: GestureSettings
-    let context: RecognizerContext
+    private(set) var settings: GestureSettings
+    private(set) var context: RecognizerContext
     var tracing: Bool
 
     init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
@@ -40,6 +40,15 @@ struct GestureArena {
             }
         }
         add(tree)
+    }
+
+    /// New settings or a new screen for the recognizers of `tree` (the current layout): its
+    /// recognizers are retired as by ``replaceLayout(_:)`` and made again, so recognizers that
+    /// hold touches finish their sequences as they began them.
+    mutating func reconfigure(settings: GestureSettings, context: RecognizerContext, tree: ViewTree) {
+        self.settings = settings
+        self.context = context
+        replaceLayout(tree)
     }
 
     private mutating func add(_ tree: ViewTree) {

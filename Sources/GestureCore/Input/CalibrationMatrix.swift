@@ -30,4 +30,35 @@ public struct CalibrationMatrix: Hashable, Sendable {
     public func apply(to point: NormalizedPoint) -> NormalizedPoint {
         NormalizedPoint(u: a * point.u + b * point.v + c, v: d * point.u + e * point.v + f)
     }
+
+    /// Why this matrix cannot be used, or `nil`: it must map the panel onto an area (not a line
+    /// or a point), and that area must overlap the screen, or no touch could ever land on it
+    /// (issue 12). The configuration's `screen.calibration` and udev's
+    /// `LIBINPUT_CALIBRATION_MATRIX` are held to it alike.
+    ///
+    /// Overlap, not "a corner lands on the screen": a matrix that zooms in (`[3, 0, -1, 0, 3,
+    /// -1]`) maps all four corners off the screen while the panel's middle covers all of it.
+    public var problem: String? {
+        let determinant = a * e - b * d
+        if determinant == 0 {
+            return "the matrix maps the whole panel onto a line or a point (a·e − b·d is 0), so touches could not be "
+                + "told apart; use [1, 0, 0, 0, 1, 0] and correct from there"
+        }
+        // The panel's corners, corrected: a parallelogram. It overlaps the unit square unless
+        // an axis separates them (the square's two, and the parallelogram's two edge normals).
+        let corners = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)].map { u, v in
+            (a * u + b * v + c, d * u + e * v + f)
+        }
+        let square = [(0.0, 0.0), (1.0, 0.0), (1.0, 1.0), (0.0, 1.0)]
+        let axes = [(1.0, 0.0), (0.0, 1.0), (-d, a), (-e, b)]
+        for (x, y) in axes where x != 0 || y != 0 {
+            let panel = corners.map { $0.0 * x + $0.1 * y }
+            let screen = square.map { $0.0 * x + $0.1 * y }
+            if panel.max()! <= screen.min()! || screen.max()! <= panel.min()! {
+                return "the matrix maps every touch off the screen (the corrected panel lies outside 0…1 in both "
+                    + "directions); check the signs and offsets c and f, or start from [1, 0, 0, 0, 1, 0]"
+            }
+        }
+        return nil
+    }
 }

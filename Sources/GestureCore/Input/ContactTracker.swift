@@ -37,7 +37,9 @@
 /// | touching               | new id ≥ 0 (no -1 between)   | up, then as empty  | as from empty              |
 /// | ignored                | new id                       | as from empty      | as from empty              |
 ///
-/// (a) at the slot's last known position when the frame brings none.
+/// (a) at the slot's last known position when the frame brings none. A contact's moves are
+/// mapped onto the screen it began on: a new screen (`screen.set`) is for contacts that begin
+/// afterwards.
 ///
 /// `reconcile(with:at:)` applies the same table with `cancel` instead of `up`; `finish(at:)`
 /// cancels every touching slot and empties them all.
@@ -92,6 +94,9 @@ public struct ContactTracker: Sendable {
     }
 
     public let mode: Mode
+    /// How device values become points. Its screen is the one contacts that begin get;
+    /// changing it (`screen.set`, SPEC 9) leaves the contacts that are down on the screen they
+    /// began on.
     public var mapping: DeviceMapping
 
     /// At most this many anomalies are kept between `takeAnomalies()` calls; the count goes on.
@@ -112,6 +117,8 @@ public struct ContactTracker: Sendable {
     private var dirty: [Bool]
     private var anyDirty = false
     private var phases: [SlotPhase]
+    /// The screen each slot's contact began on, which maps it until it ends.
+    private var slotScreens: [ScreenGeometry]
     /// The slot `ABS_MT_*` events address; nil after `ABS_MT_SLOT` named a slot out of range.
     /// Slot 0 until the first `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots
     /// and never sends `ABS_MT_SLOT`).
@@ -136,6 +143,7 @@ public struct ContactTracker: Sendable {
         pending = committed
         dirty = Array(repeating: false, count: slotCount)
         phases = Array(repeating: .empty, count: slotCount)
+        slotScreens = Array(repeating: mapping.screen, count: slotCount)
         changes.reserveCapacity(slotCount * 2)
     }
 
@@ -376,8 +384,9 @@ public struct ContactTracker: Sendable {
                 phases[slot] = .ignored(trackingID: new.trackingID)
             } else if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
                         || new.pressure != old.pressure {
-                changes.append(.move(contact, mapping.point(DevicePosition(x: new.x, y: new.y)),
-                                     majorRadius: mapping.majorRadius(new.touchMajor),
+                let screen = slotScreens[slot]
+                changes.append(.move(contact, mapping.point(DevicePosition(x: new.x, y: new.y), on: screen),
+                                     majorRadius: mapping.majorRadius(new.touchMajor, on: screen),
                                      force: mapping.force(new.pressure)))
             }
         case .ignored(let trackingID):
@@ -412,6 +421,7 @@ public struct ContactTracker: Sendable {
                              majorRadius: mapping.majorRadius(values.touchMajor),
                              force: mapping.force(values.pressure)))
         phases[slot] = .touching(contact)
+        slotScreens[slot] = mapping.screen
     }
 
     private mutating func report(_ anomaly: InputAnomaly) {

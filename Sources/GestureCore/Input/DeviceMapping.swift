@@ -32,24 +32,22 @@ public struct DeviceMapping: Hashable, Sendable {
         self.screen = screen
     }
 
-    /// The mapping for a device: multitouch position axes when it has them (SPEC 2), else
-    /// `ABS_X/ABS_Y`; pressure from `ABS_MT_PRESSURE` (multitouch) or `ABS_PRESSURE`.
-    /// `overrides` win over what the device declares.
-    public init(description: DeviceDescription, screen: ScreenGeometry,
-                overrides: AxisOverrides = .none) throws(DeviceMappingError) {
+    /// The mapping for a device as the input stage reads it (``AxisRemap`` has applied the
+    /// configuration's `device.axes`): multitouch position axes when it has them (SPEC 2),
+    /// else `ABS_X/ABS_Y`; pressure from `ABS_MT_PRESSURE` (multitouch) or `ABS_PRESSURE`.
+    public init(description: DeviceDescription, screen: ScreenGeometry) throws(DeviceMappingError) {
         let multitouch = description.reportsMultitouchPositions
         let xCode = multitouch ? AbsCode.mtPositionX : AbsCode.x
         let yCode = multitouch ? AbsCode.mtPositionY : AbsCode.y
         let pressureCode = multitouch ? AbsCode.mtPressure : AbsCode.pressure
-        guard let x = overrides.x ?? description.absInfo[xCode] else {
+        guard let x = description.absInfo[xCode] else {
             throw .missingAxis(device: description.name, code: xCode)
         }
-        guard let y = overrides.y ?? description.absInfo[yCode] else {
+        guard let y = description.absInfo[yCode] else {
             throw .missingAxis(device: description.name, code: yCode)
         }
         // Some multitouch panels only range their legacy pressure axis (flatfrog has both).
-        let pressure = overrides.pressure ?? description.absInfo[pressureCode]
-            ?? description.absInfo[AbsCode.pressure]
+        let pressure = description.absInfo[pressureCode] ?? description.absInfo[AbsCode.pressure]
         guard x.maximum >= x.minimum else { throw .invalidRange(device: description.name, code: xCode, x) }
         guard y.maximum >= y.minimum else { throw .invalidRange(device: description.name, code: yCode, y) }
         self.xAxis = x
@@ -66,6 +64,12 @@ public struct DeviceMapping: Hashable, Sendable {
 
     /// The position in screen points: normalised, calibrated, rotated and scaled (SPEC 2).
     public func point(_ position: DevicePosition) -> Point {
+        point(position, on: screen)
+    }
+
+    /// The position in points of `screen`: the screen a contact began on, which it keeps
+    /// while the screen changes (`screen.set`, SPEC 9).
+    public func point(_ position: DevicePosition, on screen: ScreenGeometry) -> Point {
         screen.point(for: normalized(position))
     }
 
@@ -78,10 +82,28 @@ public struct DeviceMapping: Hashable, Sendable {
     /// between drivers), so the radius is half the value scaled like the X axis: device units
     /// per screen point along the screen direction the panel's X axis runs after rotation.
     /// Calibration is ignored here; it corrects positions, not sizes.
-    public func majorRadius(_ touchMajor: Int32) -> Double? {
+    public func majorRadius(_ touchMajor: Int32, on screen: ScreenGeometry? = nil) -> Double? {
         guard touchMajorAxis != nil else { return nil }
         let unitsPerPanel = Double(xAxis.maximum) - Double(xAxis.minimum) + 1
-        return Double(touchMajor) / 2 / unitsPerPanel * screen.extentAlongPanelX
+        return Double(touchMajor) / 2 / unitsPerPanel * (screen ?? self.screen).extentAlongPanelX
+    }
+
+    /// Screen points per millimetre of the panel, from the position axes' resolutions (units
+    /// per millimetre) and the screen they span: the mean of the two axes' when both say, the
+    /// one that says otherwise; nil when neither does. For thresholds stated in millimetres
+    /// (SPEC 2). Calibration is ignored: it corrects positions, it does not rescale the panel.
+    public var pointsPerMillimetre: Double? {
+        func along(_ axis: AbsInfo, extent: Double) -> Double? {
+            guard axis.resolution > 0 else { return nil }
+            let millimetres = (Double(axis.maximum) - Double(axis.minimum) + 1) / Double(axis.resolution)
+            return extent / millimetres
+        }
+        let alongY = screen.rotation.swapsAxes ? screen.size.width : screen.size.height
+        switch (along(xAxis, extent: screen.extentAlongPanelX), along(yAxis, extent: alongY)) {
+        case (let x?, let y?): return (x + y) / 2
+        case (let one?, nil), (nil, let one?): return one
+        case (nil, nil): return nil
+        }
     }
 
     /// `(value - min) / (max - min)` of the pressure axis, clamped to `0 ... 1`; nil when the

@@ -3,24 +3,30 @@
 public struct ScreenGeometry: Hashable, Sendable {
     public var size: Size
     public var rotation: ScreenRotation
-    public var calibration: CalibrationMatrix
+    /// The configuration's `screen.calibration`; nil when it sets none, and then the device's
+    /// own (udev's `LIBINPUT_CALIBRATION_MATRIX`, ``DeviceCalibration``) applies, else none.
+    public var calibration: CalibrationMatrix?
 
-    public init(size: Size, rotation: ScreenRotation = .none, calibration: CalibrationMatrix = .identity) {
+    public init(size: Size, rotation: ScreenRotation = .none, calibration: CalibrationMatrix? = nil) {
         self.size = size
         self.rotation = rotation
         self.calibration = calibration
     }
 
     public init(width: Double, height: Double, rotation: ScreenRotation = .none,
-                calibration: CalibrationMatrix = .identity) {
+                calibration: CalibrationMatrix? = nil) {
         self.init(size: Size(width: width, height: height), rotation: rotation, calibration: calibration)
     }
 
     /// Calibration, then rotation, then scaling to points, in SPEC 2's order.
     public func point(for normalized: NormalizedPoint) -> Point {
-        let rotated = rotation.apply(to: calibration.apply(to: normalized))
+        let calibrated = calibration?.apply(to: normalized) ?? normalized
+        let rotated = rotation.apply(to: calibrated)
         return Point(x: rotated.u * size.width, y: rotated.v * size.height)
     }
+
+    /// The screen as a rectangle at the origin, in points.
+    public var bounds: Rect { Rect(x: 0, y: 0, width: size.width, height: size.height) }
 
     /// The screen extent, in points, along which the panel's X axis runs after rotation.
     public var extentAlongPanelX: Double {

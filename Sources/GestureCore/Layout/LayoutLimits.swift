@@ -16,6 +16,10 @@ public enum LayoutLimits {
     /// Distances and slops (`maxMovement`, `slop`, `edgeWidth`, `trackingSlop`, …), in points.
     public static let distance: ClosedRange<Double> = 0...points
 
+    /// Distances given in millimetres of the panel (`{ mm: 3 }` in the configuration's
+    /// `gestures`): up to ten metres, larger than any touch table.
+    public static let millimetres: ClosedRange<Double> = 0...10_000
+
     /// Velocities (`minimumVelocity`), in points per second: a million is a finger crossing a
     /// large screen in a millisecond, never reached.
     public static let velocity: ClosedRange<Double> = 0...1_000_000

@@ -24,6 +24,12 @@ public struct EventEncoder {
                 encoder.header("layout", time)
                 encoder.writer.key("revision"); encoder.writer.int(revision)
                 encoder.writer.key("message"); encoder.writer.string(message)
+            case .screen(let time, let screen, let message):
+                encoder.header("screen", time)
+                encoder.writer.key("width"); encoder.writer.number(screen.size.width)
+                encoder.writer.key("height"); encoder.writer.number(screen.size.height)
+                encoder.writer.key("rotation"); encoder.writer.int(screen.rotation.degrees)
+                encoder.writer.key("message"); encoder.writer.string(message)
             case .warning(let time, let message):
                 encoder.header("warning", time)
                 encoder.writer.key("message"); encoder.writer.string(message)

@@ -4,7 +4,7 @@
 public struct EventSummary: Sendable {
     /// The views an event names.
     public enum Views: Sendable {
-        /// `device`, `layout` and `warning` events name no view.
+        /// `device`, `layout`, `screen` and `warning` events name no view.
         case none
         /// The event's view in its tree (`nil`: a hit test that found nothing) and, for
         /// touches, the responders it travels to.
@@ -28,7 +28,7 @@ public struct EventSummary: Sendable {
     public init(_ event: OutputEvent) {
         switch event {
         case .engine(let event): self.init(event)
-        case .device, .layout, .warning: self.init(kind: event.kind)
+        case .device, .layout, .screen, .warning: self.init(kind: event.kind)
         }
     }
 

@@ -1,10 +1,12 @@
 /// Everything that goes out on the event stream (SPEC 8): the engine's events, and the
-/// events of the edges (device, layout, warning), which carry a human-readable message.
+/// events of the edges (device, layout, screen, warning), which carry a human-readable message.
 public enum OutputEvent: Sendable {
     case engine(EngineEvent)
     /// `action`: `added`, `removed`, `resynchronised`.
     case device(time: Timestamp, action: String, name: String, message: String)
     case layout(time: Timestamp, revision: Int, message: String)
+    /// The screen touches that begin from now on are mapped onto (`screen.set`, a reload).
+    case screen(time: Timestamp, screen: ScreenGeometry, message: String)
     case warning(time: Timestamp, message: String)
 
     /// The `type` field, used by subscription filters.
@@ -16,6 +18,7 @@ public enum OutputEvent: Sendable {
         case .engine(.hitTest): "hitTest"
         case .device: "device"
         case .layout: "layout"
+        case .screen: "screen"
         case .warning: "warning"
         }
     }

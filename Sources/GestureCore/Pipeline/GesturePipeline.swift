@@ -1,22 +1,24 @@
-/// What a pipeline runs on: the layout, the settings, the screen and axis overrides.
+/// What a pipeline runs on: the layout, the settings, the screen and what the configuration
+/// says about the device.
 public struct PipelineSetup: Sendable {
     public var tree: ViewTree
     public var settings: GestureSettings
     public var screen: ScreenGeometry
-    public var axes: AxisOverrides
+    /// The configuration's `device.type` and `device.axes`.
+    public var device: DeviceOverrides
 
-    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, axes: AxisOverrides = .none) {
+    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none) {
         self.tree = tree
         self.settings = settings
         self.screen = screen
-        self.axes = axes
+        self.device = device
     }
 }
 
 /// The whole of gestured between a device and a client, as one pure value (keyd's shape):
 /// timestamped raw events and the few other things that happen to a running daemon go in —
 /// a device added or removed, a resynchronisation after `SYN_DROPPED`, a layout replaced, a
-/// warning, "advance to T", "the input ends" — and the resolved events come out as JSON Lines
+/// new screen, a warning, "advance to T", "the input ends" — and the resolved events come out as JSON Lines
 /// with one `seq` for the whole stream, with the next deadline at which time must be advanced.
 ///
 /// Live input, replay to stdout and replay to socket subscribers are thin drivers around this
@@ -48,13 +50,22 @@ public struct GesturePipeline {
     public private(set) var frameCount = 0
     /// The current device as it declared itself, `nil` while there is none.
     public private(set) var device: DeviceDescription?
+    /// The screen touches that begin now are mapped onto: the configuration's, or the last
+    /// `screen.set`'s. Its calibration is the configuration's (nil when it sets none).
+    public private(set) var screen: ScreenGeometry
+    /// The current device's calibration and where it came from; nil while there is no device.
+    public private(set) var calibration: DeviceCalibration?
+    /// What the operator should read about the device (position axes that never move, udev's
+    /// calibration ignored): each also went out as a `warning` event; the driver logs them.
+    public private(set) var notices: [String] = []
 
     private var engine: Engine
     private var input: InputStage?
     private var encoder = EventEncoder()
     private var events: [EngineEvent] = []
-    private let screen: ScreenGeometry
-    private let axes: AxisOverrides
+    private let overrides: DeviceOverrides
+    /// The configuration's settings, distances in millimetres not yet converted.
+    private let settings: GestureSettings
     private let keepsEvents: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
@@ -65,12 +76,12 @@ public struct GesturePipeline {
     public init(setup: PipelineSetup, options: Options = Options(), start: Timestamp = .zero,
                 makeConverter: RawEventConverterFactory? = nil) {
         screen = setup.screen
-        axes = setup.axes
+        overrides = setup.device
+        settings = setup.settings
         keepsEvents = options.keepsEvents
         self.makeConverter = makeConverter
         currentTime = start
-        let bounds = Rect(x: 0, y: 0, width: setup.screen.size.width, height: setup.screen.size.height)
-        engine = Engine(tree: setup.tree, settings: setup.settings, screen: bounds, tracing: options.tracing)
+        engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing)
     }
 
     // MARK: - Inputs
@@ -82,10 +93,18 @@ public struct GesturePipeline {
     ///    by its time fire first, then hit tests, recognizers and arbitration, deliveries;
     /// 3. the frame's events are encoded, each with the stream's next `seq`;
     /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
-    ///    (input) and gestured's own (a recognizer given an impossible input).
+    ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
+    ///    recognizer given an impossible input).
     public mutating func feed(_ event: RawEvent) {
         // Optional chaining mutates the stage in place: a copy would copy its slot tables.
-        guard let frame = input?.feed(event) ?? nil else { return }
+        guard let frame = input?.feed(event) ?? nil else {
+            // A frame that moved no contact can still complete the evidence of axes that never move.
+            if event.isFrameEnd, let warning = input?.takeAxisWarning() {
+                currentTime = max(currentTime, event.time)
+                notice(warning)
+            }
+            return
+        }
         currentTime = max(currentTime, frame.time)
         engine.process(frame, into: &events)
         nextDeadline = engine.nextDeadline
@@ -104,14 +123,67 @@ public struct GesturePipeline {
         emitEngineEvents()
     }
 
-    /// A device to read from: its frames are mapped with the setup's screen and axes. Throws
-    /// when the device cannot be used (no axis ranges, a protocol A device without converter).
-    public mutating func addDevice(_ description: DeviceDescription, message: String, at time: Timestamp)
-        throws(PipelineError) {
-        input = try InputStage(description: description, screen: screen, axes: axes, makeConverter: makeConverter)
+    /// A device to read from: its frames are mapped through the configuration's `device.axes`
+    /// onto the screen, with the configuration's calibration, else the one udev gives the
+    /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, SPEC 6);
+    /// distances given in millimetres are converted with its resolution. Throws when the
+    /// device cannot be used (no axis ranges, configured axes it lacks, a protocol A device
+    /// without converter, millimetres without a resolution).
+    public mutating func addDevice(_ description: DeviceDescription, udevProperties: [String: String]? = nil,
+                                   message: String, at time: Timestamp) throws(PipelineError) {
+        let calibration = DeviceCalibration(configured: screen.calibration, udevProperties: udevProperties)
+        let stage = try InputStage(description: description, screen: mappedScreen(screen, calibration),
+                                   axes: overrides.axes, makeConverter: makeConverter)
+        let resolved = try settings(for: stage.mapping, device: description.name)
+        input = stage
         device = description
+        self.calibration = calibration
         currentTime = max(currentTime, time)
-        emit(.device(time: currentTime, action: "added", name: description.name, message: message))
+        engine.reconfigure(settings: resolved, screen: screen.bounds)
+        nextDeadline = engine.nextDeadline
+        let said = calibration.source == .udev ? message + "; calibration \(calibration.summary)" : message
+        emit(.device(time: currentTime, action: "added", name: description.name, message: said))
+        if let ignored = calibration.ignoredUdevValue { notice("device \"\(description.name)\": \(ignored)") }
+    }
+
+    /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
+    /// rotation, and the size in points. Touches already down keep the screen they began on
+    /// (their mapping) and their recognizers; edge pans and distances in millimetres follow
+    /// the new size. The stream announces it.
+    public mutating func setScreen(rotation: ScreenRotation, size: Size, message: String, at time: Timestamp) {
+        currentTime = max(currentTime, time)
+        screen.rotation = rotation
+        screen.size = size
+        var resolved = engine.settings
+        if let calibration, input != nil {
+            let mapped = mappedScreen(screen, calibration)
+            input?.setScreen(mapped)
+            if let mapping = input?.mapping, let converted = try? settings(for: mapping, device: device?.name ?? "") {
+                resolved = converted
+            }
+        }
+        engine.reconfigure(settings: resolved, screen: screen.bounds)
+        nextDeadline = engine.nextDeadline
+        emit(.screen(time: currentTime, screen: screen, message: message))
+    }
+
+    /// The screen a device's contacts are mapped onto: `screen` with the calibration in force.
+    private func mappedScreen(_ screen: ScreenGeometry, _ calibration: DeviceCalibration) -> ScreenGeometry {
+        var mapped = screen
+        mapped.calibration = calibration.source == .none ? nil : calibration.matrix
+        return mapped
+    }
+
+    /// The configuration's settings with distances in millimetres converted for `mapping`.
+    private func settings(for mapping: DeviceMapping, device: String) throws(PipelineError) -> GestureSettings {
+        guard !settings.millimetres.isEmpty else { return settings }
+        guard let pointsPerMillimetre = mapping.pointsPerMillimetre else {
+            let keys = settings.millimetres.entries.map(\.key)
+            throw .unusableDevice("\(keys.joined(separator: ", ")) \(keys.count == 1 ? "is" : "are") given in millimetres, "
+                + "but device \"\(device)\" reports no resolution (units per millimetre) for its position axes; give it as "
+                + "device.axes: { x: { resolution: … }, y: { resolution: … } }, or state the distances in points")
+        }
+        return settings.inPoints(pointsPerMillimetre: pointsPerMillimetre)
     }
 
     /// The kernel dropped events (`SYN_DROPPED`): the touches are reconciled with the device's
@@ -157,6 +229,7 @@ public struct GesturePipeline {
         finish(at: time)
         input = nil
         self.device = nil
+        calibration = nil
         emit(.device(time: currentTime, action: "removed", name: device.name, message: message))
     }
 
@@ -172,6 +245,18 @@ public struct GesturePipeline {
     /// A warning for the stream (a reader's skipped line, a slow client dropped).
     public mutating func warn(_ message: String, at time: Timestamp? = nil) {
         if let time { currentTime = max(currentTime, time) }
+        emit(.warning(time: currentTime, message: message))
+    }
+
+    /// The notices not yet taken (for the driver's log), forgotten.
+    public mutating func takeNotices() -> [String] {
+        defer { notices.removeAll() }
+        return notices
+    }
+
+    /// A warning for the stream that the operator must also read in the log.
+    private mutating func notice(_ message: String) {
+        notices.append(message)
         emit(.warning(time: currentTime, message: message))
     }
 
@@ -228,6 +313,7 @@ public struct GesturePipeline {
         for anomaly in input?.takeAnomalies() ?? [] {
             emit(.warning(time: currentTime, message: anomaly.description))
         }
+        if let warning = input?.takeAxisWarning() { notice(warning) }
         let recognizerAnomalies = engine.recognizerAnomalies
         if recognizerAnomalies != reportedRecognizerAnomalies {
             let count = recognizerAnomalies - reportedRecognizerAnomalies

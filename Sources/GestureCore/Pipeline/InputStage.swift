@@ -1,25 +1,40 @@
-/// Raw events → touch frames, the same for every device and for replay: a protocol A device's
-/// events go through its converter first (``RawEventConverter``), then the ``ContactTracker``
-/// cuts frames at `SYN_REPORT`, follows slots and maps device values to screen points.
+/// Raw events → touch frames, the same for every device and for replay: the configuration's
+/// `device.axes` first put the position on the axes gestured reads (``AxisRemap``), a protocol
+/// A device's events then go through its converter (``RawEventConverter``), and the
+/// ``ContactTracker`` cuts frames at `SYN_REPORT`, follows slots and maps device values to
+/// screen points. Beside them, ``AxisActivityMonitor`` watches for position axes that never
+/// move.
 struct InputStage {
-    /// The device as the tracker sees it (after protocol A conversion).
+    /// The device as the tracker sees it (after the axes are remapped and protocol A converted).
     let description: DeviceDescription
-    private let original: DeviceDescription
+    private let remapped: DeviceDescription
+    private let remap: AxisRemap?
     private var tracker: ContactTracker
     private var converter: (any RawEventConverter)?
     private let makeConverter: RawEventConverterFactory?
     private var converted: [RawEvent] = []
+    private var monitor: AxisActivityMonitor
+    /// The monitor's warning, until the pipeline takes it.
+    private var axisWarning: String?
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
     ///   - screen: the screen and the panel's rotation and calibration (SPEC 2).
-    ///   - axes: axis ranges from the configuration, winning over the device's.
+    ///   - axes: the configuration's `device.axes`: other axes, ranges or resolutions.
     ///   - makeConverter: for a protocol A device; without it such a device cannot be used.
     init(description: DeviceDescription, screen: ScreenGeometry, axes: AxisOverrides,
          makeConverter: RawEventConverterFactory?) throws(PipelineError) {
-        original = description
         self.makeConverter = makeConverter
-        var source = description
+        let remap: AxisRemap
+        do {
+            remap = try AxisRemap(description, overrides: axes)
+        } catch {
+            throw .unusableDevice(error.description)
+        }
+        self.remap = remap.rewritesEvents ? remap : nil
+        remapped = remap.description
+        monitor = AxisActivityMonitor(positionCodes: remap.positionCodes, device: description.name)
+        var source = remap.description
         if case .protocolA = DeviceClassification(description).contactProtocol {
             guard let makeConverter else {
                 throw .unusableDevice("it speaks multitouch protocol A and no converter (libmtdev) was given")
@@ -34,8 +49,7 @@ struct InputStage {
         }
         self.description = source
         do {
-            tracker = ContactTracker(description: source,
-                                     mapping: try DeviceMapping(description: source, screen: screen, overrides: axes))
+            tracker = ContactTracker(description: source, mapping: try DeviceMapping(description: source, screen: screen))
         } catch {
             throw .unusableDevice(error.description)
         }
@@ -44,6 +58,12 @@ struct InputStage {
     /// Feeds one raw event; returns the touch frame it completes, if any. One raw event
     /// completes at most one frame: mtdev turns each `SYN_REPORT` it is given into exactly one.
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
+        if monitor.state == .watching, let warning = monitor.observe(event) { axisWarning = warning }
+        var event = event
+        if let remap {
+            guard let rewritten = remap.apply(event) else { return nil }
+            event = rewritten
+        }
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
@@ -62,7 +82,7 @@ struct InputStage {
         if let snapshot, converter == nil {
             return tracker.reconcile(with: snapshot, at: time)
         }
-        if converter != nil, let makeConverter, let fresh = try? makeConverter(original) {
+        if converter != nil, let makeConverter, let fresh = try? makeConverter(remapped) {
             // The converter's contact state is as stale as the tracker's; a fresh one forgets it.
             converter = fresh
         }
@@ -77,5 +97,20 @@ struct InputStage {
     /// Input anomalies seen since the last call ("kernel bug:"-style sentences).
     mutating func takeAnomalies() -> [InputAnomaly] {
         tracker.takeAnomalies()
+    }
+
+    /// The warning about position axes that never move, once, when it is due.
+    mutating func takeAxisWarning() -> String? {
+        defer { axisWarning = nil }
+        return axisWarning
+    }
+
+    /// The mapping from device values to points (its screen is the one new contacts get).
+    var mapping: DeviceMapping { tracker.mapping }
+
+    /// Contacts that begin from now on are mapped onto `screen`; contacts already down keep
+    /// the screen they began on (`screen.set`, SPEC 9).
+    mutating func setScreen(_ screen: ScreenGeometry) {
+        tracker.mapping.screen = screen
     }
 }

@@ -13,13 +13,18 @@ public struct GestureSettings: Hashable, Sendable {
     /// …and within this many points of where the previous tap began. 45 pt: SPEC 5.7
     /// `maxMovement`, the distance within which a finger still counts as a tap.
     public var touchTapDistance: Double
+    /// Distances of the `gestures` section given in millimetres: they replace the values above
+    /// once the device's resolution is known (``inPoints(pointsPerMillimetre:)``).
+    public var millimetres: MillimetreThresholds
 
     public init(overrides: [RecognizerKind: RecognizerParameters] = [:], trackingSlop: Double = 70,
-                touchTapInterval: Double = 0.35, touchTapDistance: Double = 45) {
+                touchTapInterval: Double = 0.35, touchTapDistance: Double = 45,
+                millimetres: MillimetreThresholds = MillimetreThresholds()) {
         self.overrides = overrides
         self.trackingSlop = trackingSlop
         self.touchTapInterval = touchTapInterval
         self.touchTapDistance = touchTapDistance
+        self.millimetres = millimetres
     }
 
     /// The built-in defaults of each recognizer type: the one place they are written.

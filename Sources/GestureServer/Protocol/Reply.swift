@@ -24,6 +24,8 @@ public enum Reply: Sendable {
         /// `hitTest`: the point, the view found (or none) and the trace.
         case hitTest(x: Double, y: Double, HitTestEvent)
         case status(ServerStatus)
+        /// `screen.set`: the screen now in force.
+        case screen(ScreenGeometry)
         case reloaded(ReloadReport)
     }
 }

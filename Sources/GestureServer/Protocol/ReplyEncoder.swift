@@ -66,6 +66,8 @@ public enum ReplyEncoder {
             writer.key("trace"); strings(result.trace.lines(in: result.tree), into: &writer)
         case .status(let status):
             encode(status, into: &writer)
+        case .screen(let screen):
+            encode(screen, into: &writer)
         case .reloaded(let report):
             writer.key("revision"); writer.int(report.revision)
             writer.key("layoutChanged"); writer.bool(report.layoutChanged)
@@ -90,11 +92,7 @@ public enum ReplyEncoder {
             writer.key("revision"); writer.int(input.layoutRevision)
             writer.endObject()
             // The screen the layout's frames are in (the web client scales CSS pixels to it).
-            writer.key("screen"); writer.beginObject()
-            writer.key("width"); writer.number(input.screen.size.width)
-            writer.key("height"); writer.number(input.screen.size.height)
-            writer.key("rotation"); writer.int(input.screen.rotation.degrees)
-            writer.endObject()
+            encode(input.screen, into: &writer)
         }
         writer.key("socket"); writer.string(status.socket)
         writer.key("clients"); writer.beginObject()
@@ -108,6 +106,15 @@ public enum ReplyEncoder {
         writer.key("requests"); writer.int(counters.requests)
         writer.key("errors"); writer.int(counters.errorReplies)
         writer.key("slowConsumers"); writer.int(counters.slowConsumers)
+        writer.endObject()
+    }
+
+    /// `"screen":{"width":…,"height":…,"rotation":…}`.
+    private static func encode(_ screen: ScreenGeometry, into writer: inout JSONWriter) {
+        writer.key("screen"); writer.beginObject()
+        writer.key("width"); writer.number(screen.size.width)
+        writer.key("height"); writer.number(screen.size.height)
+        writer.key("rotation"); writer.int(screen.rotation.degrees)
         writer.endObject()
     }
 

@@ -12,14 +12,19 @@ public enum Request: Sendable {
     case hitTest(x: Double, y: Double)
     case status
     case reload
+    /// The panel's rotation for touches that begin from now on, and the screen's size in
+    /// points when it changes too (nil: as it is).
+    case screenSet(rotation: ScreenRotation, width: Double?, height: Double?)
 
     /// The request types, for messages that list them.
-    public static let types = ["subscribe", "unsubscribe", "layout.set", "view.update", "hitTest", "status", "reload"]
+    public static let types = ["subscribe", "unsubscribe", "layout.set", "view.update", "screen.set", "hitTest", "status",
+                               "reload"]
 
-    /// Whether the request changes the layout and so needs a peer allowed to control.
-    public var changesLayout: Bool {
+    /// Whether the request changes what the daemon does (the layout, the screen, the
+    /// configuration) and so needs a peer allowed to control.
+    public var needsControl: Bool {
         switch self {
-        case .layoutSet, .viewUpdate, .reload: true
+        case .layoutSet, .viewUpdate, .screenSet, .reload: true
         case .subscribe, .unsubscribe, .hitTest, .status: false
         }
     }
@@ -102,6 +107,25 @@ public enum Request: Sendable {
                     + "from -\(limit) to \(limit)", requestID: id)
             }
             request = .hitTest(x: x, y: y)
+        case "screen.set":
+            try reader.allow(["rotation", "width", "height"], in: type)
+            guard let degrees = try reader.number("rotation") else {
+                throw ProtocolError(.badRequest, "screen.set needs \"rotation\": 0, 90, 180 or 270, the panel's rotation in "
+                    + "degrees clockwise relative to the screen", requestID: id)
+            }
+            guard let rotation = Int(exactly: degrees).flatMap(ScreenRotation.init(degrees:)) else {
+                throw ProtocolError(.badRequest, "\"rotation\" is \(LayoutValidator.describe(degrees)); use 0, 90, 180 or 270 "
+                    + "(degrees clockwise of the panel relative to the screen)", requestID: id)
+            }
+            let width = try reader.number("width"), height = try reader.number("height")
+            for (key, value) in [("width", width), ("height", height)] {
+                guard let value else { continue }
+                if !(value > 0 && value <= LayoutLimits.points) {
+                    throw ProtocolError(.badRequest, "\"\(key)\" is \(LayoutValidator.describe(value)); use a number of points "
+                        + "greater than 0 and at most \(LayoutValidator.describe(LayoutLimits.points))", requestID: id)
+                }
+            }
+            request = .screenSet(rotation: rotation, width: width, height: height)
         case "status":
             try reader.allow([], in: type)
             request = .status

@@ -3,11 +3,11 @@ import GestureCore
 /// What a client asked to receive (SPEC 9 `subscribe`). Filters combine with "and"; within a
 /// filter any entry may match. `views` applies to events that name views (touches, gesture,
 /// control, hitTest): one matches when its view or any responder does. `recognizers` applies to
-/// gesture events. `device`, `layout` and `warning` events name neither and are chosen by
-/// `kinds` alone.
+/// gesture events. `device`, `layout`, `screen` and `warning` events name neither and are
+/// chosen by `kinds` alone.
 public struct Subscription: Hashable, Sendable {
     /// The event types a subscription may name (SPEC 8).
-    public static let knownKinds = ["touches", "gesture", "control", "hitTest", "device", "layout", "warning"]
+    public static let knownKinds = ["touches", "gesture", "control", "hitTest", "device", "layout", "screen", "warning"]
 
     /// `nil`: every kind.
     public var kinds: Set<String>?

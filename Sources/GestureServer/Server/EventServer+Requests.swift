@@ -14,7 +14,7 @@ extension EventServer {
         let reply: Reply
         do throws(ProtocolError) {
             let (id, request) = try Request.parse(line)
-            if request.changesLayout, !(client.peer.map { policy.allows($0) } ?? false) {
+            if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
             reply = .ok(id, try answer(request, id: id, from: client, publishing: &published))
@@ -47,7 +47,7 @@ extension EventServer {
 
     private func forbiddenMessage(_ client: ClientSession) -> String {
         let who = client.peer.map { "uid \($0.uid), gid \($0.gid)" } ?? "an unknown peer"
-        return "this connection (\(who)) may not change the layout; run the client as root, as a user in "
+        return "this connection (\(who)) may not change the layout or the screen; run the client as root, as a user in "
             + "socket.controlUsers or as a member of socket.controlGroup in gestured's configuration"
     }
 
@@ -87,6 +87,12 @@ extension EventServer {
             let replaced = owner.replaceLayout(updated, reason: "view.update of \(view) by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
+        case .screenSet(let rotation, let width, let height):
+            let owner = try requireOwner(id)
+            let set = owner.setScreen(rotation: rotation, width: width, height: height,
+                                      reason: "screen.set by \(client.peerDescription)")
+            published = set.events
+            return .screen(set.screen)
         case .hitTest(let x, let y):
             let owner = try requireOwner(id)
             return .hitTest(x: x, y: y, owner.hitTest(Point(x: x, y: y)))

@@ -18,6 +18,12 @@ public protocol EventServerOwner: AnyObject {
     /// that announces it.
     func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement
 
+    /// Sets the panel's rotation and, when given, the screen's size in points for touches that
+    /// begin from now on (`screen.set`): touches already down keep their mapping. The change
+    /// lasts until a reload. Returns the screen now in force and the `screen` event that
+    /// announces it.
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement
+
     /// Re-reads the configuration (SIGHUP, `reload`). On success a changed layout is applied
     /// as ``replaceLayout(_:reason:)`` does; an invalid configuration changes nothing.
     func reload(origin: String) -> ReloadOutcome
@@ -44,6 +50,17 @@ public struct LayoutReplacement: Sendable {
 
     public init(revision: Int, events: EncodedEvents) {
         self.revision = revision
+        self.events = events
+    }
+}
+
+/// The screen after `screen.set` and the `screen` event that announces it.
+public struct ScreenReplacement: Sendable {
+    public var screen: ScreenGeometry
+    public var events: EncodedEvents
+
+    public init(screen: ScreenGeometry, events: EncodedEvents) {
+        self.screen = screen
         self.events = events
     }
 }

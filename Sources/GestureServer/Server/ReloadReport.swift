@@ -25,8 +25,10 @@ extension ReloadReport {
     /// are applied at once; the rest is read when the daemon starts.
     public static func changesNeedingRestart(from old: Configuration, to new: Configuration) -> [String] {
         var changes: [String] = []
-        if old.device != new.device || old.grab != new.grab { changes.append("device and grab apply after a restart") }
-        if old.screen != new.screen || old.axes != new.axes { changes.append("screen and axes apply after a restart") }
+        if old.device != new.device || old.grab != new.grab || old.deviceOverrides != new.deviceOverrides {
+            changes.append("device and grab apply after a restart")
+        }
+        if old.screen != new.screen { changes.append("screen applies after a restart") }
         if old.settings != new.settings { changes.append("gestures apply after a restart") }
         if old.socket.path != new.socket.path || old.socket.group != new.socket.group {
             changes.append("socket.path and socket.group apply after a restart")

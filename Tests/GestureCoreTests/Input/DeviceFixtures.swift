@@ -65,4 +65,23 @@ enum DeviceFixtures {
         name: "Resistive Touchscreen",
         codes: [EventType.key: [KeyCode.btnTouch]],
         absInfo: [AbsCode.x: axis(0, 4095), AbsCode.y: axis(0, 4095), AbsCode.pressure: axis(0, 255)])
+
+    /// A panel that misdescribes itself, as some eGalax 0eef:0001 firmware does: it declares
+    /// pen buttons (so udev calls it a tablet) and ABS_X/ABS_Y, which never change, and reports
+    /// the position on ABS_Z and ABS_RX (0..3999 each), as
+    /// Tests/Fixtures/recordings/misdescribed-panel.desc, from which the kernel tests build it.
+    static let misdescribed = DeviceDescription(
+        name: "Misdescribed Touch Panel", bus: 0x03, vendor: 0x0eef, product: 0x0001,
+        codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolPen, KeyCode.btnStylus]],
+        absInfo: [AbsCode.x: axis(0, 2047), AbsCode.y: axis(0, 2047), AbsCode.z: axis(0, 3999, resolution: 10),
+                  AbsCode.rx: axis(0, 3999, resolution: 10)])
+
+    /// A 10-slot direct-touch screen of 1000 x 1000 units at 4 units per millimetre (250 mm
+    /// square): the panel of the pipeline scripts.
+    static let square = DeviceDescription(
+        name: "Square Test Panel",
+        codes: [EventType.key: [KeyCode.btnTouch]],
+        absInfo: [AbsCode.mtSlot: axis(0, 9), AbsCode.mtTrackingID: axis(0, 65535),
+                  AbsCode.mtPositionX: axis(0, 999, resolution: 4), AbsCode.mtPositionY: axis(0, 999, resolution: 4)],
+        properties: [InputProperty.direct])
 }

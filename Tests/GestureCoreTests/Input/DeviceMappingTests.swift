@@ -134,8 +134,8 @@ import Testing
         #expect(throws: DeviceMappingError.missingAxis(device: "getevent", code: AbsCode.mtPositionX)) {
             try DeviceMapping(description: bare, screen: screen)
         }
-        let overrides = AxisOverrides(x: AbsInfo(minimum: 0, maximum: 1079), y: AbsInfo(minimum: 0, maximum: 1919))
-        let mapping = try DeviceMapping(description: bare, screen: screen, overrides: overrides)
+        let overrides = AxisOverrides(x: AxisOverride(range: 0...1079), y: AxisOverride(range: 0...1919))
+        let mapping = try DeviceMapping(description: try AxisRemap(bare, overrides: overrides).description, screen: screen)
         #expect(mapping.point(DevicePosition(x: 540, y: 960)) == Point(x: 540, y: 960))
     }
 

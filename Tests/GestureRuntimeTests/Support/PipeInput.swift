@@ -20,6 +20,8 @@ final class PipeSource: InputSource {
     private let snapshot: () -> DeviceSnapshot?
     /// When set, reading fails with this errno once the pipe is empty (an EIO from the driver).
     var failure: Errno?
+    /// Its entry in udev's database, as ``EvdevDevice`` reads it at open.
+    var udevProperties: [String: String]?
 
     init(path: String = "/dev/input/event-test", description: DeviceDescription,
          snapshot: @escaping () -> DeviceSnapshot? = { nil }) {

@@ -116,6 +116,12 @@ final class TestOwner: EventServerOwner {
         return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, message: reason)]))
     }
 
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+        record("setScreen \(rotation.degrees) \(width.map { String(Int($0)) } ?? "-") \(height.map { String(Int($0)) } ?? "-")")
+        let screen = ScreenGeometry(width: width ?? 1920, height: height ?? 1080, rotation: rotation)
+        return ScreenReplacement(screen: screen, events: encode([.screen(time: .zero, screen: screen, message: reason)]))
+    }
+
     func reload(origin: String) -> ReloadOutcome {
         record("reload")
         return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: false, socket: SocketConfig())))

@@ -39,7 +39,7 @@ public struct PanelPositioner: Sendable {
                 return .failure(PositionError("(\(position.x), \(position.y)) is off the screen: x from 0 to below \(width), y from 0 to below \(height)"))
             }
             let rotated = Self.unrotate(NormalizedPoint(u: position.x / width, v: position.y / height), screen.rotation)
-            let panel = Self.uncalibrate(rotated, screen.calibration)
+            let panel = Self.uncalibrate(rotated, screen.calibration ?? .identity)
             guard panel.u >= -1e-9, panel.u < 1 + 1e-9, panel.v >= -1e-9, panel.v < 1 + 1e-9 else {
                 return .failure(PositionError("(\(position.x), \(position.y)) is on the screen but off the panel after undoing the calibration"))
             }
