@@ -41,13 +41,15 @@ export class Gestured extends EventTarget {
     const kinds = new Set(options.kinds ?? DEFAULT_KINDS);
     // The overlay draws touches and the winning recognizers: it needs those events.
     if (options.debug) for (const kind of ["touches", "gesture", "layout"]) kinds.add(kind);
+    // screen.set changes how many screen points a CSS pixel is: the observed layout follows.
+    kinds.add("screen");
     this.subscription.kinds = [...kinds];
     if (options.views) this.subscription.views = options.views;
     if (options.recognizers) this.subscription.recognizers = options.recognizers;
     if (options.trace) this.subscription.trace = true;
     this.requestedKinds = new Set(options.kinds ?? DEFAULT_KINDS);
     this.reconnect = { initialDelay: 250, maxDelay: 10000, ...(options.reconnect ?? {}) };
-    /// gestured's screen in points, from `status` (width, height).
+    /// gestured's screen in points, from `status` (width, height), then from `screen` events.
     this.screen = null;
     /// The hello of the current connection (canControl says whether layout changes may pass).
     this.hello = null;
@@ -193,6 +195,13 @@ export class Gestured extends EventTarget {
       return;
     }
     if (object.type === "bye") return; // the close follows; _lost reconnects
+    if (object.type === "screen") {
+      // A screen.set (rotation or size): frames are sent in the new screen's points from now
+      // on, so the observed layout is sent again if it changed with the scale.
+      this.screen = { width: object.width, height: object.height };
+      this.dispatchEvent(new CustomEvent("screen", { detail: object }));
+      this._observer?.update();
+    }
     this._overlay?.event(object);
     if (!this.requestedKinds.has(object.type)) return; // asked for by the overlay only
     this.dispatchEvent(new CustomEvent("event", { detail: object }));

@@ -20,7 +20,7 @@ struct BrowserAndRobustnessTests {
             arguments += ["--screenshot", "{workdir}/debug-overlay.png"]
         }
         let output = try Script.run("browser_test.py", arguments)
-        for check in ["layout answers", "moving the help button", "another origin gets 403", "without the token are refused",
+        for check in ["layout answers", "moving the help button", "after screen.set", "another origin gets 403", "without the token are refused",
                       "reconnected", "dispatched exactly the daemon's", "helpTap recognized", "touchUpInside",
                       "carouselPan began", "mapPinch began", "debug overlay"] {
             #expect(output.contains(check), "missing check: \(check)")

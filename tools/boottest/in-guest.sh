@@ -147,6 +147,23 @@ check_status_line() {
     grep -q "Status: \"reading $NODE" "$W/status.txt" || { log "no STATUS line naming the panel"; return 1; }
 }
 
+# web_diagnose: which part of the unit's sandbox keeps the bridge from answering (DIAGNOSTIC).
+web_fetch() { python3 -c 'import sys, urllib.request; urllib.request.urlopen("http://127.0.0.1:" + sys.argv[1] + "/gestured.js", timeout=20).read()' "$1" 2>&1 | tail -n 1; }
+web_diagnose() {
+    /usr/bin/gestured-web --config /etc/gestured/gestured.json5 --listen 127.0.0.1:7301 > "$W/web-direct.log" 2>&1 &
+    local direct=$!; sleep 5
+    log "outside the unit: $(web_fetch 7301 || true) [$(tail -n 2 "$W/web-direct.log" | tr '\n' ' ')]"
+    kill "$direct"; wait "$direct" 2>/dev/null
+    mkdir -p /etc/systemd/system/gestured-web.service.d
+    for property in "SystemCallFilter=" "IPAddressDeny=" "PrivateDevices=no" "ProtectProc=default" "ProcSubset=all" \
+                    "MemoryDenyWriteExecute=no" "RestrictAddressFamilies=" "DynamicUser=no"; do
+        printf '[Service]\n%s\n' "$property" > /etc/systemd/system/gestured-web.service.d/diagnose.conf
+        systemctl daemon-reload; systemctl restart gestured-web.service; sleep 4
+        log "with $property: $(web_fetch 7300 && echo served || true)"
+    done
+    rm -f /etc/systemd/system/gestured-web.service.d/diagnose.conf; systemctl daemon-reload
+}
+
 check_web_bridge() {
     # The package's second program (SPEC 13): enabled and started at install, loopback only.
     [ "$(systemctl is-enabled gestured-web.service)" = enabled ] || { log "gestured-web.service is not enabled"; return 1; }
@@ -157,7 +174,7 @@ check_web_bridge() {
     fact "gestured-web: $(stat -c %s /usr/bin/gestured-web) bytes, VmHWM $(grep -E '^VmHWM' /proc/$(systemctl show -p MainPID --value gestured-web.service)/status | tr -s ' \t' ' ' | cut -d' ' -f2-)"
     # The module over HTTP, then one page's WebSocket: the handshake, and the daemon's hello
     # relayed in the first text frame (the daemon is socket-activated by the bridge's session).
-    python3 - <<'PY' || return 1
+    python3 - <<'PY' || { log "the bridge's journal:"; journalctl -u gestured-web.service --no-pager -n 25 | sed 's/^/    /'; web_diagnose; return 1; }
 import base64, os, socket, sys, urllib.request
 js = urllib.request.urlopen("http://127.0.0.1:7300/gestured.js", timeout=30).read().decode()
 if "export" not in js:

@@ -194,6 +194,19 @@ def main():
         watcher.close()
         ok("moving the help button moves its view in gestured (one view.update; hit results follow)")
 
+        # 2b. A screen.set that halves gestured's screen: the page's layout follows (its
+        # default scale is gestured's width over innerWidth), then back.
+        check_in = center(screen_rect(rects["checkIn"], scale))
+        assert client.hit(*check_in) == "checkIn"
+        reply = client.request({"type": "screen.set", "rotation": 0, "width": 960, "height": 540})
+        assert reply.get("ok"), reply
+        harness.wait_for(lambda: client.hit(check_in[0] / 2, check_in[1] / 2) == "checkIn", 10,
+                         "the page to send its layout in the halved screen's points")
+        reply = client.request({"type": "screen.set", "rotation": 0, "width": 1920, "height": 1080})
+        assert reply.get("ok"), reply
+        harness.wait_for(lambda: client.hit(*check_in) == "checkIn", 10, "the page to follow the screen back")
+        ok("after screen.set the page sends its layout in the new screen's points (and back)")
+
         # 3. Origins.
         try:
             wsclient.WebSocket("127.0.0.1", bridge_port, origin="http://evil.example:8080")
