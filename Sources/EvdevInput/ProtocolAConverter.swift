@@ -91,7 +91,10 @@ public final class ProtocolAConverter {
         }
         for (code, ratio) in Self.defaultFuzzRatios {
             guard let info = description.absInfo[code], info.fuzz == 0 else { continue }
-            mtdev_set_abs_fuzz(device, Int32(code), (info.maximum - info.minimum) / ratio)
+            // In 64 bits: a range of INT32_MIN ... INT32_MAX overflowed Int32 (issue 12). An
+            // inverted range gets no fuzz.
+            let range = max(Int64(info.maximum) - Int64(info.minimum), 0)
+            mtdev_set_abs_fuzz(device, Int32(code), Int32(range / Int64(ratio)))
         }
     }
 

@@ -6,34 +6,66 @@ import Musl
 import Darwin
 #endif
 
-/// Reading and writing whole recording files: the module's only I/O, wrapped here so the
-/// parsers work on bytes in memory.
-enum RecordingFile {
-    /// Reads a whole file (`open(2)`, `read(2)`, retrying `EINTR`).
-    static func readBytes(path: String) throws(RecordingError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw failure(path, call: "open") }
-        defer { close(fd) }
-        // Read straight into the array, sized from fstat(2) (growing if the file grows, or for
-        // files that report no size, such as pipes).
+/// An open recording file, read a chunk at a time: the module's only reading I/O, so the
+/// parsers work on bytes in memory. Only regular files are opened: a FIFO would block the
+/// open until a writer came, and a device such as `/dev/zero` never ends (issue 12; the
+/// decision is in docs/decisions.md). Closed when released.
+final class RecordingFileHandle {
+    let path: String
+    private let descriptor: Int32
+
+    /// Opens `path` (`open(2)` without blocking on a FIFO, then `fstat(2)`), refusing anything
+    /// but a regular file with a message that says what it is.
+    init(path: String) throws(RecordingError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { throw RecordingFile.failure(path, call: "open") }
         var status = stat()
-        let expected = fstat(fd, &status) == 0 ? max(Int(status.st_size), 0) : 0
-        var bytes = [UInt8](repeating: 0, count: max(expected + 1, 64 * 1024))
-        var length = 0
-        while true {
-            if length == bytes.count { bytes.append(contentsOf: repeatElement(0, count: bytes.count)) }
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + length, $0.count - length) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw failure(path, call: "read")
-            }
-            if count == 0 { break }
-            length += count
+        guard fstat(fd, &status) == 0 else {
+            let error = RecordingFile.failure(path, call: "fstat")
+            close(fd)
+            throw error
         }
-        bytes.removeLast(bytes.count - length)
-        return bytes
+        let kind = status.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            close(fd)
+            throw RecordingError(file: path, line: nil, message: "cannot read the recording (\(Self.what(kind))); "
+                                 + "name a recording file (gestured reads regular files only)")
+        }
+        self.path = path
+        descriptor = fd
     }
 
+    deinit {
+        close(descriptor)
+    }
+
+    /// Reads up to `buffer.count` bytes (`read(2)`, retrying `EINTR`); 0 at the end of the file.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(RecordingError) -> Int {
+        while true {
+            let count = readBytes(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw RecordingFile.failure(path, call: "read") }
+        }
+    }
+
+    /// What a file that is not a regular one is, for the message.
+    private static func what(_ kind: mode_t) -> String {
+        let names: [(mode_t, String)] = [
+            (S_IFDIR, "a directory"), (S_IFIFO, "a FIFO (named pipe)"),
+            (S_IFCHR, "a character device (such as /dev/zero)"), (S_IFBLK, "a block device"), (S_IFSOCK, "a socket"),
+        ]
+        let name = names.first { $0.0 == kind }?.1 ?? "a special file"
+        return "it is \(name), not a regular file"
+    }
+}
+
+/// read(2) under a name the handle's own `read(into:)` does not hide.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    read(descriptor, buffer, count)
+}
+
+/// Writing whole recording files (`gestured record`'s evemu output).
+enum RecordingFile {
     /// Writes a whole file, replacing it (`open(2)` with `O_TRUNC`, `write(2)`).
     static func writeBytes(_ bytes: [UInt8], path: String) throws(RecordingError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -50,7 +82,7 @@ enum RecordingFile {
         }
     }
 
-    private static func failure(_ path: String, call: String) -> RecordingError {
+    static func failure(_ path: String, call: String) -> RecordingError {
         let code = errno
         return RecordingError(file: path, line: nil, message: "\(call) failed: \(String(cString: strerror(code))) (errno \(code))")
     }

@@ -106,12 +106,18 @@ public struct GesturePipeline {
 
     /// A device to read from: its frames are mapped with the setup's screen and axes. Throws
     /// when the device cannot be used (no axis ranges, a protocol A device without converter).
+    /// A device with more slots than ``ContactTracker/maximumSlots`` gets a warning after its
+    /// `added` event.
     public mutating func addDevice(_ description: DeviceDescription, message: String, at time: Timestamp)
         throws(PipelineError) {
         input = try InputStage(description: description, screen: screen, axes: axes, makeConverter: makeConverter)
         device = description
         currentTime = max(currentTime, time)
         emit(.device(time: currentTime, action: "added", name: description.name, message: message))
+        if let declared = description.slotCount, declared > ContactTracker.maximumSlots {
+            emit(.warning(time: currentTime,
+                          message: "device \"\(description.name)\" " + ContactTracker.slotLimitMessage(declared: declared)))
+        }
     }
 
     /// The kernel dropped events (`SYN_DROPPED`): the touches are reconciled with the device's
