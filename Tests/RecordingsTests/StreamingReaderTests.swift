@@ -23,7 +23,7 @@ struct StreamingReaderTests {
     @Test(arguments: fixtures, [1, 7, 4096])
     func chunkBoundariesDoNotChangeWhatIsRead(_ path: String, _ chunkSize: Int) throws {
         let whole = try RecordingReader.read(path: path)
-        let bytes = try readFile(path)
+        let bytes = try readBytes(path)
         let chunked = try collect(RecordingSource(name: path, bytes: bytes), chunkSize: chunkSize)
         #expect(chunked == whole)
         let crlf = bytes.flatMap { $0 == UInt8(ascii: "\n") ? [UInt8(ascii: "\r"), $0] : [$0] }
@@ -109,19 +109,6 @@ struct StreamingReaderTests {
 
     private var anyEvemuLine: String {
         "a line starting with \"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"E:\" or \"#\""
-    }
-
-    private func readFile(_ path: String) throws -> [UInt8] {
-        let file = try #require(fopen(path, "rb"))
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-        }
-        return bytes
     }
 
     private func temporaryDirectory() throws -> String {
