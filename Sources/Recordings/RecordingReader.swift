@@ -19,9 +19,9 @@ public enum RecordingReader {
     /// (nil: the limits files are read with, docs/limits.md).
     public static func stream(_ source: RecordingSource, eventsSource: RecordingSource? = nil,
                               chunkSize: Int? = nil, maximumLineLength: Int? = nil) throws(RecordingError) -> RecordingStream {
-        var limits = LineReader.Limits()
-        if let chunkSize { limits = LineReader.Limits(chunkSize: chunkSize, maximumLineLength: limits.maximumLineLength) }
-        if let maximumLineLength { limits = LineReader.Limits(chunkSize: limits.chunkSize, maximumLineLength: maximumLineLength) }
+        let defaults = LineReader.Limits()
+        let limits = LineReader.Limits(chunkSize: chunkSize ?? defaults.chunkSize,
+                                       maximumLineLength: maximumLineLength ?? defaults.maximumLineLength)
         let main = try RecordingStream(lines: LineReader(name: source.name, bytes: source.bytes, limits: limits))
         guard let eventsSource else { return main }
         return try pair(main, events: RecordingStream(lines: LineReader(name: eventsSource.name, bytes: eventsSource.bytes,
