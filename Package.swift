@@ -73,7 +73,8 @@ let package = Package(
                                "GestureServer", .product(name: "Logging", package: "swift-log"), systemPackage]),
 
         // The bodies of the fuzz targets (scripts/fuzz.sh builds them with libFuzzer).
-        .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer"]),
+        .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer", "Recordings",
+                                                    "GestureRuntime"]),
 
         // The executable: argument parsing and wiring only.
         .executableTarget(

@@ -14,6 +14,10 @@ export PATH="$PATH:/opt/swift/usr/bin"
 targets=(
     configuration=configuration    # JSON5 configuration text -> validated, compiled, run
     request=request                # one socket line -> request, reply, layout applied
+    evemu=evemu                    # an evemu recording -> streamed, replayed with tracing
+    libinput-record=libinputRecord # a libinput record YAML file -> streamed, replayed
+    evtest=evtest                  # evtest output -> streamed, replayed
+    getevent=getevent              # Android getevent -t output -> streamed, replayed
 )
 
 usage() {
@@ -48,15 +52,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 EOF
     # The objects of FuzzTargets and of the modules it uses (not the executable's main).
     local objects=()
-    for module in FuzzTargets GestureServer GestureConfig GestureCore GestureSystem SystemPackage CSystem Logging; do
+    for module in FuzzTargets GestureRuntime Recordings EvdevInput GestureServer GestureConfig GestureCore \
+        GestureSystem SystemPackage CSystem Logging; do
         objects+=("$release/$module.build/"*.o)
     done
-    # CLinux (system headers) and swift-system's CSystem are module maps that the modules'
-    # interfaces mention.
+    # CLinux (system headers), CLibevdev, CMtdev and swift-system's CSystem are module maps
+    # that the modules' interfaces mention; the replay's protocol A converter is libmtdev.
     swiftc -sanitize=fuzzer -parse-as-library -O -g -I "$release/Modules" -I "$release" \
         -Xcc -fmodule-map-file=Sources/CLinux/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CLibevdev/module.modulemap \
+        -Xcc -fmodule-map-file=Sources/CMtdev/module.modulemap \
+        $(pkg-config --cflags-only-I libevdev | sed 's/-I/-Xcc -I/g') \
         -Xcc -fmodule-map-file="$scratch/build/checkouts/swift-system/Sources/CSystem/include/module.modulemap" \
-        "$scratch/bin/$target.swift" "${objects[@]}" -lm -o "$scratch/bin/$target" >&2
+        "$scratch/bin/$target.swift" "${objects[@]}" -lm -levdev -lmtdev -o "$scratch/bin/$target" >&2
 }
 
 run_target() {

@@ -118,7 +118,8 @@ public final class EvdevDevice: InputSource {
             libevdev_has_event_code(device, UInt32(type), UInt32(code)) != 0
         }
         if has(EventType.abs, AbsCode.mtSlot) {
-            let count = Int(libevdev_get_num_slots(device))
+            // The tracker keeps no more slots than this; libevdev's count is the device's.
+            let count = min(Int(libevdev_get_num_slots(device)), ContactTracker.maximumSlots)
             let hasMajor = has(EventType.abs, AbsCode.mtTouchMajor)
             let hasPressure = has(EventType.abs, AbsCode.mtPressure)
             let hasTool = has(EventType.abs, AbsCode.mtToolType)

@@ -91,7 +91,10 @@ public final class ProtocolAConverter {
         }
         for (code, ratio) in Self.defaultFuzzRatios {
             guard let info = description.absInfo[code], info.fuzz == 0 else { continue }
-            mtdev_set_abs_fuzz(device, Int32(code), (info.maximum - info.minimum) / ratio)
+            // In 64 bits: a range of INT32_MIN ... INT32_MAX overflowed Int32 (issue 12). An
+            // inverted range gets no fuzz.
+            let range = max(Int64(info.maximum) - Int64(info.minimum), 0)
+            mtdev_set_abs_fuzz(device, Int32(code), Int32(range / Int64(ratio)))
         }
     }
 
@@ -101,8 +104,14 @@ public final class ProtocolAConverter {
     }
 
     /// Feeds one event (`mtdev_put_event`) and appends every converted event that is ready
-    /// (`mtdev_empty`, `mtdev_get_event`): nothing until the frame's `SYN_REPORT`.
+    /// (`mtdev_empty`, `mtdev_get_event`): nothing until the frame's `SYN_REPORT`. An `EV_ABS`
+    /// code above `ABS_MAX` is dropped.
     public func convert(_ event: RawEvent, into output: inout [RawEvent]) {
+        // mtdev looks every EV_ABS code up in a table of ABS_CNT entries without a bounds check
+        // (mtdev_is_absmt): a code above ABS_MAX, which no kernel sends but a recording can
+        // hold, wrote past its frame buffer (a fuzzing finding, issue 12). It says nothing
+        // about contacts: drop it.
+        if event.type == EventType.abs && event.code > AbsCode.max { return }
         var input = input_event(event)
         mtdev_put_event(device, &input)
         var converted = input_event()

@@ -1,6 +1,8 @@
 import GestureConfig
 import GestureCore
+import GestureRuntime
 import GestureServer
+import Recordings
 
 /// The bodies of the coverage-guided fuzz targets (`scripts/fuzz.sh`, docs/fuzzing.md): each
 /// takes arbitrary bytes and runs them through what the daemon does with such input, so that
@@ -49,6 +51,69 @@ public enum FuzzTargets {
         } catch {
             _ = ReplyEncoder.encode(.error(error))
         }
+    }
+
+    /// An evemu recording (`evemu-record`), replayed as `gestured replay` replays a file.
+    public static func evemu(_ bytes: UnsafeBufferPointer<UInt8>) {
+        replay(bytes, format: "# EVEMU 1.3\n", configuration: replayConfiguration)
+    }
+
+    /// A `libinput record` YAML file, replayed as `gestured replay` replays a file.
+    public static func libinputRecord(_ bytes: UnsafeBufferPointer<UInt8>) {
+        replay(bytes, format: "# libinput record\n", configuration: replayConfiguration)
+    }
+
+    /// `evtest` output, replayed as `gestured replay` replays a file.
+    public static func evtest(_ bytes: UnsafeBufferPointer<UInt8>) {
+        replay(bytes, format: "Input driver version is 1.0.1\n", configuration: replayConfiguration)
+    }
+
+    /// Android `getevent -t` output (no description: the configuration's axes), replayed as
+    /// `gestured replay` replays a file.
+    public static func getevent(_ bytes: UnsafeBufferPointer<UInt8>) {
+        replay(bytes, format: "add device 1: /dev/input/event1\n", configuration: axesConfiguration)
+    }
+
+    /// A layout with a recognizer of every kind, so a replay reaches every part of the engine.
+    static let replayLayout = """
+        screen: { width: 800, height: 480 },
+        layout: {
+          id: "root", frame: [0, 0, 800, 480],
+          recognizers: [
+            { id: "pan", type: "pan", maximumTouches: 3 },
+            { id: "pinch", type: "pinch", simultaneousWith: ["rotate"] },
+            { id: "rotate", type: "rotation" },
+            { id: "edge", type: "edgePan", edges: ["left"] },
+          ],
+          subviews: [
+            { id: "button", frame: [20, 20, 200, 100], kind: "control",
+              recognizers: [{ id: "double", type: "tap", taps: 2 }, { id: "tap", type: "tap", requireToFail: ["double"] }] },
+            { id: "list", frame: [300, 0, 500, 480],
+              recognizers: [{ id: "hold", type: "longPress", minimumDuration: 0.3 }, { id: "swipe", type: "swipe" }] },
+          ],
+        },
+        """
+    /// The layout, with the recording's own axis ranges.
+    static let replayConfiguration = try? ConfigurationLoader.parse(text: "{\n" + replayLayout + "\n}", file: "fuzz.json5")
+    /// The layout with axis ranges, for a recording without a description (getevent).
+    static let axesConfiguration = try? ConfigurationLoader.parse(
+        text: "{\n axes: { x: { min: 0, max: 4095 }, y: { min: 0, max: 4095 } },\n" + replayLayout + "\n}", file: "fuzz.json5")
+
+    /// The bytes as a recording file read by the reader, after a first line that makes the
+    /// format detector pick `format`'s family; a recording that opens is replayed through the
+    /// pipeline with tracing, to the end and its last deadline, as a touchpad would be with
+    /// `--force`. Small chunks put chunk boundaries inside lines; a line limit of 4 KiB lets
+    /// inputs of libFuzzer's size reach it.
+    static func replay(_ bytes: UnsafeBufferPointer<UInt8>, format: StaticString, configuration: Configuration?) {
+        guard let configuration else { fatalError("the fuzz replay configuration is invalid") }
+        var text = Array(UnsafeBufferPointer(start: format.utf8Start, count: format.utf8CodeUnitCount))
+        text.append(contentsOf: bytes)
+        let source = RecordingSource(name: "fuzz.recording", bytes: text)
+        guard let stream = try? RecordingReader.stream(source, chunkSize: 1024, maximumLineLength: 4096),
+              var replayer = try? Replayer(stream: stream, setup: configuration.pipelineSetup,
+                                           options: ReplayOptions(tracing: true, allowNonTouchscreen: true))
+        else { return }
+        replayer.run { _ in }
     }
 
     /// Compiles a validated layout and runs three touches over it: down in the middle of the

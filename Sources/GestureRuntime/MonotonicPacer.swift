@@ -19,17 +19,19 @@ public final class MonotonicPacer: Pacer {
     }
 
     public func wait(until time: Timestamp) {
-        let target = Self.target(wallOrigin: wallOrigin, offsetMicroseconds: time.microseconds.subtractingReportingOverflow(origin.microseconds))
+        let target = Self.target(wallOrigin: wallOrigin, time: time.microseconds, origin: origin.microseconds)
         while !stop.isSet, MonotonicClock.nanoseconds() < target {
             // false: a signal arrived; loop back to check the stop flag.
             _ = MonotonicClock.sleep(untilNanoseconds: target)
         }
     }
 
-    /// The monotonic time (ns) at `offset` µs after `wallOrigin`, saturating instead of
-    /// overflowing.
-    static func target(wallOrigin: Int64, offsetMicroseconds offset: (partialValue: Int64, overflow: Bool)) -> Int64 {
-        guard !offset.overflow else { return offset.partialValue < 0 ? wallOrigin : .max }
+    /// The monotonic time (ns) `time - origin` µs after `wallOrigin`, saturating instead of
+    /// overflowing: a time too far ahead is `Int64.max` (never), one before the origin is now.
+    static func target(wallOrigin: Int64, time: Int64, origin: Int64) -> Int64 {
+        let offset = time.subtractingReportingOverflow(origin)
+        // An overflowed difference has the wrong sign; the operands tell the right one.
+        guard !offset.overflow else { return time > origin ? .max : wallOrigin }
         let nanoseconds = offset.partialValue.multipliedReportingOverflow(by: 1000)
         guard !nanoseconds.overflow else { return offset.partialValue < 0 ? wallOrigin : .max }
         let sum = wallOrigin.addingReportingOverflow(nanoseconds.partialValue)

@@ -39,6 +39,11 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
 /// (`--realtime`, through a ``Pacer``) and feeds the pipeline; the order of things is the
 /// pipeline's.
 ///
+/// The recording is streamed (``RecordingStream``): one raw event is read ahead, so memory does
+/// not grow with the recording's length. A malformed line met on the way ends the input there,
+/// as a recording that ended before it would (touches cancelled), after a `warning` that names
+/// file and line; ``readError`` keeps the error for the driver to exit with.
+///
 /// Two ways to drive it: ``run(pacer:stop:output:)`` replays everything to JSON Lines, and
 /// ``step(stop:)`` one raw event or deadline at a time, for a driver that serves socket clients
 /// between steps (and may replace the layout in between); it takes ``pipeline``'s output.
@@ -47,9 +52,13 @@ public struct Replayer {
     public let file: String?
     /// The input time the recording starts at.
     public let start: Timestamp
-    /// The recording's raw events. Only they are kept: holding the whole `Recording` value
-    /// made every step copy it.
-    private let events: [RawEvent]
+    /// Where the raw events come from, read as they are replayed.
+    private var stream: RecordingStream
+    /// The next raw event, read ahead so that pacing and deadlines can see its time; nil once
+    /// the input has ended.
+    private var upcoming: RawEvent?
+    /// The malformed line that ended the input early, if one did.
+    public private(set) var readError: RecordingError?
     /// The pipeline; its `output` holds what the steps produced until the driver takes it.
     public var pipeline: GesturePipeline
     private let deviceName: String
@@ -63,7 +72,6 @@ public struct Replayer {
         case finished
     }
     private var phase = Phase.input
-    private var nextEvent = 0
     private var stopRequested = false
     /// Where the input ends when a stop was requested from outside (SIGTERM during a wait).
     private var stopTime: Timestamp?
@@ -71,14 +79,15 @@ public struct Replayer {
     private var lastReadTime: Timestamp
 
     /// Sets the pipeline up with the recording's device; its `output` then holds the events
-    /// that open a replay: the device added, and a warning per line the reader skipped.
+    /// that open a replay: the device added, and a warning for each thing the reader noticed
+    /// before the first event.
     /// - Parameter keepsEvents: keep the events beside their lines (socket subscribers).
-    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions, keepsEvents: Bool = false)
+    public init(stream: RecordingStream, setup: PipelineSetup, options: ReplayOptions, keepsEvents: Bool = false)
         throws(ReplayError) {
-        let file = recording.sourcePaths.first ?? "recording"
+        let file = stream.sourcePaths.first ?? "recording"
         var description: DeviceDescription
         let axes = setup.device.axes
-        if let recorded = recording.description {
+        if let recorded = stream.description {
             description = recorded
         } else if let x = axes.x?.range, let y = axes.y?.range {
             // A capture without a description (Android getevent): the configuration's ranges
@@ -97,21 +106,30 @@ public struct Replayer {
         if !classification.isDirectTouch && !options.allowNonTouchscreen {
             throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
-        let start = recording.events.first?.time ?? .zero
+        let start = stream.startTime ?? .zero
         pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, keepsEvents: keepsEvents),
                                    start: start, makeConverter: { try ProtocolAConverter(description: $0) })
         do {
-            try pipeline.addDevice(description, message: "replaying \(recording.format) recording of \(description.name)",
+            try pipeline.addDevice(description, message: "replaying \(stream.format) recording of \(description.name)",
                                    at: start)
         } catch {
             throw .input(file: file, message: error.description)
         }
-        for warning in recording.warnings { pipeline.warn(warning, at: start) }
+        for warning in stream.warnings { pipeline.warn(warning, at: start) }
         deviceName = description.name
-        self.file = recording.sourcePaths.first
+        self.file = stream.sourcePaths.first
         self.start = start
-        events = recording.events
+        var stream = stream
+        // The first event was read with the description: no I/O, no error here.
+        upcoming = try? stream.next()
+        self.stream = stream
         lastReadTime = start
+    }
+
+    /// Replays a recording already in memory.
+    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions, keepsEvents: Bool = false)
+        throws(ReplayError) {
+        try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsEvents: keepsEvents)
     }
 
     /// The recorded device's name.
@@ -149,8 +167,7 @@ public struct Replayer {
     public var nextStepTime: Timestamp? {
         switch phase {
         case .input:
-            guard !stopRequested, nextEvent < events.count else { return nil }
-            let time = events[nextEvent].time
+            guard !stopRequested, let time = upcoming?.time else { return nil }
             if let deadline = pipeline.nextDeadline, deadline < time { return deadline }
             return time
         case .deadlines:
@@ -179,20 +196,25 @@ public struct Replayer {
         switch phase {
         case .input:
             if stop?.isSet == true { requestStop() }
-            guard !stopRequested, nextEvent < events.count else {
+            guard !stopRequested, let event = upcoming else {
+                if !stopRequested { endOfInput() }
                 pipeline.finish(at: stopTime ?? lastReadTime)
                 phase = stopRequested ? .finished : .deadlines
                 return true
             }
-            let event = events[nextEvent]
             // Deadlines that fall before the event fire at their own time.
             if let deadline = pipeline.nextDeadline, deadline < event.time {
                 pipeline.advance(to: deadline)
                 return true
             }
-            nextEvent += 1
             lastReadTime = event.time
             pipeline.feed(event)
+            do {
+                upcoming = try stream.next()
+            } catch {
+                upcoming = nil
+                readError = error
+            }
             return true
         case .deadlines:
             guard !stopRequested, stop?.isSet != true, let deadline = pipeline.nextDeadline else {
@@ -203,6 +225,18 @@ public struct Replayer {
             return true
         case .finished:
             return false
+        }
+    }
+}
+
+extension Replayer {
+    /// The recording has no more events: what the reader could only say at its end, or the
+    /// malformed line that ended it, goes into the stream before the touches are cancelled.
+    private mutating func endOfInput() {
+        if let readError {
+            pipeline.warn("\(readError); the replay ends at the line before", at: lastReadTime)
+        } else {
+            for warning in stream.closingWarnings { pipeline.warn(warning, at: lastReadTime) }
         }
     }
 }

@@ -6,6 +6,7 @@ import GestureCore
 import GestureServer
 import GestureSystem
 import Logging
+import Recordings
 
 /// `gestured replay --socket` (SPEC 11): a replay that publishes to socket subscribers instead
 /// of stdout, so the whole protocol can be tried and tested without a touchscreen. It waits
@@ -173,10 +174,16 @@ public final class SocketReplay: EventServerOwner {
         return take()
     }
 
+    /// The malformed line that ended the replay early, if one did (its clients got a warning).
+    public var readError: RecordingError? { replayer.readError }
+
     private func finish() {
         guard !ended else { return }
         ended = true
         stepTimer?.arm(at: nil)
+        if let error = replayer.readError {
+            logger.error("the recording has a malformed line; the replay ended before it", metadata: ["error": "\(error)"])
+        }
         let file = replayer.file ?? "the recording"
         logger.info("replay ended", metadata: ["frames": "\(replayer.pipeline.frameCount)",
                                                "events": "\(server.counters.eventsPublished)"])

@@ -7,12 +7,16 @@ enum RecordingFormatDetector {
         case evemu, libinputRecord, evtest, getevent
     }
 
-    static func detect(_ source: RecordingSource) throws(RecordingError) -> Family {
-        if source.bytes.allSatisfy({ $0.isBlank || $0 == .newline || $0 == .carriageReturn }) {
-            throw RecordingError(file: source.name, line: nil, message: "expected a recording, found an empty file")
+    /// How much of the file decides: a long evemu header is well under 16 KiB.
+    static let prefixLength = 16 * 1024
+
+    /// The family of the file `name` whose first bytes are `prefix` (``prefixLength`` of
+    /// them, or the whole file when `isWholeFile`).
+    static func detect(prefix: ArraySlice<UInt8>, isWholeFile: Bool, name: String) throws(RecordingError) -> Family {
+        if isWholeFile, prefix.allSatisfy({ $0.isBlank || $0 == .newline || $0 == .carriageReturn }) {
+            throw RecordingError(file: name, line: nil, message: "expected a recording, found an empty file")
         }
-        // The first lines decide; a long evemu header is well under 16 KiB.
-        for line in TextLine.split(Array(source.bytes.prefix(16 * 1024))).prefix(200) {
+        for line in TextLine.split(Array(prefix)).prefix(200) {
             var scanner = ByteScanner(line)
             scanner.skipBlanks()
             guard let first = scanner.peek else { continue }
@@ -34,7 +38,7 @@ enum RecordingFormatDetector {
             if first == .openBracket || line.hasPrefix("add device ") { return .getevent }
             break
         }
-        throw RecordingError(file: source.name, line: nil,
+        throw RecordingError(file: name, line: nil,
                              message: "expected an evemu, libinput record, evtest or getevent -t recording; the format was not recognised")
     }
 }

@@ -69,15 +69,17 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(config)
-        let loaded: Recording
+        // The description now; the events as the replay goes (a malformed line further on
+        // ends the replay there, and the command with an error naming it).
+        let stream: RecordingStream
         do {
-            loaded = try RecordingReader.read(path: recording, eventsPath: eventsFile)
+            stream = try RecordingReader.open(path: recording, eventsPath: eventsFile)
         } catch {
             throw failure(error.description)
         }
         var replayer: Replayer
         do {
-            replayer = try Replayer(recording: loaded, setup: configuration.pipelineSetup,
+            replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: trace, allowNonTouchscreen: force),
                                     keepsEvents: socket != nil)
         } catch {
@@ -88,12 +90,13 @@ struct Replay: ParsableCommand {
             return
         }
         let stop = SignalStop.install()
-        let pacer = realtime ? MonotonicPacer(recordingStart: loaded.events.first?.time ?? .zero, stop: stop) : nil
+        let pacer = realtime ? MonotonicPacer(recordingStart: replayer.start, stop: stop) : nil
         let output = OutputWriter.standardOutput()
         replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
         // Each also went out as a `warning` event; stderr is where a person at a terminal looks.
         for notice in replayer.pipeline.takeNotices() { printError("gestured: warning: \(notice)") }
         try output.checkWritten()
+        if let error = replayer.readError { throw failure(error.description) }
     }
 
     /// `--socket`: the replay as a daemon would serve it.
@@ -113,6 +116,9 @@ struct Replay: ParsableCommand {
             let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
                                           options: options, logger: logger)
             try replay.run()
+            if let error = replay.readError { throw failure(error.description) }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             throw failure("\(error)")
         }

@@ -84,6 +84,18 @@ import Testing
         #expect(converted.last?.time == Timestamp(microseconds: Self.t0))
     }
 
+    /// An EV_ABS code above ABS_MAX (0x70, from a fuzzed recording) made mtdev write past its
+    /// buffers and crash; it is dropped, and the frame converts as without it.
+    @Test(arguments: [AbsCode.max + 1, 0x70, 0xffff])
+    func anAbsoluteCodeNoKernelSendsIsDropped(_ code: UInt16) throws {
+        let converter = try ProtocolAConverter(description: Self.ntrig)
+        var landing = Self.landing
+        landing.insert(RawEvent(time: Timestamp(microseconds: Self.t0), type: EventType.abs, code: code, value: 6000),
+                       at: 2)
+        let converted = Self.convert(converter, [landing])
+        #expect(converted == Self.convert(try ProtocolAConverter(description: Self.ntrig), [Self.landing]))
+    }
+
     @Test func theLandingFrameBecomesThreeSlotsWithTrackingIDs() throws {
         let converter = try ProtocolAConverter(description: Self.ntrig)
         let converted = Self.convert(converter, [Self.landing])

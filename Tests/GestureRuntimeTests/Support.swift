@@ -33,8 +33,9 @@ struct ReplayOutput {
     init(recording: String, events eventsFile: String? = nil, config: String, tracing: Bool = false,
          allowNonTouchscreen: Bool = false, pacer: Pacer? = nil) throws {
         let configuration = try ConfigurationLoader.load(path: config)
-        let loaded = try RecordingReader.read(path: recording, eventsPath: eventsFile)
-        var replayer = try Replayer(recording: loaded, setup: configuration.pipelineSetup,
+        // Streamed, as `gestured replay` reads it.
+        let stream = try RecordingReader.open(path: recording, eventsPath: eventsFile)
+        var replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: tracing, allowNonTouchscreen: allowNonTouchscreen))
         var bytes: [UInt8] = []
         replayer.run(pacer: pacer) { chunk in bytes += chunk }

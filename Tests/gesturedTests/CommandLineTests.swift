@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Foundation
 import Testing
 
@@ -23,6 +26,34 @@ enum Gestured {
         var stderr: String
     }
 
+    /// Runs the binary with its output to /dev/null and returns its exit status and its peak
+    /// resident memory in bytes: the largest `VmHWM` of /proc/PID/status read while it runs
+    /// (every 10 ms; the peak of its own address space). wait4(2)'s `ru_maxrss` would not do:
+    /// it counts the spawning test process's memory, which the child shared until its exec.
+    static func runMeasuringMemory(_ arguments: [String]) throws -> (status: Int32, peakBytes: Int) {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+        defer { for pointer in argv { free(pointer) } }
+        var pid = pid_t()
+        let spawned = posix_spawn(&pid, binary, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw CocoaError(.fileReadUnknown) }
+        var peak = 0
+        // A process that has exited has no address space left, and its status no VmHWM line.
+        while let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) {
+            let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+            peak = max(peak, kilobytes * 1024)
+            usleep(10_000)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0
+        return (exited ? (status >> 8) & 0xff : -1, peak)
+    }
+
     static func run(_ arguments: [String]) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
@@ -37,6 +68,41 @@ enum Gestured {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// A long recording for memory tests: a recording's description, then its events again and
+/// again, each copy shifted to start one second after the previous one ends (as
+/// scripts/long-recording.py makes them for measurements).
+enum LongRecording {
+    /// Writes at least `bytes` bytes of events to `path`; returns the size written.
+    static func write(repeating source: String, to path: String, bytes: Int) throws -> Int {
+        let lines = try String(contentsOfFile: source, encoding: .utf8).split(separator: "\n")
+        let header = lines.prefix { !$0.hasPrefix("E:") }.map { $0 + "\n" }.joined()
+        let events: [(time: Int64, rest: Substring)] = lines.filter { $0.hasPrefix("E:") }.map { line in
+            let fields = line.dropFirst(3).split(separator: " ", maxSplits: 1)
+            let stamp = fields[0].split(separator: ".")
+            return (Int64(stamp[0])! * 1_000_000 + Int64(stamp[1])!, fields[1])
+        }
+        let period = events.last!.time - events.first!.time + 1_000_000
+        _ = FileManager.default.createFile(atPath: path, contents: Data(header.utf8))
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        defer { try? file.close() }
+        try file.seekToEnd()
+        var written = header.utf8.count
+        var copy: Int64 = 0
+        while written < bytes {
+            var block = ""
+            for event in events {
+                let time = event.time + copy * period
+                let micros = String(time % 1_000_000)
+                block += "E: \(time / 1_000_000).\(String(repeating: "0", count: 6 - micros.count))\(micros) \(event.rest)\n"
+            }
+            try file.write(contentsOf: Data(block.utf8))
+            written += block.utf8.count
+            copy += 1
+        }
+        return written
     }
 }
 
@@ -185,6 +251,33 @@ struct ReplayCommandTests {
         let result = try Gestured.run(["replay", "--config", "config/lobby.json5", path])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("\(path):\(firstEvent + 3): "))
+    }
+
+    /// `/dev/zero` was read until memory ran out; a FIFO blocked until a writer came.
+    @Test(arguments: ["/dev/zero", "/tmp"])
+    func aRecordingThatIsNotARegularFileSaysWhatItIs(_ path: String) throws {
+        let result = try Gestured.run(["replay", "--config", "config/lobby.json5", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("\(path): cannot read the recording (it is a "))
+        #expect(result.stderr.hasSuffix("not a regular file); name a recording file (gestured reads regular files only)\n"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// The replay streams the recording: an 8 MiB recording took 42 MB (the file, its lines
+    /// and its events held at once); now the whole replay stays within the 30 MB budget of
+    /// docs/limits.md whatever the recording's length.
+    @Test func aLongRecordingReplaysInBoundedMemory() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("long.evemu").path
+        let size = try LongRecording.write(repeating: Gestured.packageRoot + "/config/recordings/one-finger-taps.evemu",
+                                           to: path, bytes: 8 << 20)
+        #expect(size >= 8 << 20)
+        let (status, peak) = try Gestured.runMeasuringMemory(["replay", "--config",
+                                                              Gestured.packageRoot + "/config/lobby.json5", path])
+        #expect(status == 0)
+        #expect(peak < 30 << 20, "peak resident memory \(peak >> 10) KiB")
     }
 
     @Test func sigtermEndsAReplayCleanly() throws {

@@ -48,7 +48,7 @@ public struct ContactTracker: Sendable {
     public enum Mode: Hashable, Sendable {
         /// Multitouch protocol B: `ABS_MT_SLOT` selects one of `slotCount` slots and
         /// `ABS_MT_TRACKING_ID` starts (≥ 0) or ends (-1) the contact in it. Devices that
-        /// never send `ABS_MT_SLOT` use slot 0 only.
+        /// never send `ABS_MT_SLOT` use slot 0 only. At most ``maximumSlots`` are tracked.
         case multitouch(slotCount: Int)
         /// `BTN_TOUCH` + `ABS_X/ABS_Y`: one contact, `ContactID(0)`.
         case singleTouch
@@ -102,6 +102,22 @@ public struct ContactTracker: Sendable {
     /// At most this many anomalies are kept between `takeAnomalies()` calls; the count goes on.
     public static let anomalyLimit = 64
 
+    /// The most slots a tracker keeps state for (docs/limits.md). A device or recording may
+    /// declare any `ABS_MT_SLOT` maximum (a recording's 2^31 asked for 51 GB, issue 12), so the
+    /// count is never allocated as given. 64 is above every panel we know (the FlatFrog 3200
+    /// declares 40, most panels 10) and three times the 20 fingers a recognizer follows; the
+    /// kernel refuses more than 1,024 (`input_mt_init_slots`), and hid-multitouch, which may
+    /// declare up to 250, gives a new contact the lowest free slot
+    /// (`input_mt_get_slot_by_key`), so slots beyond 64 only fill with 65 fingers down.
+    public static let maximumSlots = 64
+
+    /// What to say about a device that declares `declared` slots, more than ``maximumSlots``
+    /// (the caller puts the device or the file and line in front).
+    public static func slotLimitMessage(declared: Int) -> String {
+        "declares \(declared) contact slots (ABS_MT_SLOT up to \(declared - 1)); gestured tracks the first "
+            + "\(maximumSlots), so contacts in the slots above are ignored"
+    }
+
     /// Every anomaly since the tracker was made, including those no longer kept.
     public private(set) var anomalyCount = 0
     /// Anomalies not yet taken, oldest first, at most `anomalyLimit`.
@@ -136,7 +152,7 @@ public struct ContactTracker: Sendable {
         self.mode = mode
         self.mapping = mapping
         switch mode {
-        case .multitouch(let count): slotCount = max(count, 1)
+        case .multitouch(let count): slotCount = min(max(count, 1), Self.maximumSlots)
         case .singleTouch: slotCount = 1
         }
         committed = Array(repeating: SlotValues(), count: slotCount)

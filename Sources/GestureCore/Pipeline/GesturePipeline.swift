@@ -128,7 +128,8 @@ public struct GesturePipeline {
     /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, SPEC 6);
     /// distances given in millimetres are converted with its resolution. Throws when the
     /// device cannot be used (no axis ranges, configured axes it lacks, a protocol A device
-    /// without converter, millimetres without a resolution).
+    /// without converter, millimetres without a resolution). A device with more slots than
+    /// ``ContactTracker/maximumSlots`` gets a warning after its `added` event.
     public mutating func addDevice(_ description: DeviceDescription, udevProperties: [String: String]? = nil,
                                    message: String, at time: Timestamp) throws(PipelineError) {
         let calibration = DeviceCalibration(configured: screen.calibration, udevProperties: udevProperties)
@@ -144,6 +145,10 @@ public struct GesturePipeline {
         let said = calibration.source == .udev ? message + "; calibration \(calibration.summary)" : message
         emit(.device(time: currentTime, action: "added", name: description.name, message: said))
         if let ignored = calibration.ignoredUdevValue { notice("device \"\(description.name)\": \(ignored)") }
+        if let declared = description.slotCount, declared > ContactTracker.maximumSlots {
+            emit(.warning(time: currentTime,
+                          message: "device \"\(description.name)\" " + ContactTracker.slotLimitMessage(declared: declared)))
+        }
     }
 
     /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's

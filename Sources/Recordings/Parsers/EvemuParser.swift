@@ -11,14 +11,9 @@ import GestureCore
 ///   may be followed by a tab and a `# comment`.
 /// - A description file and an events-only file may be separate (`nexus4-touch_dev.desc` +
 ///   `.events`); events may use codes the description never declared.
-struct EvemuParser {
-    struct Result {
-        var description: DeviceDescription?
-        var events: [RawEvent]
-        /// The version from the `# EVEMU` line, or nil when the file has none.
-        var declaredVersion: EvemuVersion?
-    }
-
+/// - The description comes before the events, as evemu writes it; a description line after an
+///   `E:` line is an error, since a replay streams the events once the description is read.
+final class EvemuParser: RecordingParser {
     static let eventSyntax = "\"E: <sec>.<usec> <type> <code> <value>\""
     static let nameSyntax = "\"N: <device name>\""
     static let idSyntax = "\"I: <bus> <vendor> <product> <version>\" (hex)"
@@ -28,14 +23,11 @@ struct EvemuParser {
     static let stateSyntax = "\"L: <code> <state>\" or \"S: <code> <state>\""
     static let anyLine = "a line starting with \"N:\", \"I:\", \"P:\", \"B:\", \"A:\", \"E:\" or \"#\""
 
-    static func parse(_ source: RecordingSource) throws(RecordingError) -> Result {
-        var parser = EvemuParser(file: source.name)
-        for line in TextLine.split(source.bytes) {
-            try parser.consume(line)
-        }
-        return Result(description: parser.makeDescription(), events: parser.events,
-                      declaredVersion: parser.declaredVersion)
-    }
+    /// The most mask bytes one event type (`B:`) or the properties (`P:`) may have: 8,192
+    /// bytes, 1,024 lines, one bit for each of the 65,536 codes an event can carry. evemu
+    /// writes at most 12 lines (`KEY_MAX` is 0x2ff); beyond this a bit's code would not fit in
+    /// an event (issue 12: the 1,025th `B: 01` line trapped converting the bit to a code).
+    static let maximumMaskBytes = 8192
 
     /// The version in a `# EVEMU <major>.<minor>` line, or nil for any other comment.
     static func version(in line: TextLine) -> EvemuVersion? {
@@ -50,36 +42,43 @@ struct EvemuParser {
     }
 
     private let file: String
-    private var declaredVersion: EvemuVersion?
+    private(set) var declaredEvemuVersion: EvemuVersion?
     private var sawData = false
+    /// An `E:` line was read: the description is complete, and a description line now is an error.
+    private var sawEvent = false
     private var name: String?
     private var id: (bus: UInt16, vendor: UInt16, product: UInt16, version: UInt16) = (0, 0, 0, 0)
     private var propertyBytes: [UInt8] = []
     /// Mask bytes per event type, in file order (evemu appends 8 bytes per `B:` line).
     private var maskBytes: [[UInt8]] = Array(repeating: [], count: 32)
     private var absInfo: [UInt16: AbsInfo] = [:]
-    private var events: [RawEvent] = []
+    private var absLines: [UInt16: Int] = [:]
 
-    private init(file: String) {
+    init(file: String) {
         self.file = file
-        events.reserveCapacity(4096)
     }
+
+    var format: RecordingFormat { .evemu(declaredEvemuVersion ?? .legacy) }
+
+    func declarationLine(ofAxis code: UInt16) -> Int? { absLines[code] }
+
+    func finish(lastLine: Int) throws(RecordingError) -> [String] { [] }
 
     private func error(_ line: TextLine, expected: String) -> RecordingError {
         RecordingError(file: file, line: line.number, message: "expected \(expected), found \(line.quoted)")
     }
 
-    private mutating func consume(_ line: TextLine) throws(RecordingError) {
-        guard let first = line.bytes.first else { return }
+    func consume(_ line: TextLine) throws(RecordingError) -> RawEvent? {
+        guard let first = line.bytes.first else { return nil }
         if first == .hash {
             // evemu's own reader only looks at the first line; accept the version line anywhere
             // before the data so a leading blank line does not lose it.
-            if !sawData, declaredVersion == nil, let version = Self.version(in: line) {
-                declaredVersion = version
+            if !sawData, declaredEvemuVersion == nil, let version = Self.version(in: line) {
+                declaredEvemuVersion = version
             }
-            return
+            return nil
         }
-        if line.isBlank { return }
+        if line.isBlank { return nil }
         guard line.bytes.count >= 2, line.bytes[line.bytes.startIndex + 1] == .colon else {
             throw error(line, expected: Self.anyLine)
         }
@@ -87,8 +86,18 @@ struct EvemuParser {
         var scanner = ByteScanner(line)
         _ = scanner.skip(first)
         _ = scanner.skip(.colon)
+        if first == UInt8(ascii: "E") {
+            sawEvent = true
+            return try parseEvent(&scanner, line)
+        }
+        if sawEvent {
+            // The description is what the lines before the first event say (evemu writes it
+            // first, and a replay streams the events after it).
+            throw RecordingError(file: file, line: line.number,
+                                 message: "expected \(Self.eventSyntax) (the device description comes before the events), "
+                                     + "found \(line.quoted)")
+        }
         switch first {
-        case UInt8(ascii: "E"): try parseEvent(&scanner, line)
         case UInt8(ascii: "N"): try parseName(&scanner, line)
         case UInt8(ascii: "I"): try parseID(&scanner, line)
         case UInt8(ascii: "P"): try parseProperties(&scanner, line)
@@ -97,19 +106,20 @@ struct EvemuParser {
         case UInt8(ascii: "L"), UInt8(ascii: "S"): try parseState(&scanner, line)
         default: throw error(line, expected: Self.anyLine)
         }
+        return nil
     }
 
-    private mutating func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) -> RawEvent {
         guard scanner.skipRequiredBlanks(), let time = scanner.timestamp(),
               scanner.skipRequiredBlanks(), let type = scanner.hex(max: 0xffff),
               scanner.skipRequiredBlanks(), let code = scanner.hex(max: 0xffff),
               scanner.skipRequiredBlanks(), let value = scanner.int32(),
               scanner.isAtEndOrComment()
         else { throw error(line, expected: Self.eventSyntax) }
-        events.append(RawEvent(time: Timestamp(microseconds: time), type: UInt16(type), code: UInt16(code), value: value))
+        return RawEvent(time: Timestamp(microseconds: time), type: UInt16(type), code: UInt16(code), value: value)
     }
 
-    private mutating func parseName(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseName(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         // evemu reads the name as the whole rest of the line (`N: %m[^\n\r]`), so a `#` in a
         // name is part of it.
         scanner.skipBlanks()
@@ -131,7 +141,7 @@ struct EvemuParser {
         }
     }
 
-    private mutating func parseID(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseID(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         try requireName(line)
         var fields: [UInt16] = []
         for _ in 0..<4 {
@@ -155,21 +165,32 @@ struct EvemuParser {
         return bytes
     }
 
-    private mutating func parseProperties(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseProperties(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         try requireName(line)
         guard let bytes = eightBytes(&scanner) else { throw error(line, expected: Self.propertySyntax) }
+        guard propertyBytes.count < Self.maximumMaskBytes else { throw tooManyMaskLines(line, kind: "\"P:\"") }
         propertyBytes += bytes
     }
 
-    private mutating func parseMask(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseMask(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         try requireName(line)
         guard scanner.skipRequiredBlanks(), let type = scanner.hex(max: 0x1f),
               let bytes = eightBytes(&scanner)
         else { throw error(line, expected: Self.maskSyntax) }
+        guard maskBytes[Int(type)].count < Self.maximumMaskBytes else {
+            let hex = String(type, radix: 16)
+            throw tooManyMaskLines(line, kind: "\"B: \(hex.count == 1 ? "0" + hex : hex)\"")
+        }
         maskBytes[Int(type)] += bytes
     }
 
-    private mutating func parseAbs(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func tooManyMaskLines(_ line: TextLine, kind: String) -> RecordingError {
+        RecordingError(file: file, line: line.number,
+                       message: "expected at most \(Self.maximumMaskBytes / 8) \(kind) lines (one bit for each of the "
+                           + "65536 codes an event can carry), found one more: \(line.quoted)")
+    }
+
+    private func parseAbs(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         try requireName(line)
         guard scanner.skipRequiredBlanks(), let code = scanner.hex(max: 0x3f) else {
             throw error(line, expected: Self.absSyntax)
@@ -188,9 +209,10 @@ struct EvemuParser {
         guard fields.count >= 4 else { throw error(line, expected: Self.absSyntax) }
         absInfo[UInt16(code)] = AbsInfo(minimum: fields[0], maximum: fields[1], fuzz: fields[2], flat: fields[3],
                                         resolution: fields.count == 5 ? fields[4] : 0)
+        absLines[UInt16(code)] = line.number
     }
 
-    private mutating func parseState(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func parseState(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         // LED and switch states (evemu 2.x): checked, but not needed to replay touches.
         try requireName(line)
         guard scanner.skipRequiredBlanks(), scanner.hex(max: 0xffff) != nil,
@@ -198,7 +220,7 @@ struct EvemuParser {
         else { throw error(line, expected: Self.stateSyntax) }
     }
 
-    private func makeDescription() -> DeviceDescription? {
+    func makeDescription() -> DeviceDescription? {
         guard let name else { return nil }
         var properties: Set<UInt16> = []
         for (byteIndex, byte) in propertyBytes.enumerated() where byte != 0 {

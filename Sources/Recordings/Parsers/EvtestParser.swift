@@ -25,21 +25,7 @@ import GestureCore
 ///
 /// Two quirks: `MSC_SCAN` and `MSC_RAW` values are printed in hex (`value %02x`), and
 /// `EV_SYN` lines print the code's name but no value (so a value of 1 is lost; read as 0).
-struct EvtestParser {
-    struct Result {
-        var description: DeviceDescription?
-        var events: [RawEvent]
-        var damagedLines: [Int]
-    }
-
-    static func parse(_ source: RecordingSource) -> Result {
-        var parser = EvtestParser()
-        for line in TextLine.split(source.bytes) {
-            parser.consume(line)
-        }
-        return Result(description: parser.makeDescription(), events: parser.events, damagedLines: parser.damaged)
-    }
-
+final class EvtestParser: RecordingParser {
     private var sawEvents = false
     private var sawHeader = false
     private var name: String?
@@ -51,36 +37,54 @@ struct EvtestParser {
     private var currentAbsCode: UInt16?
     /// Inside "Key repeat handling:", whose `Value` lines are EV_REP's delay and period.
     private var inRepeat = false
-    private var events: [RawEvent] = []
-    private var damaged: [Int] = []
+    private var absLines: [UInt16: Int] = [:]
+    /// Damaged lines skipped: how many, and the first one's number.
+    private var damagedCount = 0
+    private var firstDamagedLine: Int?
 
-    private init() {
-        events.reserveCapacity(4096)
-    }
+    init() {}
 
-    private mutating func consume(_ line: TextLine) {
+    var format: RecordingFormat { .evtest }
+
+    func declarationLine(ofAxis code: UInt16) -> Int? { absLines[code] }
+
+    func consume(_ line: TextLine) -> RawEvent? {
         var scanner = ByteScanner(line)
         scanner.skipBlanks()
-        if scanner.isAtEnd { return }
+        if scanner.isAtEnd { return nil }
         if scanner.skip("Event: time") {
             sawEvents = true
-            if let event = Self.event(&scanner) { events.append(event) } else { damaged.append(line.number) }
-            return
+            guard let event = Self.event(&scanner) else {
+                damaged(line)
+                return nil
+            }
+            return event
         }
         if sawEvents {
             // Once events flow, every line should be an event line.
-            damaged.append(line.number)
-            return
+            damaged(line)
+            return nil
         }
-        if !consumeHeader(&scanner), sawHeader {
+        if !consumeHeader(&scanner, line), sawHeader {
             // Before the header anything goes (evtest's device list, the prompt, shell
             // noise); inside it, an unreadable line is damage.
-            damaged.append(line.number)
+            damaged(line)
         }
+        return nil
+    }
+
+    private func damaged(_ line: TextLine) {
+        damagedCount += 1
+        if firstDamagedLine == nil { firstDamagedLine = line.number }
+    }
+
+    func finish(lastLine: Int) -> [String] {
+        guard let first = firstDamagedLine else { return [] }
+        return ["\(damagedCount) damaged line\(damagedCount == 1 ? "" : "s") skipped (first at line \(first))"]
     }
 
     /// Reads one header line; false when it is not one evtest writes.
-    private mutating func consumeHeader(_ scanner: inout ByteScanner) -> Bool {
+    private func consumeHeader(_ scanner: inout ByteScanner, _ line: TextLine) -> Bool {
         if scanner.skip("Input driver version is") {
             sawHeader = true
             return true
@@ -127,7 +131,7 @@ struct EvtestParser {
             currentAbsCode = nil
             return true
         }
-        if scanner.skip("Event code") {
+        if scanner.skip("Event code") {  // `Event code 47 (ABS_MT_SLOT)`
             guard let type = currentType, scanner.skipRequiredBlanks(),
                   let (code, _) = scanner.unsignedDecimal(maxDigits: 5), code <= 0xffff
             else { return false }
@@ -135,6 +139,7 @@ struct EvtestParser {
             if type == EventType.abs {
                 currentAbsCode = UInt16(code)
                 absInfo[UInt16(code)] = AbsInfo(minimum: 0, maximum: 0)
+                absLines[UInt16(code)] = line.number
             } else {
                 currentAbsCode = nil
             }
@@ -149,11 +154,11 @@ struct EvtestParser {
         if scanner.bytes.allSatisfy({ $0 == UInt8(ascii: "*") || $0.isBlank }) {
             return true  // the banner around "This device is grabbed by another process."
         }
-        return consumeAbsValue(&scanner)
+        return consumeAbsValue(&scanner, line)
     }
 
     /// `Value`, `Min`, `Max`, `Fuzz`, `Flat`, `Resolution` lines (`print_absdata`).
-    private mutating func consumeAbsValue(_ scanner: inout ByteScanner) -> Bool {
+    private func consumeAbsValue(_ scanner: inout ByteScanner, _ line: TextLine) -> Bool {
         let fields: [(StaticString, WritableKeyPath<AbsInfo, Int32>?)] = [
             ("Value", nil), ("Min", \.minimum), ("Max", \.maximum), ("Fuzz", \.fuzz), ("Flat", \.flat),
             ("Resolution", \.resolution),
@@ -162,6 +167,8 @@ struct EvtestParser {
             guard scanner.skipRequiredBlanks(), let value = scanner.int32(), scanner.isAtEndOrComment() else { return false }
             if let code = currentAbsCode, let keyPath {
                 absInfo[code]?[keyPath: keyPath] = value
+                // The range's end is what a message about the axis points at.
+                if keyPath == \AbsInfo.maximum { absLines[code] = line.number }
             }
             return currentType != nil || inRepeat
         }
@@ -212,7 +219,7 @@ struct EvtestParser {
         return scanner.skip(.closeParen)
     }
 
-    private func makeDescription() -> DeviceDescription? {
+    func makeDescription() -> DeviceDescription? {
         guard sawHeader, let name else { return nil }
         return DeviceDescription(name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3],
                                  codes: codes.filter { !$0.value.isEmpty }, absInfo: absInfo, properties: properties)

@@ -35,23 +35,8 @@ import GestureCore
 /// `Documentation/hid/hidintro.rst` shows a recording indented two columns further. Only
 /// these relative positions are relied on. Unknown keys are ignored, as the man page asks.
 /// Only the first device of a multi-device recording is read.
-struct LibinputRecordParser {
-    struct Result {
-        var description: DeviceDescription?
-        var events: [RawEvent]
-        var warnings: [String]
-    }
-
+final class LibinputRecordParser: RecordingParser {
     static let eventSyntax = "\"- [<sec>, <usec>, <type>, <code>, <value>]\""
-
-    static func parse(_ source: RecordingSource) throws(RecordingError) -> Result {
-        var parser = LibinputRecordParser(file: source.name)
-        let lines = TextLine.split(source.bytes)
-        for line in lines {
-            try parser.consume(line)
-        }
-        return try parser.finish(lastLine: lines.last?.number ?? 1)
-    }
 
     private enum DeviceSection {
         case none, evdev, codes, absinfo, events, other
@@ -74,29 +59,32 @@ struct LibinputRecordParser {
     private var codes: [UInt16: Set<UInt16>] = [:]
     private var absInfo: [UInt16: AbsInfo] = [:]
     private var properties: Set<UInt16> = []
-    private var events: [RawEvent] = []
+    private var absLines: [UInt16: Int] = [:]
 
-    private init(file: String) {
+    init(file: String) {
         self.file = file
-        events.reserveCapacity(4096)
     }
+
+    var format: RecordingFormat { .libinputRecord }
+
+    func declarationLine(ofAxis code: UInt16) -> Int? { absLines[code] }
 
     private func error(_ line: TextLine, expected: String) -> RecordingError {
         RecordingError(file: file, line: line.number, message: "expected \(expected), found \(line.quoted)")
     }
 
-    private mutating func consume(_ line: TextLine) throws(RecordingError) {
+    func consume(_ line: TextLine) throws(RecordingError) -> RawEvent? {
         var scanner = ByteScanner(line)
         scanner.skipBlanks()
-        guard let first = scanner.peek, first != .hash else { return }
+        guard let first = scanner.peek, first != .hash else { return nil }
         let indent = scanner.index - line.bytes.startIndex
         let isItem = first == .minus && (scanner.rest.dropFirst().first?.isBlank ?? true)
 
         if indent == 0 && !isItem {
             try consumeTopLevel(&scanner, line)
-            return
+            return nil
         }
-        guard inDevices else { return }
+        guard inDevices else { return nil }
 
         if isItem && (deviceCount == 0 || indent < deviceKeyIndent) {
             // `- node: …` starts the next device; its keys sit two columns right of the dash.
@@ -109,9 +97,9 @@ struct LibinputRecordParser {
                 scanner.skipBlanks()
                 firstNode = String(decoding: Self.withoutComment(scanner.rest), as: UTF8.self)
             }
-            return
+            return nil
         }
-        guard deviceCount == 1 else { return }
+        guard deviceCount == 1 else { return nil }
 
         if indent == deviceKeyIndent && !isItem {
             let key = Self.key(&scanner)
@@ -120,20 +108,21 @@ struct LibinputRecordParser {
             case "events": section = .events; frameIsEvdev = false; frameIndent = -1
             default: section = .other
             }
-            return
+            return nil
         }
 
         switch section {
         case .none, .other:
-            return
+            return nil
         case .evdev, .codes, .absinfo:
             try consumeEvdev(&scanner, line)
+            return nil
         case .events:
-            try consumeEvents(&scanner, line, indent: indent, isItem: isItem)
+            return try consumeEvents(&scanner, line, indent: indent, isItem: isItem)
         }
     }
 
-    private mutating func consumeTopLevel(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func consumeTopLevel(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         let key = Self.key(&scanner)
         inDevices = false
         switch key {
@@ -162,7 +151,7 @@ struct LibinputRecordParser {
         }
     }
 
-    private mutating func consumeEvdev(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
+    private func consumeEvdev(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) {
         let start = scanner
         if let number = scanner.unsignedDecimal(maxDigits: 5), scanner.skip(.colon) {
             // `<type>: [codes]` under `codes:`, `<code>: [min, max, fuzz, flat, res]` under `absinfo:`.
@@ -177,6 +166,7 @@ struct LibinputRecordParser {
                 }
                 absInfo[UInt16(number.value)] = AbsInfo(minimum: list[0], maximum: list[1], fuzz: list[2],
                                                         flat: list[3], resolution: list[4])
+                absLines[UInt16(number.value)] = line.number
             default:
                 break
             }
@@ -210,16 +200,16 @@ struct LibinputRecordParser {
         }
     }
 
-    private mutating func consumeEvents(_ scanner: inout ByteScanner, _ line: TextLine, indent: Int, isItem: Bool) throws(RecordingError) {
-        guard isItem else { return }  // `time: …` and `hidraw0: […]` inside `- hid:` frames
+    private func consumeEvents(_ scanner: inout ByteScanner, _ line: TextLine, indent: Int, isItem: Bool)
+        throws(RecordingError) -> RawEvent? {
+        guard isItem else { return nil }  // `time: …` and `hidraw0: […]` inside `- hid:` frames
         var item = scanner
         _ = item.skip(.minus)
         item.skipBlanks()
         if item.peek == .openBracket {
-            guard frameIsEvdev, indent > frameIndent else { return }
+            guard frameIsEvdev, indent > frameIndent else { return nil }
             guard let event = Self.event(&item) else { throw error(line, expected: Self.eventSyntax) }
-            events.append(event)
-            return
+            return event
         }
         if frameIndent < 0 || indent <= frameIndent {
             // A new frame: `- evdev:`, or another kind (`- libinput:`, `- hid:`) to skip.
@@ -227,9 +217,10 @@ struct LibinputRecordParser {
             frameIsEvdev = Self.key(&item) == "evdev" && item.isAtEndOrComment()
         }
         // Deeper items belong to a frame of another kind (`- {time: …, type: …}`).
+        return nil
     }
 
-    private func finish(lastLine: Int) throws(RecordingError) -> Result {
+    func finish(lastLine: Int) throws(RecordingError) -> [String] {
         guard version != nil else {
             throw RecordingError(file: file, line: 1, message: "expected \"version: 1\" at the top of a libinput record file")
         }
@@ -241,12 +232,13 @@ struct LibinputRecordParser {
         if recorded > 1 {
             warnings.append("\(recorded) devices recorded; only the first (\(firstNode ?? "unnamed")) is read")
         }
-        var description: DeviceDescription?
-        if sawEvdev {
-            description = DeviceDescription(name: name ?? "", bus: id[0], vendor: id[1], product: id[2], version: id[3],
-                                            codes: codes, absInfo: absInfo, properties: properties)
-        }
-        return Result(description: description, events: events, warnings: warnings)
+        return warnings
+    }
+
+    func makeDescription() -> DeviceDescription? {
+        guard sawEvdev else { return nil }
+        return DeviceDescription(name: name ?? "", bus: id[0], vendor: id[1], product: id[2], version: id[3],
+                                 codes: codes, absInfo: absInfo, properties: properties)
     }
 
     // MARK: - Pieces of a line

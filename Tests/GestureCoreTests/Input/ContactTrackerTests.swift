@@ -152,6 +152,44 @@ import Testing
         #expect(addresses[0] == addresses[1])
     }
 
+    // MARK: Limits (issue 12)
+
+    /// A device (or recording) declaring `ABS_MT_SLOT` up to 2^31 - 1 made the tracker
+    /// allocate 51 GB and abort. It keeps `maximumSlots` slots; a contact beyond them is an
+    /// anomaly, the ones within are tracked as usual.
+    @Test func aHugeSlotCountKeepsTheFirst64Slots() {
+        var tracker = Self.tracker(slots: Int(Int32.max) + 1)
+        var script = S()
+        script.frame(0, [S.slot(63), S.id(1), S.x(10), S.y(20)])
+        script.frame(10, [S.slot(64), S.id(2), S.x(30), S.y(40)])
+        script.frame(20, [S.slot(Int32.max), S.id(3)])
+        #expect(script.run(&tracker) == [TouchFrame(time: Self.at(0), changes: [.down(Self.c(1), Self.p(10, 20))])])
+        #expect(tracker.takeAnomalies() == [
+            .slotOutOfRange(time: Self.at(10), slot: 64, slotCount: 64),
+            .slotOutOfRange(time: Self.at(20), slot: Int32.max, slotCount: 64),
+        ])
+    }
+
+    /// The pipeline says so once, naming the device, right after it is added.
+    @Test func aDeviceWithTooManySlotsIsAnnounced() throws {
+        let description = DeviceDescription(
+            name: "huge table",
+            absInfo: [AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: Int32.max),
+                      AbsCode.mtPositionX: Self.grid, AbsCode.mtPositionY: Self.grid,
+                      AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535)],
+            properties: [InputProperty.direct])
+        let screen = ScreenGeometry(width: 1024, height: 1024)
+        var pipeline = GesturePipeline(setup: PipelineSetup(tree: ViewTree(validated: ViewSpec(
+            id: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 1024))), settings: GestureSettings(), screen: screen))
+        try pipeline.addDevice(description, message: "test", at: Self.at(0))
+        let lines = String(decoding: pipeline.output.bytes, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 2)
+        let expected: String = #"{"type":"warning","seq":2,"time":0,"message":"device \"huge table\" declares 2147483648 "#
+            + #"contact slots (ABS_MT_SLOT up to 2147483647); gestured tracks the first 64, so contacts in the slots "#
+            + #"above are ignored"}"#
+        #expect(lines.last.map(String.init) == expected)
+    }
+
     // MARK: Real streams
 
     @Test func slotZeroIsCurrentWithoutAnySlotEvent() throws {

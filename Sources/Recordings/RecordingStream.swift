@@ -1,0 +1,135 @@
+import GestureCore
+
+/// A recording read as it is replayed: the device description and format come from the lines
+/// before the first event, then ``next()`` reads the file on, one line at a time, for each raw
+/// event. Nothing but the description, the line being read and one chunk of the file is held,
+/// so a replay needs the same memory for a recording of a minute and of a week (issue 12).
+///
+/// ``RecordingReader`` opens one; a ``Recording`` already in memory can be replayed through one
+/// as well. A value that shares its open file between copies: read from one copy only (a
+/// replay owns its stream). A value, not a class, so that reading an event costs no dynamic
+/// exclusivity check or reference counting.
+public struct RecordingStream {
+    /// The recorded device (the description file's, for a split recording), or nil when the
+    /// file has none (Android `getevent`, an evemu events-only file read on its own).
+    public private(set) var description: DeviceDescription?
+    /// The format of the file the events come from.
+    public private(set) var format: RecordingFormat
+    /// What the reader noticed before the first event (a description file's events ignored, a
+    /// slot count beyond ``ContactTracker/maximumSlots``), for the user to see.
+    public private(set) var warnings: [String]
+    /// The file(s) read: the recording, or the description file followed by the events file.
+    public private(set) var sourcePaths: [String]
+    /// The time of the first event, where a replay starts; nil for a recording without events.
+    public let startTime: Timestamp?
+    /// What the reader can only say once the whole file is read (damaged evtest lines skipped,
+    /// other devices' events left out); empty until ``next()`` has returned nil.
+    public private(set) var closingWarnings: [String] = []
+    /// The `# EVEMU` version the events file declares, if any.
+    let declaredEvemuVersion: EvemuVersion?
+
+    /// The file's lines and its format's parser; nil for a recording already in memory.
+    private var lines: LineReader?
+    private let parser: (any RecordingParser)?
+    /// The first event, read with the description and not yet returned.
+    private var first: RawEvent?
+    private var ended = false
+    private let recorded: [RawEvent]
+    private var recordedIndex = 0
+
+    /// Reads a file's description: its format is told from its first lines, then lines are
+    /// read up to the first event (or the end of the file).
+    init(lines: LineReader) throws(RecordingError) {
+        var lines = lines
+        let name = lines.name
+        let prefix = try lines.peek(RecordingFormatDetector.prefixLength)
+        let parser: any RecordingParser = switch try RecordingFormatDetector.detect(
+            prefix: prefix.bytes, isWholeFile: prefix.isWholeInput, name: name) {
+        case .evemu: EvemuParser(file: name)
+        case .libinputRecord: LibinputRecordParser(file: name)
+        case .evtest: EvtestParser()
+        case .getevent: GeteventParser(file: name)
+        }
+        var first: RawEvent?
+        while let line = try lines.nextLine() {
+            if let event = try parser.consume(line) {
+                first = event
+                break
+            }
+        }
+        if first == nil {
+            ended = true
+            closingWarnings = try parser.finish(lastLine: max(lines.lineNumber, 1))
+        }
+        self.first = first
+        self.lines = lines
+        self.parser = parser
+        startTime = first?.time
+        format = parser.format
+        declaredEvemuVersion = parser.declaredEvemuVersion
+        description = parser.makeDescription()
+        warnings = []
+        sourcePaths = [name]
+        recorded = []
+        if let declared = description?.slotCount, declared > ContactTracker.maximumSlots {
+            // Never allocate from a count a file gives: the tracker keeps state per slot.
+            description?.absInfo[AbsCode.mtSlot]?.maximum = Int32(ContactTracker.maximumSlots - 1)
+            warnings.append(RecordingError(file: name, line: parser.declarationLine(ofAxis: AbsCode.mtSlot),
+                                           message: "the recorded device " + ContactTracker.slotLimitMessage(declared: declared)).description)
+        }
+    }
+
+    /// Replays a recording already in memory (its warnings count as read before the events).
+    public init(_ recording: Recording) {
+        description = recording.description
+        format = recording.format
+        warnings = recording.warnings
+        sourcePaths = recording.sourcePaths
+        startTime = recording.events.first?.time
+        declaredEvemuVersion = nil
+        parser = nil
+        recorded = recording.events
+    }
+
+    /// The next raw event in file order, with its timestamp exactly as written
+    /// (`sec * 1_000_000 + usec`); nil at the end. Throws for a malformed line, naming the
+    /// file and line: the events before it have been returned.
+    public mutating func next() throws(RecordingError) -> RawEvent? {
+        if let event = first {
+            first = nil
+            return event
+        }
+        guard let parser else {
+            guard recordedIndex < recorded.count else { return nil }
+            recordedIndex += 1
+            return recorded[recordedIndex - 1]
+        }
+        guard !ended else { return nil }
+        while let line = try lines!.nextLine() {
+            if let event = try parser.consume(line) { return event }
+        }
+        ended = true
+        closingWarnings = try parser.finish(lastLine: max(lines!.lineNumber, 1))
+        return nil
+    }
+
+    /// Reads every event left into a ``Recording`` (tests, tools; a replay streams instead).
+    public mutating func collect() throws(RecordingError) -> Recording {
+        var events: [RawEvent] = []
+        while let event = try next() { events.append(event) }
+        return Recording(description: description, events: events, format: format,
+                         warnings: warnings + closingWarnings, sourcePaths: sourcePaths)
+    }
+
+    /// Makes this events file's stream the second half of a split recording: the description,
+    /// format and warnings given come from the description file.
+    mutating func adopt(description: DeviceDescription, format: RecordingFormat, warnings: [String], sourcePaths: [String]) {
+        self.description = description
+        self.format = format
+        self.warnings = warnings
+        self.sourcePaths = sourcePaths
+    }
+}
+
+@available(*, unavailable, message: "a RecordingStream belongs to the one replay that reads it")
+extension RecordingStream: Sendable {}

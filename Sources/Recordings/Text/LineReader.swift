@@ -1,0 +1,151 @@
+/// Reads a recording one line at a time in bounded memory: the file comes in chunks of
+/// ``Limits/chunkSize`` bytes, and only the line being read is kept, so a replay of a
+/// gigabyte recording needs no more than a chunk and its longest line (issue 12).
+///
+/// A line returned by ``nextLine()`` is a slice of the reader's buffer: it is valid until the
+/// next call. Text already in memory (tests, fuzzing) goes through the same chunking as a file.
+struct LineReader {
+    /// How much is read at a time and how long a line may be.
+    struct Limits: Sendable {
+        /// Bytes read from the file at a time.
+        var chunkSize = 64 * 1024
+        /// The longest line (without its line break) a recording may have: far above any real
+        /// one (evemu lines are under 100 bytes; a `libinput record` `hid:` line with a whole
+        /// 4 KiB report descriptor is about 25 KiB), and the same as the longest socket request.
+        var maximumLineLength = 1 << 20
+
+        init() {}
+
+        init(chunkSize: Int, maximumLineLength: Int) {
+            self.chunkSize = max(chunkSize, 1)
+            self.maximumLineLength = max(maximumLineLength, 1)
+        }
+    }
+
+    private enum Input {
+        case file(RecordingFileHandle)
+        case memory([UInt8])
+    }
+
+    /// The path or label errors name.
+    let name: String
+    let limits: Limits
+    private let input: Input
+    private var memoryOffset = 0
+    /// Bytes read and not yet returned are `buffer[start..<end]`.
+    private var buffer: [UInt8]
+    private var start = 0
+    private var end = 0
+    private var inputEnded = false
+    /// The number of the last line returned (1-based; 0 before the first).
+    private(set) var lineNumber = 0
+
+    /// Reads the regular file at `path`.
+    init(path: String, limits: Limits = Limits()) throws(RecordingError) {
+        self.init(name: path, input: .file(try RecordingFileHandle(path: path)), limits: limits)
+    }
+
+    /// Reads text already in memory, as if it were a file called `name`.
+    init(name: String, bytes: [UInt8], limits: Limits = Limits()) {
+        self.init(name: name, input: .memory(bytes), limits: limits)
+    }
+
+    private init(name: String, input: Input, limits: Limits) {
+        self.name = name
+        self.input = input
+        self.limits = limits
+        buffer = [UInt8](repeating: 0, count: limits.chunkSize)
+    }
+
+    /// The first `count` bytes of the input (fewer when it is shorter), without consuming
+    /// them: what the format detector looks at. `isWholeInput` is true when that is all there is.
+    mutating func peek(_ count: Int) throws(RecordingError) -> (bytes: ArraySlice<UInt8>, isWholeInput: Bool) {
+        while end - start < count, !inputEnded {
+            try refill()
+        }
+        let available = min(end - start, count)
+        return (buffer[start..<start + available], inputEnded && available == end - start)
+    }
+
+    /// The next line without its line break (and without a `\r` before it), or nil at the end
+    /// of the input. A last line without a line break is still a line.
+    mutating func nextLine() throws(RecordingError) -> TextLine? {
+        var searched = start
+        while true {
+            if let newline = Self.firstNewline(in: buffer, from: searched, to: end) {
+                guard newline - start <= limits.maximumLineLength else { throw tooLong() }
+                lineNumber += 1
+                var lineEnd = newline
+                if lineEnd > start, buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
+                let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
+                start = newline + 1
+                return line
+            }
+            guard end - start <= limits.maximumLineLength else { throw tooLong() }
+            if inputEnded {
+                guard start < end else { return nil }
+                lineNumber += 1
+                var lineEnd = end
+                if buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
+                let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
+                start = end
+                return line
+            }
+            // The bytes kept move to the front of the buffer: carry on searching after them.
+            searched = end - start
+            try refill()
+        }
+    }
+
+    private func tooLong() -> RecordingError {
+        RecordingError(file: name, line: lineNumber + 1,
+                       message: "expected a line of at most \(limits.maximumLineLength) bytes, found a longer one; "
+                           + "is this a recording?")
+    }
+
+    private static func firstNewline(in buffer: [UInt8], from: Int, to: Int) -> Int? {
+        buffer.withUnsafeBufferPointer { bytes in
+            var index = from
+            while index < to {
+                if bytes[index] == .newline { return index }
+                index += 1
+            }
+            return nil
+        }
+    }
+
+    /// Moves the unread bytes to the front and reads one more chunk after them, growing the
+    /// buffer only while a line is longer than a chunk (up to the line limit and one chunk).
+    private mutating func refill() throws(RecordingError) {
+        if start > 0 {
+            let kept = end - start
+            buffer.withUnsafeMutableBufferPointer { bytes in
+                let base = bytes.baseAddress!
+                base.update(from: base + start, count: kept)
+            }
+            start = 0
+            end = kept
+        }
+        if buffer.count - end < limits.chunkSize {
+            buffer.append(contentsOf: repeatElement(0, count: limits.chunkSize - (buffer.count - end)))
+        }
+        let count: Int
+        switch input {
+        case .file(let file):
+            let wanted = limits.chunkSize
+            let offset = end
+            let result = buffer.withUnsafeMutableBytes { raw in
+                Result { () throws(RecordingError) -> Int in
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[offset..<offset + wanted]))
+                }
+            }
+            count = try result.get()
+        case .memory(let bytes):
+            count = min(limits.chunkSize, bytes.count - memoryOffset)
+            buffer.replaceSubrange(end..<end + count, with: bytes[memoryOffset..<memoryOffset + count])
+            memoryOffset += count
+        }
+        if count == 0 { inputEnded = true }
+        end += count
+    }
+}
