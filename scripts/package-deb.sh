@@ -30,7 +30,7 @@ out=$(mkdir -p "${1:-.build/debian}" && cd "${1:-.build/debian}" && pwd)
 
 # The executables the package carries, each built from this Swift package; a systemd unit of
 # the same name in systemd/ comes along (enabled and started, unless it is gestured's own).
-products=(gestured gestured-web)
+products=(gestured)
 
 scripts/setup-deps.sh
 need=()
@@ -128,10 +128,7 @@ cp config/layouts/lobby.json5 "$stage/layouts/"
 # Documentation and examples: the client, and every sample configuration with its layouts.
 cp README.md "$stage/"
 cp docs/*.md "$stage/docs/"
-cp -r examples/python examples/web "$stage/examples/"
-# The bridge's drop-in for pages that change the layout (README, "Web kiosks").
-mkdir -p "$stage/examples/systemd"
-cp systemd/gestured-web-control.conf "$stage/examples/systemd/"
+cp -r examples/python "$stage/examples/"
 mkdir -p "$stage/examples/config/layouts"
 cp config/lobby.json5 config/gallery.json5 config/map.json5 "$stage/examples/config/"
 cp config/layouts/*.json5 "$stage/examples/config/layouts/"

@@ -6,7 +6,7 @@
 # the outputs of each check, the journal, and status (the number of failed checks).
 #
 # The checks follow each other as a kiosk's life would: install, panel, subscribe and play,
-# status, the web bridge, hardening, broken reload, watchdog, unplug and replug, stop, security score, purge.
+# status, hardening, broken reload, watchdog, unplug and replug, stop, security score, purge.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 J=/job
@@ -147,65 +147,6 @@ check_status_line() {
     grep -q "Status: \"reading $NODE" "$W/status.txt" || { log "no STATUS line naming the panel"; return 1; }
 }
 
-# web_diagnose: which part of the unit's sandbox keeps the bridge from answering (DIAGNOSTIC).
-web_fetch() { python3 -c 'import sys, urllib.request; urllib.request.urlopen("http://127.0.0.1:" + sys.argv[1] + "/gestured.js", timeout=20).read()' "$1" 2>&1 | tail -n 1; }
-web_diagnose() {
-    /usr/bin/gestured-web --config /etc/gestured/gestured.json5 --listen 127.0.0.1:7301 > "$W/web-direct.log" 2>&1 &
-    local direct=$!; sleep 5
-    log "outside the unit: $(web_fetch 7301 || true) [$(tail -n 2 "$W/web-direct.log" | tr '\n' ' ')]"
-    kill "$direct"; wait "$direct" 2>/dev/null
-    mkdir -p /etc/systemd/system/gestured-web.service.d
-    for property in "SystemCallFilter=" "IPAddressDeny=" "PrivateDevices=no" "ProtectProc=default" "ProcSubset=all" \
-                    "MemoryDenyWriteExecute=no" "RestrictAddressFamilies=" "DynamicUser=no"; do
-        printf '[Service]\n%s\n' "$property" > /etc/systemd/system/gestured-web.service.d/diagnose.conf
-        systemctl daemon-reload; systemctl restart gestured-web.service; sleep 4
-        log "with $property: $(web_fetch 7300 && echo served || true)"
-    done
-    rm -f /etc/systemd/system/gestured-web.service.d/diagnose.conf; systemctl daemon-reload
-}
-
-check_web_bridge() {
-    # The package's second program (SPEC 13): enabled and started at install, loopback only.
-    [ "$(systemctl is-enabled gestured-web.service)" = enabled ] || { log "gestured-web.service is not enabled"; return 1; }
-    until_true sh -c '[ "$(systemctl is-active gestured-web.service)" = active ]' \
-        || { log "gestured-web: $(systemctl show -p ActiveState,SubState,Result gestured-web.service | tr '\n' ' ')"; return 1; }
-    ! ldd /usr/bin/gestured-web | grep -E 'not found|libswift|libFoundation|libicu' || { log "unresolved or Swift libraries"; return 1; }
-    [ -f /usr/share/man/man1/gestured-web.1.gz ] || { log "no man page for gestured-web"; return 1; }
-    fact "gestured-web: $(stat -c %s /usr/bin/gestured-web) bytes, VmHWM $(grep -E '^VmHWM' /proc/$(systemctl show -p MainPID --value gestured-web.service)/status | tr -s ' \t' ' ' | cut -d' ' -f2-)"
-    # The module over HTTP, then one page's WebSocket: the handshake, and the daemon's hello
-    # relayed in the first text frame (the daemon is socket-activated by the bridge's session).
-    python3 - <<'PY' || { log "the bridge's journal:"; journalctl -u gestured-web.service --no-pager -n 25 | sed 's/^/    /'; web_diagnose; return 1; }
-import base64, os, socket, sys, urllib.request
-js = urllib.request.urlopen("http://127.0.0.1:7300/gestured.js", timeout=30).read().decode()
-if "export" not in js:
-    sys.exit("gestured.js is not the module")
-s = socket.create_connection(("127.0.0.1", 7300), timeout=60)
-key = base64.b64encode(os.urandom(16)).decode()
-s.sendall(("GET /socket HTTP/1.1\r\nHost: 127.0.0.1:7300\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
-data = b""
-while b"\r\n\r\n" not in data:
-    chunk = s.recv(4096)
-    if not chunk:
-        sys.exit("the bridge closed during the handshake")
-    data += chunk
-head, rest = data.split(b"\r\n\r\n", 1)
-if not head.startswith(b"HTTP/1.1 101"):
-    sys.exit("no 101: " + head.decode(errors="replace"))
-while len(rest) < 2 or len(rest) < 2 + (rest[1] & 0x7F if rest[1] & 0x7F < 126 else 2):
-    rest += s.recv(4096)
-length, offset = rest[1] & 0x7F, 2
-if length == 126:
-    length, offset = int.from_bytes(rest[2:4], "big"), 4
-while len(rest) < offset + length:
-    rest += s.recv(4096)
-message = rest[offset:offset + length].decode()
-print("    first message:", message[:120])
-if rest[0] & 0x0F != 1 or '"hello"' not in message:
-    sys.exit("the first frame is not the daemon's hello")
-PY
-}
-
 check_hardening() {
     running || return 1
     local pid; pid=$(mainpid)
@@ -296,7 +237,6 @@ check_security_score() {
     local overall; overall=$(grep 'Overall exposure level' "$W/security.txt")
     [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security.txt"; return 1; }
     fact "systemd-analyze security gestured.service: ${overall#*: }"
-    fact "systemd-analyze security gestured-web.service: $(systemd-analyze security gestured-web.service --no-pager 2>&1 | grep 'Overall exposure level' | sed 's/.*: //')"
     grep '^✗' "$W/security.txt" | sed 's/^/    /' | head -n 30
     # systemd's bands: SAFE < 1.0 <= OK < 5.0 <= MEDIUM ... UNSAFE.
     echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
@@ -306,9 +246,7 @@ check_purge() {
     kill "$DEVPID" 2>/dev/null; wait "$DEVPID" 2>/dev/null
     dpkg --purge gestured > "$W/dpkg-purge.log" 2>&1 || { log "dpkg --purge failed:"; sed 's/^/    /' "$W/dpkg-purge.log"; return 1; }
     sed 's/^/    /' "$W/dpkg-purge.log"
-    [ ! -e /usr/bin/gestured ] && [ ! -e /usr/bin/gestured-web ] && [ ! -e /etc/gestured/gestured.json5 ] \
-        || { log "files left behind"; return 1; }
-    [ "$(systemctl is-active gestured-web.service)" != active ] || { log "the web bridge still runs"; return 1; }
+    [ ! -e /usr/bin/gestured ] && [ ! -e /etc/gestured/gestured.json5 ] || { log "files left behind"; return 1; }
     [ "$(systemctl is-active gestured.socket)" != active ] || { log "the socket still listens"; return 1; }
     [ ! -e /etc/systemd/system/sockets.target.wants/gestured.socket ] || { log "the socket is still enabled"; return 1; }
     [ ! -e /run/gestured/gestured.sock ] || { log "the socket file is left"; return 1; }
@@ -332,7 +270,7 @@ systemctl is-system-running --wait > /dev/null
 fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(. /etc/os-release; echo "$PRETTY_NAME"), state $(systemctl is-system-running)"
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
 for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
-             check_web_bridge check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
+             check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
              check_unplug_and_replug check_stop_says_bye check_security_score check_purge; do
     run_check "$check"
 done
