@@ -97,7 +97,8 @@ public enum FuzzTargets {
     static let replayConfiguration = try? ConfigurationLoader.parse(text: "{\n" + replayLayout + "\n}", file: "fuzz.json5")
     /// The layout with axis ranges, for a recording without a description (getevent).
     static let axesConfiguration = try? ConfigurationLoader.parse(
-        text: "{\n axes: { x: { min: 0, max: 4095 }, y: { min: 0, max: 4095 } },\n" + replayLayout + "\n}", file: "fuzz.json5")
+        text: "{\n device: { axes: { x: { min: 0, max: 4095 }, y: { min: 0, max: 4095 } } },\n" + replayLayout + "\n}",
+        file: "fuzz.json5")
 
     /// The bytes as a recording file read by the reader, after a first line that makes the
     /// format detector pick `format`'s family; a recording that opens is replayed through the
