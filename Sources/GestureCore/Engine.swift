@@ -140,16 +140,17 @@ public struct Engine {
         // Stage 3: recognizers see every input of the frame before any view does.
         framed.removeAll(keepingCapacity: true)
         for (index, phase) in inputs {
-            let touch = touches[index]
-            let sample = TouchSample(touch: touch.id, location: touch.location, time: time)
+            let sample = TouchSample(touch: touches[index].id, location: touches[index].location, time: time)
+            let recognizers = touches[index].recognizers
+            let view = touches[index].view
             let input: RecognizerInput = switch phase {
             case .began: .touchBegan(sample)
             case .moved: .touchMoved(sample)
             case .ended: .touchEnded(sample)
             case .cancelled: .touchCancelled(sample)
             }
-            for slot in touch.recognizers {
-                arena.feed(input, to: slot, hitting: touch.view, at: time, events: &events,
+            for slot in recognizers {
+                arena.feed(input, to: slot, hitting: view, at: time, events: &events,
                            cancellations: &cancellations)
                 if !framed.contains(slot) { framed.append(slot) }
             }
@@ -334,14 +335,13 @@ public struct Engine {
 
     /// Sends held deliveries whose recognizers no longer delay them.
     private mutating func release(_ index: Int) {
-        let touch = touches[index]
-        switch touch.delivery {
+        switch touches[index].delivery {
         case .heldBegan(let queue):
-            guard !arena.holdsBegan(touch.id, recognizers: touch.recognizers) else { return }
+            guard !arena.holdsBegan(touches[index].id, recognizers: touches[index].recognizers) else { return }
             touches[index].delivery = .delivering
             for info in queue { deliver(index, info) }
         case .heldEnded(let info):
-            guard !arena.holdsEnded(touch.id, recognizers: touch.recognizers) else { return }
+            guard !arena.holdsEnded(touches[index].id, recognizers: touches[index].recognizers) else { return }
             pending.append((index, info))
             touches[index].delivery = .finished
         case .notBegun, .delivering, .finished:
@@ -404,19 +404,23 @@ public struct Engine {
         sent.append(contentsOf: repeatElement(false, count: pending.count))
         for phase in Self.phaseOrder {
             for first in pending.indices where !sent[first] && pending[first].info.phase == phase {
-                let touch = touches[pending[first].touch]
+                // Fields read in place: a whole record copied costs a retain and release of each
+                // of its references.
+                let record = pending[first].touch
+                let tree = touches[record].tree
+                let hitView = touches[record].view
                 let start = touchPool.touches.count
                 for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase {
-                    let candidate = touches[pending[other].touch]
-                    guard candidate.tree === touch.tree && candidate.view == touch.view else { continue }
+                    let candidate = pending[other].touch
+                    guard touches[candidate].tree === tree && touches[candidate].view == hitView else { continue }
                     touchPool.touches.append(pending[other].info)
                     sent[other] = true
                 }
                 let group = TouchList(pool: touchPool, start: start, count: touchPool.touches.count - start)
-                guard let view = touch.view else { continue }
-                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touch.tree, view: view,
+                guard let view = hitView else { continue }
+                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: tree, view: view,
                                                     touches: group)))
-                if touch.control != nil {
+                if touches[record].control != nil {
                     for info in group { controlEvents(for: info, at: time, into: &events) }
                 }
             }

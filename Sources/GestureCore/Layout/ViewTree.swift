@@ -24,6 +24,9 @@ public final class ViewTree: Sendable {
     /// Every recognizer of the layout, in tree order then attachment order, with its view.
     public let recognizers: [(spec: RecognizerSpec, view: ViewIndex)]
     private let indexByID: [String: ViewIndex]
+    /// Each view's id as a JSON string, quoted and escaped once here: a touch delivery names
+    /// its view and every responder, on every frame.
+    public let quotedIDs: [[UInt8]]
 
     /// Compiles `root` after validating it; throws every problem found.
     public convenience init(root: ViewSpec, path: String = "layout") throws(LayoutError) {
@@ -52,6 +55,7 @@ public final class ViewTree: Sendable {
         var byID: [String: ViewIndex] = [:]
         for (index, entry) in flat.enumerated() where byID[entry.spec.id] == nil { byID[entry.spec.id] = index }
         indexByID = byID
+        quotedIDs = flat.map { JSONWriter.quoted($0.spec.id) }
         var recognizers: [(spec: RecognizerSpec, view: ViewIndex)] = []
         nodes = flat.enumerated().map { index, entry in
             var target: ViewIndex? = nil

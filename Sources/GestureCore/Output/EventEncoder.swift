@@ -68,32 +68,73 @@ public struct EventEncoder {
         writer.key("time"); writer.int(time.microseconds)
     }
 
+    /// A touch delivery, the event of every frame: its size is bounded, so it is written
+    /// through one cursor, its view ids copied from the tree's quoted ones.
+    private mutating func encodeTouches(_ e: TouchesEvent) {
+        let ids = e.tree.quotedIDs
+        var room = 160 + e.touches.count * Self.maximumTouchLength
+        for responder in e.responders { room += ids[responder].count + 1 }
+        room += ids[e.view].count
+        let sequence = nextSequence
+        nextSequence += 1
+        writer.withCursor(room: room) { out in
+            out.raw(#""type":"touches","seq":"#)
+            out.int(sequence)
+            out.raw(#","time":"#)
+            out.int(e.time.microseconds)
+            out.raw(#","phase":"#)
+            Self.phase(e.phase, &out)
+            out.raw(#","view":"#)
+            out.bytes(ids[e.view])
+            out.raw(#","responders":["#)
+            var first = true
+            for responder in e.responders {
+                if !first { out.raw(",") }
+                first = false
+                out.bytes(ids[responder])
+            }
+            out.raw(#"],"touches":["#)
+            first = true
+            for touch in e.touches {
+                out.raw(first ? #"{"id":"# : #",{"id":"#)
+                first = false
+                out.int(touch.id.rawValue)
+                out.raw(#","phase":"#)
+                Self.phase(touch.phase, &out)
+                out.raw(#","x":"#); out.number(touch.location.x)
+                out.raw(#","y":"#); out.number(touch.location.y)
+                out.raw(#","viewX":"#); out.number(touch.viewLocation.x)
+                out.raw(#","viewY":"#); out.number(touch.viewLocation.y)
+                out.raw(#","previousX":"#); out.number(touch.previousLocation.x)
+                out.raw(#","previousY":"#); out.number(touch.previousLocation.y)
+                out.raw(#","tapCount":"#); out.int(touch.tapCount)
+                if let radius = touch.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
+                if let force = touch.force { out.raw(#","force":"#); out.number(force) }
+                out.raw("}")
+            }
+            out.raw("]")
+        }
+    }
+
+    /// The most one touch of a delivery takes: its keys and punctuation (under 130 bytes), two
+    /// integers of at most 20 and ten numbers of at most ``JSONWriter/maximumNumberLength``.
+    private static let maximumTouchLength = 130 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
+
+    /// A phase as a quoted JSON string.
+    @inline(__always)
+    private static func phase(_ phase: TouchPhase, _ out: inout JSONWriter.Cursor) {
+        switch phase {
+        case .began: out.raw(#""began""#)
+        case .moved: out.raw(#""moved""#)
+        case .ended: out.raw(#""ended""#)
+        case .cancelled: out.raw(#""cancelled""#)
+        }
+    }
+
     private mutating func encodeEngine(_ event: EngineEvent) {
         switch event {
         case .touches(let e):
-            header("touches", e.time)
-            writer.key("phase"); writer.string(e.phase.rawValue)
-            writer.key("view"); writer.string(e.tree.id(of: e.view))
-            writer.key("responders"); writer.beginArray()
-            for responder in e.responders { writer.string(e.tree.id(of: responder)) }
-            writer.endArray()
-            writer.key("touches"); writer.beginArray()
-            for touch in e.touches {
-                writer.beginObject()
-                writer.key("id"); writer.int(touch.id.rawValue)
-                writer.key("phase"); writer.string(touch.phase.rawValue)
-                writer.key("x"); writer.number(touch.location.x)
-                writer.key("y"); writer.number(touch.location.y)
-                writer.key("viewX"); writer.number(touch.viewLocation.x)
-                writer.key("viewY"); writer.number(touch.viewLocation.y)
-                writer.key("previousX"); writer.number(touch.previousLocation.x)
-                writer.key("previousY"); writer.number(touch.previousLocation.y)
-                writer.key("tapCount"); writer.int(touch.tapCount)
-                if let radius = touch.majorRadius { writer.key("majorRadius"); writer.number(radius) }
-                if let force = touch.force { writer.key("force"); writer.number(force) }
-                writer.endObject()
-            }
-            writer.endArray()
+            encodeTouches(e)
         case .gesture(let e):
             header("gesture", e.time)
             writer.key("recognizer"); writer.string(e.recognizer)

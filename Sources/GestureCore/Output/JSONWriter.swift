@@ -43,8 +43,8 @@ public struct JSONWriter {
         name.withUTF8Buffer { name in
             write(atMost: name.count + 4) { out in
                 out[0] = UInt8(ascii: "\"")
-                var count = 1
-                for byte in name { out[count] = byte; count += 1 }
+                let count = 1 + name.count
+                (out + 1).update(from: name.baseAddress!, count: name.count)
                 out[count] = UInt8(ascii: "\"")
                 out[count + 1] = UInt8(ascii: ":")
                 return count + 2
@@ -58,33 +58,49 @@ public struct JSONWriter {
         value.makeContiguousUTF8()
         value.utf8.withContiguousStorageIfAvailable { text in
             // Worst case: every byte a six-byte \u00XX escape.
-            write(atMost: text.count * 6 + 2) { out in
-                out[0] = UInt8(ascii: "\"")
-                var count = 1
-                for byte in text {
-                    switch byte {
-                    case UInt8(ascii: "\""), UInt8(ascii: "\\"):
-                        out[count] = UInt8(ascii: "\\"); out[count + 1] = byte; count += 2
-                    case 0x0A:
-                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "n"); count += 2
-                    case 0x0D:
-                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "r"); count += 2
-                    case 0x09:
-                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "t"); count += 2
-                    case 0..<0x20:
-                        out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "u")
-                        out[count + 2] = UInt8(ascii: "0"); out[count + 3] = UInt8(ascii: "0")
-                        out[count + 4] = Self.hexDigit(byte >> 4); out[count + 5] = Self.hexDigit(byte & 15)
-                        count += 6
-                    default:
-                        out[count] = byte; count += 1
-                    }
-                }
-                out[count] = UInt8(ascii: "\"")
-                return count + 1
-            }
+            write(atMost: text.count * 6 + 2) { out in Self.quote(text, at: out) }
         }
         needsComma = true
+    }
+
+    /// `value` as a JSON string, quoted and escaped, for fragments encoded once and copied
+    /// many times (a layout's view ids).
+    public static func quoted(_ value: String) -> [UInt8] {
+        var value = value
+        value.makeContiguousUTF8()
+        return value.utf8.withContiguousStorageIfAvailable { text in
+            [UInt8](unsafeUninitializedCapacity: text.count * 6 + 2) { buffer, count in
+                count = quote(text, at: buffer.baseAddress!)
+            }
+        } ?? []
+    }
+
+    /// Writes `text` quoted and escaped at `out` (room for `text.count * 6 + 2` bytes); returns
+    /// how many bytes it wrote.
+    private static func quote(_ text: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        out[0] = UInt8(ascii: "\"")
+        var count = 1
+        for byte in text {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"):
+                out[count] = UInt8(ascii: "\\"); out[count + 1] = byte; count += 2
+            case 0x0A:
+                out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "n"); count += 2
+            case 0x0D:
+                out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "r"); count += 2
+            case 0x09:
+                out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "t"); count += 2
+            case 0..<0x20:
+                out[count] = UInt8(ascii: "\\"); out[count + 1] = UInt8(ascii: "u")
+                out[count + 2] = UInt8(ascii: "0"); out[count + 3] = UInt8(ascii: "0")
+                out[count + 4] = hexDigit(byte >> 4); out[count + 5] = hexDigit(byte & 15)
+                count += 6
+            default:
+                out[count] = byte; count += 1
+            }
+        }
+        out[count] = UInt8(ascii: "\"")
+        return count + 1
     }
 
     /// A string known at compile time that needs no escaping (event types, field values).
@@ -92,8 +108,8 @@ public struct JSONWriter {
         value.withUTF8Buffer { text in
             write(atMost: text.count + 2) { out in
                 out[0] = UInt8(ascii: "\"")
-                var count = 1
-                for byte in text { out[count] = byte; count += 1 }
+                let count = 1 + text.count
+                (out + 1).update(from: text.baseAddress!, count: text.count)
                 out[count] = UInt8(ascii: "\"")
                 return count + 1
             }
@@ -114,21 +130,23 @@ public struct JSONWriter {
     /// path free of string allocations. NaN and infinities, which JSON cannot carry, become
     /// `null`; magnitudes beyond 10^14 fall back to Swift's shortest round-trip form.
     public mutating func number(_ value: Double) {
-        defer { needsComma = true }
+        write(atMost: Self.maximumNumberLength) { out in Self.formatNumber(value, at: out) }
+        needsComma = true
+    }
+
+    /// The most bytes ``number(_:)`` writes: the fixed-point form (sign, 14 digits, a point and
+    /// four decimals) or Swift's shortest round-trip form of a larger double (at most 24).
+    public static let maximumNumberLength = 26
+
+    /// Writes `value` as ``number(_:)`` does at `out`; returns how many bytes it wrote.
+    @inline(__always)
+    static func formatNumber(_ value: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
         guard value.isFinite else {
-            literal("null")
-            return
+            out[0] = UInt8(ascii: "n"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "l"); out[3] = UInt8(ascii: "l")
+            return 4
         }
         let scaled = (value * 10_000).rounded()
-        guard abs(scaled) < 1e18 else {
-            let text = value.description.utf8
-            write(atMost: text.count) { out in
-                var count = 0
-                for byte in text { out[count] = byte; count += 1 }
-                return count
-            }
-            return
-        }
+        guard abs(scaled) < 1e18 else { return formatLarge(value, at: out) }
         let units = Int64(scaled)
         let magnitude = units.magnitude
         var fraction = magnitude % 10_000
@@ -137,16 +155,23 @@ public struct JSONWriter {
             fraction /= 10
             width -= 1
         }
-        write(atMost: 26) { out in
-            var count = Self.format(magnitude / 10_000, negative: units < 0, at: out)
-            out[count] = UInt8(ascii: ".")
-            count += width + 1
-            for index in 0..<width {
-                out[count - 1 - index] = UInt8(ascii: "0") + UInt8(fraction % 10)
-                fraction /= 10
-            }
-            return count
+        var count = format(magnitude / 10_000, negative: units < 0, at: out)
+        out[count] = UInt8(ascii: ".")
+        count += width + 1
+        var index = count
+        while index > count - width {
+            index -= 1
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
+            fraction /= 10
         }
+        return count
+    }
+
+    @inline(never)
+    private static func formatLarge(_ value: Double, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var count = 0
+        for byte in value.description.utf8 where count < maximumNumberLength { out[count] = byte; count += 1 }
+        return count
     }
 
     /// A number exactly as `literal` spells it, for values echoed to their sender (a request's
@@ -174,15 +199,64 @@ public struct JSONWriter {
         needsComma = true
     }
 
+    /// Room for `maximum` bytes (after a separating comma when one is due), written by `body`
+    /// through a ``Cursor`` with no capacity check per value: for an encoder that knows a bound
+    /// on what it writes (a touch delivery), so its fields cost a few stores each.
+    public mutating func withCursor(room maximum: Int, _ body: (inout Cursor) -> Void) {
+        write(atMost: maximum) { out in
+            var cursor = Cursor(out)
+            body(&cursor)
+            return out.distance(to: cursor.position)
+        }
+        needsComma = true
+    }
+
+    /// Writes into room a ``JSONWriter`` reserved (``withCursor(room:_:)``): text as given, no
+    /// separators of its own; the caller spells the punctuation in its literals.
+    public struct Cursor {
+        public private(set) var position: UnsafeMutablePointer<UInt8>
+
+        init(_ position: UnsafeMutablePointer<UInt8>) { self.position = position }
+
+        /// Text known at compile time, written as is (keys with their quotes and punctuation).
+        @inline(__always)
+        public mutating func raw(_ text: StaticString) {
+            let count = text.utf8CodeUnitCount
+            let source = text.utf8Start
+            for index in 0..<count { position[index] = source[index] }
+            position += count
+        }
+
+        /// Bytes encoded before (``JSONWriter/quoted(_:)``).
+        @inline(__always)
+        public mutating func bytes(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { position.update(from: base, count: $0.count) } }
+            position += bytes.count
+        }
+
+        @inline(__always)
+        public mutating func int(_ value: Int64) {
+            position += JSONWriter.format(value.magnitude, negative: value < 0, at: position)
+        }
+
+        @inline(__always)
+        public mutating func int(_ value: Int) { int(Int64(value)) }
+
+        /// As ``JSONWriter/number(_:)``: at most ``JSONWriter/maximumNumberLength`` bytes.
+        @inline(__always)
+        public mutating func number(_ value: Double) {
+            position += JSONWriter.formatNumber(value, at: position)
+        }
+    }
+
     // MARK: - Writing
 
     /// Reserves room for `maximum` bytes (plus a separating comma when one is due), lets `body`
     /// write at most that many through a pointer, and keeps what it says it wrote.
+    @inline(__always)
     private mutating func write(atMost maximum: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         let needed = length + maximum + 1
-        if needed > storage.count {
-            storage.append(contentsOf: repeatElement(0, count: max(needed, storage.count * 2, 256) - storage.count))
-        }
+        if _slowPath(needed > storage.count) { grow(to: needed) }
         let comma = needsComma
         let start = length
         let written = storage.withUnsafeMutableBufferPointer { buffer -> Int in
@@ -196,6 +270,11 @@ public struct JSONWriter {
         length += written
     }
 
+    @inline(never)
+    private mutating func grow(to needed: Int) {
+        storage.append(contentsOf: repeatElement(0, count: max(needed, storage.count * 2, 256) - storage.count))
+    }
+
     private mutating func punctuation(_ byte: UInt8, separated: Bool) {
         if !separated { needsComma = false }
         write(atMost: 1) { out in
@@ -207,16 +286,16 @@ public struct JSONWriter {
     private mutating func literal(_ text: StaticString) {
         text.withUTF8Buffer { text in
             write(atMost: text.count) { out in
-                var count = 0
-                for byte in text { out[count] = byte; count += 1 }
-                return count
+                out.update(from: text.baseAddress!, count: text.count)
+                return text.count
             }
         }
     }
 
     /// Writes the decimal digits of `value` (after a minus sign if `negative`) at `out`;
     /// returns how many bytes it wrote (at most 20).
-    private static func format(_ value: UInt64, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    @inline(__always)
+    static func format(_ value: UInt64, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
         var digits = 1
         var scale: UInt64 = 10
         while digits < 20 && value >= scale {
@@ -225,9 +304,13 @@ public struct JSONWriter {
         }
         let sign = negative ? 1 : 0
         if negative { out.pointee = UInt8(ascii: "-") }
+        // Backwards from the last digit; a plain loop (a `stride` here was not specialised and
+        // cost a value-witness call per digit).
         var rest = value
-        for index in stride(from: sign + digits - 1, through: sign, by: -1) {
-            out[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+        var index = sign + digits
+        while index > sign {
+            index -= 1
+            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
             rest /= 10
         }
         return sign + digits
