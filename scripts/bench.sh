@@ -72,3 +72,31 @@ kill -TERM "$daemon"; wait "$daemon"
 echo "== 5. startup: gestured run from exec to READY=1 (no touchscreen: it waits for one)"
 python3 Benchmarks/reference/ready_time.py 20 "$gestured" run --config config/lobby.json5 \
     --socket "$work/ready.sock" --device "$work/no-such-touchscreen"
+
+# 6. Live CPU on a real kernel (issue 15): a uinput panel in a QEMU guest run with -icount, so
+# CPU time is an exact count of guest instructions; the synthetic 10-finger stream played in
+# real time into it, read by each consumer alone: a bare libevdev read loop (the floor), lisgd,
+# and `gestured run` on the photo wall (37 views, a pan, a tap and a pinch) printing every event.
+# The measuring tools are the peer-comparison tools shared beside the project
+# ($GESTURED_PEER_TOOLS: the directory holding make_long.py and peers/live_cpu.sh; by default
+# the first shared/tools beside the package root or one of its parents). About 10 minutes.
+if [ -z "${GESTURED_PEER_TOOLS:-}" ]; then
+    directory=$root
+    while [ "$directory" != / ]; do
+        directory=$(dirname "$directory")
+        if [ -x "$directory/shared/tools/peers/live_cpu.sh" ]; then GESTURED_PEER_TOOLS=$directory/shared/tools; break; fi
+    done
+fi
+if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/peers/live_cpu.sh" ]; then
+    echo "== 6. live CPU on a real kernel (icount): libevdev floor, lisgd, gestured run --stdout on the photo wall"
+    for package in evtest lisgd; do
+        dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
+            || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$package" >/dev/null
+    done
+    python3 "$GESTURED_PEER_TOOLS/make_long.py" 60 > "$work/long60.evemu"
+    "$GESTURED_PEER_TOOLS/peers/live_cpu.sh" -I -r 1 -m alone -c "libevdev lisgd" -n gestured -o "$work/live" \
+        "$work/long60.evemu" \
+        "$gestured run --config config/photo-wall.json5 --device {node} --socket /run/gestured-bench.sock --stdout"
+else
+    echo "== 6. live CPU: skipped (set GESTURED_PEER_TOOLS to the directory of make_long.py and peers/live_cpu.sh)"
+fi
