@@ -26,7 +26,7 @@
 # env: GESTURED_PEER_TOOLS (the directory of make_long.py and vm/vm-run.sh; by default the
 #      first shared/tools beside the package root or one of its parents; the guest's kernel and
 #      initramfs are its vm-setup.sh's cache), GESTURED_RECORDINGS, GESTURED_SCRATCH_PATH (the
-#      SwiftPM scratch path of the release build; default .build).
+#      SwiftPM scratch path of the release build; default .build), VM_CPUS (tcg mode; 2).
 # Needs on the host: evemu-tools, libinput-tools, udev, python3, cc (the guest runs the host's
 # binaries). About 6 minutes per mode for the two default recordings.
 set -euo pipefail
@@ -83,7 +83,7 @@ timeout=$(for entry in "${recordings[@]}"; do awk '/^E:/{ if (n++ == 0) t0 = $2;
 echo "== latency: kernel frame timestamp -> reader's read (CLOCK_MONOTONIC, in the guest), $(git log -1 --format=%h)"
 for mode in $MODES; do
     out=$work/$mode; mkdir -p "$out"
-    runner=$GESTURED_PEER_TOOLS/vm/vm-run.sh cpus=2 append="tsc=reliable clocksource=tsc"
+    runner=$GESTURED_PEER_TOOLS/vm/vm-run.sh cpus=${VM_CPUS:-2} append="tsc=reliable clocksource=tsc"
     if [ "$mode" = icount ]; then
         # a private copy of vm-run.sh with -icount instead of multi-threaded TCG (as the shared
         # peers/live_cpu.sh -I does); 1 vCPU: icount cannot bring up a second one here
@@ -102,7 +102,7 @@ for mode in $MODES; do
         printf 'RECORDINGS=%q\n' "${recordings[*]}"
     } > "$out/settings"
     echo "-- $mode: $([ "$mode" = icount ] && echo "QEMU -icount shift=0,sleep=on, 1 vCPU: 1 µs = 1,000 guest instructions" \
-        || echo "QEMU multi-threaded TCG, 2 vCPUs: emulated wall time")"
+        || echo "QEMU multi-threaded TCG, $cpus vCPUs: emulated wall time")"
     rc=0
     VM_RW_DIR=$work VM_TIMEOUT=$timeout VM_CPUS=$cpus VM_MEM=1G VM_APPEND=$append \
         "$runner" "$root/Benchmarks/latency/guest.sh" "$out/settings" > "$out/console.log" 2>&1 || rc=$?

@@ -12,7 +12,8 @@ Runs in the QEMU guest of scripts/latency.sh, next to the consumer it measures:
       timestamps come from TIMES, written at exit by touch_times.so (LD_PRELOAD) in the order
       the tool asked for them: one per printed touch line.
   latency_client.py report [--from-us T] NAME=OUT ...
-      p50/p99/max per line of each OUT (only frames stamped at or after T).
+      p50/p99/max per line of each OUT (only frames stamped at or after T), and the p99 per
+      frame of its last line's latency (when the whole frame had been read).
 
 OUT is one line per event line read: the frame timestamp (µs), the read's stamp (ns) and
 their difference (µs). The stamp is taken right after read(2) returns, once per read: every
@@ -153,7 +154,7 @@ def report(args):
     from_us = 0
     if args[:1] == ["--from-us"]:
         from_us, args = int(args[1]), args[2:]
-    print(f"{'consumer':<28} {'lines':>7} {'frames':>6} {'p50 µs':>8} {'p99 µs':>8} {'max µs':>8}")
+    print(f"{'consumer':<28} {'lines':>7} {'frames':>6} {'p50 µs':>8} {'p99 µs':>8} {'max µs':>8} {'frame p99':>9}")
     for arg in args:
         name, path = arg.split("=", 1)
         rows = []
@@ -163,9 +164,13 @@ def report(args):
                 if int(frame_us) >= from_us:
                     rows.append((int(frame_us), float(latency)))
         values = sorted(latency for _, latency in rows)
-        frames = len({frame for frame, _ in rows})
-        print(f"{name:<28} {len(values):7d} {frames:6d} {percentile(values, 50):8.0f} "
-              f"{percentile(values, 99):8.0f} {values[-1] if values else float('nan'):8.0f}")
+        # per frame: when its last line was read (the whole frame delivered)
+        last = {}
+        for frame, latency in rows:
+            last[frame] = max(latency, last.get(frame, latency))
+        frames = sorted(last.values())
+        print(f"{name:<28} {len(values):7d} {len(frames):6d} {percentile(values, 50):8.0f} "
+              f"{percentile(values, 99):8.0f} {values[-1] if values else float('nan'):8.0f} {percentile(frames, 99):9.0f}")
 
 
 def main(argv):
