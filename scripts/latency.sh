@@ -6,6 +6,7 @@
 #   gestured  `gestured run --config config/photo-wall.json5 --device NODE --socket S`, read by
 #             Benchmarks/latency/latency_client.py subscribed to `touches`: read(2) of the
 #             socket returns → clock_gettime(CLOCK_MONOTONIC) − the line's `time`.
+#   evdev     the floor: the same client reading the event node itself (one wake-up, no work).
 #   libinput  `libinput debug-events --device NODE` with its stdout a pipe into the same client:
 #             read(2) of the pipe returns → clock − the frame timestamp of each TOUCH_ line
 #             (debug-events prints only milliseconds since its start; Benchmarks/latency/
@@ -20,7 +21,7 @@
 #   tcg     multi-threaded TCG, 2 vCPUs (vm-run.sh as is): emulated wall time, inflated by the
 #           emulation and by whatever else the host runs; noisy.
 #
-# usage: scripts/latency.sh [-m "icount tcg"] [-o DIR] [NAME=RECORDING ...]
+# usage: scripts/latency.sh [-m "icount tcg"] [-c "evdev gestured libinput"] [-o DIR] [NAME=RECORDING ...]
 #   default recordings: long60 (the synthetic 10-finger stream, make_long.py 60) and
 #   wacom (wacom-dth2242-finger.10f.evemu of the corpus, GESTURED_RECORDINGS).
 # env: GESTURED_PEER_TOOLS (the directory of make_long.py and vm/vm-run.sh; by default the
@@ -35,10 +36,10 @@ export PATH="$PATH:/opt/swift/usr/bin"
 root=$PWD
 source scripts/corpus.sh
 
-MODES="icount tcg" KEEP=""
-while getopts "m:o:h" opt; do
+MODES="icount tcg" CONSUMERS="evdev gestured libinput" KEEP=""
+while getopts "m:c:o:h" opt; do
     case $opt in
-        m) MODES=$OPTARG ;; o) KEEP=$OPTARG ;;
+        m) MODES=$OPTARG ;; c) CONSUMERS=$OPTARG ;; o) KEEP=$OPTARG ;;
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -78,7 +79,7 @@ cc -O2 -shared -fPIC -o "$work/touch_times.so" Benchmarks/latency/touch_times.c
 
 # the guest's run time: per recording and consumer a warm-up, the play at 1.5x, 60 s of slack
 timeout=$(for entry in "${recordings[@]}"; do awk '/^E:/{ if (n++ == 0) t0 = $2; t1 = $2 } END { print t1 - t0 }' "${entry#*=}"; done \
-    | awk '{ s += 2 * (5 + 1.5 * $1 + 60) } END { printf "%d", 240 + s }')
+    | awk -v n="$(echo $CONSUMERS | wc -w)" '{ s += n * (5 + 1.5 * $1 + 60) } END { printf "%d", 240 + s }')
 
 echo "== latency: kernel frame timestamp -> reader's read (CLOCK_MONOTONIC, in the guest), $(git log -1 --format=%h)"
 for mode in $MODES; do
@@ -99,7 +100,7 @@ for mode in $MODES; do
     {
         printf 'OUT=%q\nGESTURED=%q\nCONFIG=%q\n' "$out" "$scratch/release/gestured" config/photo-wall.json5
         printf 'CLIENT=%q\nSHIM=%q\nWARM=5\n' "$root/Benchmarks/latency/latency_client.py" "$work/touch_times.so"
-        printf 'RECORDINGS=%q\n' "${recordings[*]}"
+        printf 'RECORDINGS=%q\nCONSUMERS=%q\n' "${recordings[*]}" "$CONSUMERS"
     } > "$out/settings"
     echo "-- $mode: $([ "$mode" = icount ] && echo "QEMU -icount shift=0,sleep=on, 1 vCPU: 1 µs = 1,000 guest instructions" \
         || echo "QEMU multi-threaded TCG, $cpus vCPUs: emulated wall time")"
@@ -110,13 +111,13 @@ for mode in $MODES; do
     [ $rc = 0 ] || { echo "latency: the guest failed (exit $rc); console:" >&2; tail -n 20 "$out/console.log" >&2; }
     [ -s "$out/plays.tsv" ] || continue
     for entry in "${recordings[@]}"; do
-        name=${entry%%=*}
+        name=${entry%%=*} tables=() cpu=""
         while IFS=$'\t' read -r _ consumer mark cpu_us play_ms; do
-            [ -s "$out/$name.$consumer.tsv" ] || continue
-            python3 Benchmarks/latency/latency_client.py report --from-us "$mark" "$name $consumer=$out/$name.$consumer.tsv" \
-                | { [ "$consumer" = gestured ] && cat || tail -n +2; } \
-                | sed "\$s/\$/   (CPU $((cpu_us / 1000)) ms over a ${play_ms} ms play)/"
+            [ -s "$out/$name.$consumer.tsv" ] && tables+=("$name $consumer=$out/$name.$consumer.tsv@$mark")
+            cpu+=" $consumer $((cpu_us / 1000)) ms over a ${play_ms} ms play;"
         done < <(grep "^$name	" "$out/plays.tsv")
+        ((${#tables[@]})) && python3 Benchmarks/latency/latency_client.py report "${tables[@]}"
+        echo "#   consumer CPU:${cpu%;}"
     done
 done
 if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi

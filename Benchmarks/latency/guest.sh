@@ -1,8 +1,9 @@
 # Runs inside the QEMU guest as root, started by scripts/latency.sh (through vm-run.sh, which
 # runs it with sh). $1: the settings file that script wrote (OUT, GESTURED, CONFIG, CLIENT,
-# SHIM, WARM, RECORDINGS). For each recording: a uinput panel from its description, then for
-# each consumer alone (gestured with the latency client on its socket; libinput debug-events
-# piped into the latency client): start, a warm-up play of the first WARM seconds, a pause,
+# SHIM, WARM, RECORDINGS, CONSUMERS). For each recording: a uinput panel from its description,
+# then for each consumer alone (gestured with the latency client on its socket; libinput
+# debug-events piped into the latency client; evdev, the floor: the client reading the event
+# node itself): start, a warm-up play of the first WARM seconds, a pause,
 # the whole recording, the drain, a graceful stop. The client's per-line files, the start of
 # each measured play and the consumer's CPU during it go to OUT (a host directory).
 [ -n "${BASH_VERSION:-}" ] || exec /bin/bash "$0" "$@"
@@ -37,13 +38,14 @@ drain() {   # pid: until its CPU time stays put for 1 s (60 s at most)
     [ "$cur" = "$prev" ] || { stable=0; prev=$cur; }
   done
 }
-stop() {   # pid signal: signal, wait up to 10 s, then KILL
+stop() {   # pid signal: signal, wait up to 10 s, then KILL; returns its exit status
   local i
   kill -"$2" "$1" 2>/dev/null
-  for ((i = 0; i < 100; i++)); do kill -0 "$1" 2>/dev/null || break; zzz 0.1; done
-  kill -KILL "$1" 2>/dev/null && log "WARNING: pid $1 ignored SIG$2; killed"
+  for ((i = 0; i < 100; i++)); do [ "$(state "$1")" = Z ] || [ "$(state "$1")" = X ] && break; zzz 0.1; done
+  kill -KILL "$1" 2>/dev/null && [ "$(state "$1")" != Z ] && log "WARNING: pid $1 ignored SIG$2; killed"
   wait "$1" 2>/dev/null
 }
+state() { local l; read -r l 2>/dev/null < "/proc/$1/stat" || { echo X; return; }; l=${l##*) }; echo "${l%% *}"; }
 
 fail=0
 for entry in $RECORDINGS; do
@@ -64,7 +66,7 @@ for entry in $RECORDINGS; do
   evemu-play "$NODE" < "$W/reset.evemu"
   log "$name: $NODE ($(head -n1 "$W/evemu-device.out" | sed 's/: \/dev.*//'))"
 
-  for consumer in gestured libinput; do
+  for consumer in $CONSUMERS; do
     rm -f "$W/ready" "$W/li.times" "$W/li.pipe" "$W/g.sock"
     out=$OUT/$name.$consumer.tsv
     case $consumer in
@@ -78,9 +80,13 @@ for entry in $RECORDINGS; do
         LD_PRELOAD=$SHIM LATENCY_TOUCH_TIMES=$W/li.times libinput debug-events --device "$NODE" \
           > "$W/li.pipe" 2> "$W/libinput.err" & P=$!
         signal=INT ;;
+      evdev)
+        python3 "$CLIENT" evdev "$NODE" "$out" --ready "$W/ready" 2> "$W/client.err" & P=$!
+        C=$P signal=INT ;;
     esac
     if ! wait_open "$P" "$NODE"; then
-      log "ERROR: $consumer did not open $NODE: $(head -c 300 "$W/$consumer.err")"; fail=1; stop "$P" KILL; stop "$C" KILL; continue
+      log "ERROR: $consumer did not open $NODE: $(head -c 300 "$W/$consumer.err" "$W/client.err" 2>/dev/null)"; fail=1
+      stop "$P" KILL; [ "$C" = "$P" ] || stop "$C" KILL; continue
     fi
     for i in $(seq 300); do [ -e "$W/ready" ] && break; zzz 0.1; done
     [ -e "$W/ready" ] || { log "ERROR: the latency client is not ready: $(cat "$W/client.err")"; fail=1; }
@@ -94,8 +100,8 @@ for entry in $RECORDINGS; do
     t1=${EPOCHREALTIME/./}
     drain "$P"
     cpu1=$(run_ns "$P")
-    stop "$P" "$signal"
-    wait "$C"; crc=$?
+    stop "$P" "$signal"; crc=$?
+    [ "$C" = "$P" ] || { wait "$C"; crc=$?; }
     evemu-play "$NODE" < "$W/reset.evemu"
     printf '%s\t%s\t%s\t%s\t%s\n' "$name" "$consumer" "$mark" $(( (cpu1 - cpu0) / 1000 )) $(( (t1 - t0) / 1000 )) >> "$OUT/plays.tsv"
     log "$name $consumer: play $(( (t1 - t0) / 1000 )) ms, consumer CPU $(( (cpu1 - cpu0) / 1000000 )) ms; $(tail -n1 "$W/client.err")"

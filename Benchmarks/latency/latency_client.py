@@ -11,8 +11,11 @@ Runs in the QEMU guest of scripts/latency.sh, next to the consumer it measures:
       the time only in milliseconds relative to the tool's start, so the exact frame
       timestamps come from TIMES, written at exit by touch_times.so (LD_PRELOAD) in the order
       the tool asked for them: one per printed touch line.
-  latency_client.py report [--from-us T] NAME=OUT ...
-      p50/p99/max per line of each OUT (only frames stamped at or after T), and the p99 per
+  latency_client.py evdev NODE OUT [--ready FILE]
+      the floor: reads the event node itself (no library) and stamps every read; one line per
+      SYN_REPORT, whose own timestamp is the frame's. Stops at SIGINT.
+  latency_client.py report NAME=OUT[@T] ...
+      p50/p99/max per line of each OUT (only frames stamped at or after T µs), and the p99 per
       frame of its last line's latency (when the whole frame had been read).
 
 OUT is one line per event line read: the frame timestamp (µs), the read's stamp (ns) and
@@ -21,10 +24,12 @@ line completed by that read gets it (a read often returns several lines). The lo
 nothing else while reading; lines are parsed after the stream ends, so the reader's own
 parsing never delays the next read.
 """
+import fcntl
 import json
 import os
 import re
 import socket
+import struct
 import sys
 import time
 
@@ -142,6 +147,33 @@ def run_pipe(times_path, out_path, ready):
           f"timestamps", file=sys.stderr)
 
 
+# struct input_event on 64-bit Linux: struct timeval (two longs), __u16 type, __u16 code, __s32 value
+INPUT_EVENT = struct.Struct("qqHHi")
+EVIOCSCLOCKID = 0x400445A0   # _IOW('E', 0xa0, int), <linux/input.h>
+
+
+def run_evdev(node, out_path, ready):
+    fd = os.open(node, os.O_RDONLY)
+    # evdev stamps with CLOCK_REALTIME unless asked, as gestured and libinput both ask
+    fcntl.ioctl(fd, EVIOCSCLOCKID, struct.pack("i", CLOCK))
+    touch(ready)
+    chunks, stamps = [], []
+    try:   # SIGINT ends it: an event node gives no EOF
+        while True:
+            data = os.read(fd, INPUT_EVENT.size * 256)
+            stamps.append(time.clock_gettime_ns(CLOCK))
+            chunks.append(data)
+    except KeyboardInterrupt:
+        pass
+    rows = []
+    for stamp, data in zip(stamps, chunks):
+        for sec, usec, kind, code, _ in INPUT_EVENT.iter_unpack(data):
+            if kind == 0 and code == 0:   # EV_SYN SYN_REPORT
+                rows.append((sec * 1_000_000 + usec, stamp))
+    write_out(out_path, rows)
+    print(f"latency_client: {len(rows)} frames read from {node}", file=sys.stderr)
+
+
 def percentile(sorted_values, p):
     """Nearest-rank percentile."""
     if not sorted_values:
@@ -151,12 +183,11 @@ def percentile(sorted_values, p):
 
 
 def report(args):
-    from_us = 0
-    if args[:1] == ["--from-us"]:
-        from_us, args = int(args[1]), args[2:]
-    print(f"{'consumer':<28} {'lines':>7} {'frames':>6} {'p50 µs':>8} {'p99 µs':>8} {'max µs':>8} {'frame p99':>9}")
+    print(f"{'consumer':<24} {'lines':>7} {'frames':>6} {'p50 µs':>8} {'p99 µs':>8} {'max µs':>8} {'frame p99':>9}")
     for arg in args:
         name, path = arg.split("=", 1)
+        path, _, from_us = path.partition("@")
+        from_us = int(from_us or 0)
         rows = []
         with open(path) as f:
             for row in f:
@@ -169,7 +200,7 @@ def report(args):
         for frame, latency in rows:
             last[frame] = max(latency, last.get(frame, latency))
         frames = sorted(last.values())
-        print(f"{name:<28} {len(values):7d} {len(frames):6d} {percentile(values, 50):8.0f} "
+        print(f"{name:<24} {len(values):7d} {len(frames):6d} {percentile(values, 50):8.0f} "
               f"{percentile(values, 99):8.0f} {values[-1] if values else float('nan'):8.0f} {percentile(frames, 99):9.0f}")
 
 
@@ -188,6 +219,8 @@ def main(argv):
         run_socket(argv[1], argv[2], kinds, ready)
     elif len(argv) == 3 and argv[0] == "pipe":
         run_pipe(argv[1], argv[2], ready)
+    elif len(argv) == 3 and argv[0] == "evdev":
+        run_evdev(argv[1], argv[2], ready)
     elif len(argv) >= 2 and argv[0] == "report":
         report(argv[1:])
     else:
