@@ -81,6 +81,7 @@ cc -O2 -shared -fPIC -o "$work/touch_times.so" Benchmarks/latency/touch_times.c
 timeout=$(for entry in "${recordings[@]}"; do awk '/^E:/{ if (n++ == 0) t0 = $2; t1 = $2 } END { print t1 - t0 }' "${entry#*=}"; done \
     | awk -v n="$(echo $CONSUMERS | wc -w)" '{ s += n * (5 + 1.5 * $1 + 60) } END { printf "%d", 240 + s }')
 
+status=0
 echo "== latency: kernel frame timestamp -> reader's read (CLOCK_MONOTONIC, in the guest), $(git log -1 --format=%h)"
 for mode in $MODES; do
     out=$work/$mode; mkdir -p "$out"
@@ -108,7 +109,7 @@ for mode in $MODES; do
     VM_RW_DIR=$work VM_TIMEOUT=$timeout VM_CPUS=$cpus VM_MEM=1G VM_APPEND=$append \
         "$runner" "$root/Benchmarks/latency/guest.sh" "$out/settings" > "$out/console.log" 2>&1 || rc=$?
     [ -s "$out/guest.log" ] && sed 's/^/   /' "$out/guest.log"
-    [ $rc = 0 ] || { echo "latency: the guest failed (exit $rc); console:" >&2; tail -n 20 "$out/console.log" >&2; }
+    [ $rc = 0 ] || { status=1; echo "latency: the guest failed (exit $rc); console:" >&2; tail -n 20 "$out/console.log" >&2; }
     [ -s "$out/plays.tsv" ] || continue
     for entry in "${recordings[@]}"; do
         name=${entry%%=*} tables=() cpu=""
@@ -121,3 +122,4 @@ for mode in $MODES; do
     done
 done
 if [ -n "$KEEP" ]; then mkdir -p "$KEEP" && cp -r "$work"/. "$KEEP"/; fi
+exit $status

@@ -82,7 +82,7 @@ for entry in $RECORDINGS; do
         signal=INT ;;
       evdev)
         python3 "$CLIENT" evdev "$NODE" "$out" --ready "$W/ready" 2> "$W/client.err" & P=$!
-        C=$P signal=INT ;;
+        C=$P signal=TERM ;;
     esac
     if ! wait_open "$P" "$NODE"; then
       log "ERROR: $consumer did not open $NODE: $(head -c 300 "$W/$consumer.err" "$W/client.err" 2>/dev/null)"; fail=1

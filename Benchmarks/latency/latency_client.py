@@ -28,6 +28,7 @@ import fcntl
 import json
 import os
 import re
+import signal
 import socket
 import struct
 import sys
@@ -156,9 +157,15 @@ def run_evdev(node, out_path, ready):
     fd = os.open(node, os.O_RDONLY)
     # evdev stamps with CLOCK_REALTIME unless asked, as gestured and libinput both ask
     fcntl.ioctl(fd, EVIOCSCLOCKID, struct.pack("i", CLOCK))
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+
+    # SIGTERM ends it (an event node gives no EOF; a background job of a script ignores SIGINT)
+    signal.signal(signal.SIGTERM, stop)
     touch(ready)
     chunks, stamps = [], []
-    try:   # SIGINT ends it: an event node gives no EOF
+    try:
         while True:
             data = os.read(fd, INPUT_EVENT.size * 256)
             stamps.append(time.clock_gettime_ns(CLOCK))
