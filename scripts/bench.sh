@@ -105,7 +105,7 @@ fi
 # a reader has its line, in the same guest, over whole recordings (the synthetic stream and
 # the corpus's wacom-dth2242-finger.10f.evemu): gestured run on the photo wall read by a socket
 # client, next to libinput debug-events read through a pipe; icount and multi-threaded TCG.
-# Needs the same shared tools as section 6 (GESTURED_PEER_TOOLS). About 12 minutes.
+# Needs the same shared tools as section 6 (GESTURED_PEER_TOOLS). About 20 minutes.
 if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ]; then
     echo "== 7. latency on a real kernel: kernel frame timestamp -> client's read, gestured and libinput debug-events"
     GESTURED_PEER_TOOLS=$GESTURED_PEER_TOOLS scripts/latency.sh
