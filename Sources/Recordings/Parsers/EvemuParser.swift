@@ -70,6 +70,11 @@ final class EvemuParser: RecordingParser {
 
     func consume(_ line: TextLine) throws(RecordingError) -> RawEvent? {
         guard let first = line.bytes.first else { return nil }
+        if first == UInt8(ascii: "E"), let event = Self.canonicalEvent(line.bytes) {
+            sawData = true
+            sawEvent = true
+            return event
+        }
         if first == .hash {
             // evemu's own reader only looks at the first line; accept the version line anywhere
             // before the data so a leading blank line does not lose it.
@@ -107,6 +112,57 @@ final class EvemuParser: RecordingParser {
         default: throw error(line, expected: Self.anyLine)
         }
         return nil
+    }
+
+    /// The event of a line as evemu writes it — `E: <sec>.<usec> <type> <code> <value>`, one
+    /// space between fields, `type` and `code` of one to four hex digits — read through a
+    /// pointer in one pass: the lines of a recording are almost all of this form, and the
+    /// general scanner's checks cost more than the rest of a replay's input. Anything else
+    /// (tabs, more spaces, a comment, longer numbers, a malformed line) returns nil and goes
+    /// through ``parseEvent(_:_:)``, which accepts every line this does with the same event.
+    static func canonicalEvent(_ bytes: ArraySlice<UInt8>) -> RawEvent? {
+        bytes.withUnsafeBufferPointer { line -> RawEvent? in
+            let end = line.count
+            guard end >= 12, line[1] == .colon, line[2] == .space else { return nil }
+            var index = 3
+            func decimal(maxDigits: Int) -> Int64? {
+                let start = index
+                var value: Int64 = 0
+                while index < end, index - start < maxDigits {
+                    let digit = line[index] &- UInt8(ascii: "0")
+                    guard digit < 10 else { break }
+                    value = value &* 10 &+ Int64(digit)
+                    index += 1
+                }
+                // More digits than allowed: the general scanner decides.
+                if index == start || (index < end && line[index] &- UInt8(ascii: "0") < 10) { return nil }
+                return value
+            }
+            func hex() -> UInt16? {
+                let start = index
+                var value: UInt16 = 0
+                while index < end, index - start < 4, let digit = line[index].hexValue {
+                    value = value &* 16 &+ UInt16(digit)
+                    index += 1
+                }
+                if index == start || (index < end && line[index].hexValue != nil) { return nil }
+                return value
+            }
+            func space() -> Bool {
+                guard index < end, line[index] == .space else { return false }
+                index += 1
+                return true
+            }
+            guard let seconds = decimal(maxDigits: 12), index < end, line[index] == .period else { return nil }
+            index += 1
+            guard let micros = decimal(maxDigits: 6), space(), let type = hex(), space(), let code = hex(), space()
+            else { return nil }
+            let negative = index < end && line[index] == .minus
+            if negative { index += 1 }
+            guard let magnitude = decimal(maxDigits: 10), index == end,
+                  let value = Int32(exactly: negative ? -magnitude : magnitude) else { return nil }
+            return RawEvent(time: Timestamp(microseconds: seconds * 1_000_000 + micros), type: type, code: code, value: value)
+        }
     }
 
     private func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) -> RawEvent {
