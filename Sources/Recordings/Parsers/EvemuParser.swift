@@ -122,47 +122,65 @@ final class EvemuParser: RecordingParser {
     /// through ``parseEvent(_:_:)``, which accepts every line this does with the same event.
     static func canonicalEvent(_ bytes: ArraySlice<UInt8>) -> RawEvent? {
         bytes.withUnsafeBufferPointer { line -> RawEvent? in
-            let end = line.count
-            guard end >= 12, line[1] == .colon, line[2] == .space else { return nil }
-            var index = 3
-            func decimal(maxDigits: Int) -> Int64? {
-                let start = index
-                var value: Int64 = 0
-                while index < end, index - start < maxDigits {
-                    let digit = line[index] &- UInt8(ascii: "0")
-                    guard digit < 10 else { break }
-                    value = value &* 10 &+ Int64(digit)
-                    index += 1
-                }
-                // More digits than allowed: the general scanner decides.
-                if index == start || (index < end && line[index] &- UInt8(ascii: "0") < 10) { return nil }
-                return value
-            }
-            func hex() -> UInt16? {
-                let start = index
-                var value: UInt16 = 0
-                while index < end, index - start < 4, let digit = line[index].hexValue {
-                    value = value &* 16 &+ UInt16(digit)
-                    index += 1
-                }
-                if index == start || (index < end && line[index].hexValue != nil) { return nil }
-                return value
-            }
-            func space() -> Bool {
-                guard index < end, line[index] == .space else { return false }
-                index += 1
-                return true
-            }
-            guard let seconds = decimal(maxDigits: 12), index < end, line[index] == .period else { return nil }
-            index += 1
-            guard let micros = decimal(maxDigits: 6), space(), let type = hex(), space(), let code = hex(), space()
+            guard line.count >= 12, let base = line.baseAddress, base[1] == .colon, base[2] == .space else { return nil }
+            var cursor = base + 3
+            let end = base + line.count
+            guard let (seconds, secondDigits) = decimal(&cursor, end), secondDigits <= 12,
+                  cursor < end, cursor.pointee == .period else { return nil }
+            cursor += 1
+            guard let (micros, microDigits) = decimal(&cursor, end), microDigits <= 6, space(&cursor, end),
+                  let type = hex(&cursor, end), space(&cursor, end), let code = hex(&cursor, end), space(&cursor, end)
             else { return nil }
-            let negative = index < end && line[index] == .minus
-            if negative { index += 1 }
-            guard let magnitude = decimal(maxDigits: 10), index == end,
+            let negative = cursor < end && cursor.pointee == .minus
+            if negative { cursor += 1 }
+            guard let (magnitude, valueDigits) = decimal(&cursor, end), valueDigits <= 10, cursor == end,
                   let value = Int32(exactly: negative ? -magnitude : magnitude) else { return nil }
             return RawEvent(time: Timestamp(microseconds: seconds * 1_000_000 + micros), type: type, code: code, value: value)
         }
+    }
+
+    /// Decimal digits at `cursor` and how many there were (nil for none); a run of more than
+    /// 18 is reported as 19 digits (its value is then meaningless, and the caller refuses it).
+    @inline(__always)
+    private static func decimal(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (Int64, Int)? {
+        var value: Int64 = 0
+        var digits = 0
+        while cursor < end {
+            let digit = cursor.pointee &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if digits < 19 { value = value &* 10 &+ Int64(digit); digits += 1 }
+            cursor += 1
+        }
+        return digits == 0 ? nil : (value, digits)
+    }
+
+    /// One to four hex digits at `cursor` (nil for none or more).
+    @inline(__always)
+    private static func hex(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt16? {
+        var value: UInt16 = 0
+        var digits = 0
+        while cursor < end {
+            let byte = cursor.pointee
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return digits == 0 ? nil : value
+            }
+            guard digits < 4 else { return nil }
+            value = value &* 16 &+ UInt16(digit)
+            digits += 1
+            cursor += 1
+        }
+        return digits == 0 ? nil : value
+    }
+
+    @inline(__always)
+    private static func space(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Bool {
+        guard cursor < end, cursor.pointee == .space else { return false }
+        cursor += 1
+        return true
     }
 
     private func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) -> RawEvent {
