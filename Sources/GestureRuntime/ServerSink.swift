@@ -29,7 +29,7 @@ final class ServerSink: EventSink {
         while !notices.isEmpty {
             notices = server.publish(forServer(announce(notices)))
         }
-        if output.events.contains(where: { if case .device = $0 { true } else { false } }) { deviceChanged() }
+        if output.announcesDevice { deviceChanged() }
     }
 
     /// Writes a batch to stdout and returns it as the server publishes it (for the events the

@@ -81,7 +81,7 @@ struct Replay: ParsableCommand {
         do {
             replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: trace, allowNonTouchscreen: force),
-                                    keepsEvents: socket != nil)
+                                    keepsSummaries: socket != nil)
         } catch {
             throw failure(error.description)
         }
