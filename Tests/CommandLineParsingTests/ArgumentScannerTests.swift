@@ -1,0 +1,2 @@
+@testable import CommandLineParsing
+import Testing
