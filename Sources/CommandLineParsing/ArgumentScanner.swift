@@ -9,14 +9,17 @@
 /// - `-h`, `--help`, `--version` and `--experimental-dump-help` are answered whatever else the
 ///   line holds (help first), except an error found on the way: a missing value or a value
 ///   given to a flag.
-/// - An unknown option, a word too many or a missing argument is reported only when no
-///   built-in was asked for; values are converted to their types after that.
+/// - An unknown option is reported only when no built-in was asked for; a word too many or a
+///   missing argument only when every value has its type (`ParsableCommand.make`).
 ///
 /// No recursion; the work is linear in the number and length of the words.
 struct ArgumentScanner {
     /// What the words ask for.
     enum Outcome: Equatable {
-        case values([[String]])
+        /// The words of each argument (one per occurrence), and the first problem with the
+        /// positional words (one too many, one missing), reported after the values' types are
+        /// checked, as an invalid value usually explains it (`--wait-clients FILE`).
+        case values([[String]], pending: UsageError?)
         case help
         case version
         case dumpHelp
@@ -117,16 +120,16 @@ struct ArgumentScanner {
             }
         }
         if !remaining.isEmpty {
-            if remaining.count == 1 { return .error(UsageError("Unexpected argument '\(remaining.first!)'")) }
+            if remaining.count == 1 { return .values(values, pending: UsageError("Unexpected argument '\(remaining.first!)'")) }
             let list = remaining.joined(separator: "', '")
-            return .error(UsageError("\(remaining.count) unexpected arguments: '\(list)'"))
+            return .values(values, pending: UsageError("\(remaining.count) unexpected arguments: '\(list)'"))
         }
         for (position, argument) in definition.arguments.enumerated()
         where !argument.isOptional && values[position].isEmpty {
-            return .error(UsageError("Missing expected argument '\(argument.unadornedSynopsis)'",
-                                     help: Self.helpLine(argument, name: argument.preferredName)))
+            return .values(values, pending: UsageError("Missing expected argument '\(argument.unadornedSynopsis)'",
+                                                       help: Self.helpLine(argument, name: argument.preferredName)))
         }
-        return .values(values)
+        return .values(values, pending: nil)
     }
 
     private func missingValue(_ argument: ArgumentDefinition, name: OptionName) -> UsageError {

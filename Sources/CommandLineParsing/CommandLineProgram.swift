@@ -38,6 +38,7 @@ public struct CommandLineProgram {
         }
         if first == "help" { return helpInvocation(Array(words.dropFirst()), formatter) }
         switch ArgumentScanner(definition: CommandPath.program.command(in: definition)).scan(words) {
+        case .values(_, let pending?): return .usageError(formatter.errorText(pending, for: .program))
         case .help, .values: return .output(formatter.help(for: .program))
         case .version: return .output(versionText)
         case .dumpHelp: return .output(ToolInfoWriter(program: definition).json(for: .program))
@@ -55,9 +56,9 @@ public struct CommandLineProgram {
         case .version: return .output(versionText)
         case .dumpHelp: return .output(ToolInfoWriter(program: definition).json(for: path))
         case .error(let error): return .usageError(formatter.errorText(error, for: path))
-        case .values(let values):
+        case .values(let values, let pending):
             do {
-                return .run(try commands[index].make(from: values))
+                return .run(try commands[index].make(from: values, pending: pending))
             } catch {
                 return .usageError(formatter.errorText(error, for: path))
             }
@@ -93,8 +94,9 @@ public struct CommandLineProgram {
 }
 
 extension ParsableCommand {
-    /// The command with the words of each argument stored, then validated.
-    static func make(from values: [[String]]) throws(UsageError) -> any ParsableCommand {
+    /// The command with the words of each argument stored, then the scanner's pending problem
+    /// thrown, then the command validated.
+    static func make(from values: [[String]], pending: UsageError? = nil) throws(UsageError) -> any ParsableCommand {
         var command = Self()
         let defaults = command
         for (argument, words) in zip(arguments, values) where !words.isEmpty {
@@ -105,6 +107,7 @@ extension ParsableCommand {
                                  help: ArgumentScanner.helpLine(definition, name: definition.preferredName))
             }
         }
+        if let pending { throw pending }
         do {
             try command.validate()
         } catch {
