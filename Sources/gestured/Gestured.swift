@@ -8,17 +8,18 @@ import SystemPackage
 /// The `gestured` command: argument parsing and wiring only.
 @main
 enum Gestured {
+    /// Every subcommand, and the text of `gestured --help`.
     static var program: CommandLineProgram {
         CommandLineProgram(
-        name: "gestured",
-        abstract: "Gesture-recognizer arbitration daemon for Linux touch kiosks.",
-        discussion: """
-            gestured hit-tests every touch into a configured view tree as UIKit does, lets the \
-            gesture recognizers of the view and its ancestors compete, and publishes touch \
-            deliveries, gestures and control events as JSON Lines.
-            """,
-        version: GesturedVersion.string,
-        commands: [Run.self, Replay.self, Record.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self])
+            name: "gestured",
+            abstract: "Gesture-recognizer arbitration daemon for Linux touch kiosks.",
+            discussion: """
+                gestured hit-tests every touch into a configured view tree as UIKit does, lets the \
+                gesture recognizers of the view and its ancestors compete, and publishes touch \
+                deliveries, gestures and control events as JSON Lines.
+                """,
+            version: GesturedVersion.string,
+            commands: [Run.self, Replay.self, Record.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self])
     }
 
     static func main() {
