@@ -154,9 +154,14 @@ struct ArgumentScanner {
     }
 
     /// "Unknown option '--sock'. Did you mean '--socket'?": the closest long name within three
-    /// edits, compared without dashes (so `-socket` finds `--socket` too).
+    /// edits, compared without dashes (so `-socket` finds `--socket` too); a short option's
+    /// value written against it (`-oout`) is shown apart (`-o out`).
     private func unknownOption(_ word: String, isLong: Bool, nameText: String) -> UsageError {
         let typed = isLong ? "--" + nameText : word
+        if !isLong, let letter = word.dropFirst().first,
+           definition.arguments.contains(where: { $0.kind == .option && $0.names.contains(.short(letter)) }) {
+            return UsageError("Unknown option '\(typed)'. Did you mean '-\(letter) \(word.dropFirst(2))'?")
+        }
         let candidates = definition.arguments.flatMap(\.names).compactMap { name -> String? in
             if case .long(let long) = name { return long }
             return nil

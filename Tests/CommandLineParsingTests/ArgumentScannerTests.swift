@@ -96,7 +96,8 @@ struct GrammarTests {
         (["sample", "---socket", "x", "in"], "Error: Unknown option '---socket'. Did you mean '--socket'?"),
         (["sample", "-x", "in"], "Error: Unknown option '-x'"),
         (["sample", "-5", "in"], "Error: Unknown option '-5'"),
-        (["sample", "-oout", "in"], "Error: Unknown option '-oout'"),
+        (["sample", "-oout", "in"], "Error: Unknown option '-oout'. Did you mean '-o out'?"),
+        (["sample", "-o/x", "in"], "Error: Unknown option '-o/x'. Did you mean '-o /x'?"),
         (["sample", "--=x", "in"], "Error: Unknown option '--'"),
         (["sample", "-=", "in"], "Error: Unknown option '-='"),
     ]

@@ -17,8 +17,7 @@ struct HelpTextTests {
               <extra>                 An optional second file.
 
             OPTIONS:
-              --config <config>       The configuration file. (default:
-                                      /etc/sample.json5)
+              --config <config>       The configuration file. (default: /etc/sample.json5)
               -o, --output <output>   Write here.
               --socket <path>         The socket.
               --kinds <kinds>         Event kinds.
@@ -73,7 +72,7 @@ struct HelpTextTests {
     func wrapsAtSpacesAndKeepsLineBreaks(_ text: String, _ columns: Int, _ indent: Int, _ expected: String) {
         let wrapped = HelpFormatter.wrap(text, to: columns, indent: indent)
         if indent >= columns {
-            #expect(wrapped.split(separator: "\n").map { $0.trimmingPrefix(" ") } == ["x", "y"])
+            #expect(wrapped.split(separator: "\n").map { String($0.drop { $0 == " " }) } == ["x", "y"])
         } else {
             #expect(wrapped == expected)
         }

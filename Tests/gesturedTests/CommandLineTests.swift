@@ -87,7 +87,6 @@ enum RawArguments {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addchdir_np(&actions, Gestured.packageRoot)
         let words = [Array(Gestured.binary.utf8)] + arguments
         let argv: [UnsafeMutablePointer<CChar>?] = words.map { bytes in
             let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
@@ -543,7 +542,7 @@ struct CommandLineInterfaceTests {
         ([Array("run".utf8), [0xC3]], 64),
         ([Array("tail".utf8), Array("--count".utf8), [0xFF]], 64),
         ([Array("check-config".utf8), [0xFF, 0x2F, 0x78]], 1),
-        ([Array("hit-test".utf8), Array("config/scenario-a.json5".utf8), [0xFF], [0x31]], 64),
+        ([Array("hit-test".utf8), Array((Gestured.packageRoot + "/config/scenario-a.json5").utf8), [0xFF], [0x31]], 64),
         ([Array("run".utf8), Array("--socket".utf8), Array(repeating: 0x61, count: 100_000)], 64),
         ([Array("tail".utf8)] + Array(repeating: Array("--kinds=a".utf8), count: 10_000) + [Array("--bogus".utf8)], 64),
         ([[], [], []], 64),
