@@ -54,13 +54,15 @@ enum Gestured {
         return (exited ? (status >> 8) & 0xff : -1, peak)
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// `columns` is $COLUMNS for the help's layout; without it, 80 (stdout is a pipe).
+    static func run(_ arguments: [String], columns: Int? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
-        // Help is laid out to $COLUMNS when it is set; the goldens are at 80 (not a terminal).
-        process.environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
+        if let columns { environment["COLUMNS"] = String(columns) }
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -443,6 +445,11 @@ struct CommandLineInterfaceTests {
         #expect(result.status == 0)
         #expect(result.stderr == "")
         #expect(result.stdout == (try String(contentsOfFile: Self.golden + file, encoding: .utf8)))
+    }
+
+    @Test func helpIsLaidOutToColumns() throws {
+        let result = try Gestured.run(["replay", "--help"], columns: 50)
+        #expect(result.stdout == (try String(contentsOfFile: Self.golden + "gestured-replay.help.50-columns.txt", encoding: .utf8)))
     }
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
