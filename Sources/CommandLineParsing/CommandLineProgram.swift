@@ -92,27 +92,3 @@ public struct CommandLineProgram {
         return .output(formatter.help(for: .program))
     }
 }
-
-extension ParsableCommand {
-    /// The command with the words of each argument stored, then the scanner's pending problem
-    /// thrown, then the command validated.
-    static func make(from values: [[String]], pending: UsageError? = nil) throws(UsageError) -> any ParsableCommand {
-        var command = Self()
-        let defaults = command
-        for (argument, words) in zip(arguments, values) where !words.isEmpty {
-            if let invalid = argument.assign(&command, words) {
-                let definition = argument.resolvedDefinition(defaults: defaults)
-                let label = ArgumentScanner.label(definition, name: definition.preferredName)
-                throw UsageError("The value '\(invalid)' is invalid for '\(label)'; use \(argument.expectation)",
-                                 help: ArgumentScanner.helpLine(definition, name: definition.preferredName))
-            }
-        }
-        if let pending { throw pending }
-        do {
-            try command.validate()
-        } catch {
-            throw UsageError(error.message)
-        }
-        return command
-    }
-}

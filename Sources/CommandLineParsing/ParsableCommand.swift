@@ -25,25 +25,26 @@ extension ParsableCommand {
     }
 }
 
-/// A command's name and the text its help starts with.
-public struct CommandConfiguration: Sendable {
-    public var name: String
-    public var abstract: String
-    public var discussion: String
-
-    public init(name: String, abstract: String, discussion: String = "") {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
+extension ParsableCommand {
+    /// The command with the words of each argument stored, then the scanner's pending problem
+    /// thrown, then the command validated.
+    static func make(from values: [[String]], pending: UsageError? = nil) throws(UsageError) -> any ParsableCommand {
+        var command = Self()
+        let defaults = command
+        for (argument, words) in zip(arguments, values) where !words.isEmpty {
+            if let invalid = argument.assign(&command, words) {
+                let definition = argument.resolvedDefinition(defaults: defaults)
+                let label = ArgumentScanner.label(definition, name: definition.preferredName)
+                throw UsageError("The value '\(invalid)' is invalid for '\(label)'; use \(argument.expectation)",
+                                 help: ArgumentScanner.helpLine(definition, name: definition.preferredName))
+            }
+        }
+        if let pending { throw pending }
+        do {
+            try command.validate()
+        } catch {
+            throw UsageError(error.message)
+        }
+        return command
     }
-}
-
-/// A command line that parses but breaks a command's rule (`--count is 0; use …`): printed with
-/// the usage, and the process exits with status 64 (EX_USAGE).
-public struct ValidationError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-
-    public init(_ message: String) { self.message = message }
-
-    public var description: String { message }
 }
