@@ -6,8 +6,8 @@
 ///   short one. A flag takes no value (`--stdout=yes` is an error).
 /// - An option's value is the next word, unless it starts with `-` (then it is missing) and the
 ///   option is not `.unconditional`; `-` alone is a value.
-/// - `-h`, `--help`, `--version` and `--experimental-dump-help` are answered whatever else the
-///   line holds (help first), except an error found on the way: a missing value or a value
+/// - `-h`, `--help`, `--experimental-dump-help` and `--version` are answered whatever else the
+///   line holds (in that order of precedence), except an error found on the way: a missing value or a value
 ///   given to a flag.
 /// - An unknown option is reported only when no built-in was asked for; a word too many or a
 ///   missing argument only when every value has its type (`ParsableCommand.make`).
@@ -102,8 +102,8 @@ struct ArgumentScanner {
             values[position].append(value)
         }
         if help { return .help }
-        if version { return .version }
         if dumpHelp { return .dumpHelp }
+        if version { return .version }
         if let deferred { return .error(deferred) }
         return assignPositionals(positionals, into: &values)
     }

@@ -68,7 +68,7 @@ public struct CommandLineProgram {
     /// `help [SUBCOMMAND …]`: the first word that names a subcommand (or `help`) chooses whose
     /// help; otherwise the program's.
     private func helpInvocation(_ words: [String], _ formatter: HelpFormatter) -> Invocation {
-        var version = false
+        var version = false, dumpHelp = false
         var named: String?
         var terminated = false
         for word in words {
@@ -76,6 +76,7 @@ public struct CommandLineProgram {
             if !terminated && word.hasPrefix("-") && word != "-" {
                 switch word {
                 case "--version": version = true
+                case "--experimental-dump-help": dumpHelp = true
                 case "-h", "--help", "-help": break
                 default:
                     return .usageError(formatter.errorText(UsageError("Unknown option '\(word)'"), for: .help))
@@ -84,6 +85,7 @@ public struct CommandLineProgram {
             }
             named = named ?? word
         }
+        if dumpHelp { return .output(ToolInfoWriter(program: definition).json(for: .help)) }
         if version { return .output(versionText) }
         if named == "help" { return .output(formatter.help(for: .help)) }
         if let named, let index = definition.subcommands.firstIndex(where: { $0.name == named }) {

@@ -37,7 +37,7 @@ struct ToolInfoWriter {
         }
         // argument-parser adds its help command under the command it describes (not under that
         // command's subcommands).
-        if isTop && path != .help { subcommands.append(command(.help, superCommands: names)) }
+        if isTop { subcommands.append(command(.help, superCommands: names)) }
         var fields: [(String, Value)] = []
         if !definition.abstract.isEmpty { fields.append(("abstract", .string(definition.abstract))) }
         fields.append(("arguments", .array(arguments)))

@@ -188,6 +188,18 @@ struct BuiltInFlagTests {
         #expect(parse(["sample", "--socket=--help", "in"]) == sample { $0.socket = "--help"; $0.file = "in" })
     }
 
+    @Test func helpThenDumpHelpThenVersion() {
+        guard case .output(let help) = parse(["sample", "--version", "--experimental-dump-help", "-h"]),
+              case .output(let json) = parse(["sample", "--version", "--experimental-dump-help"]),
+              case .output(let rootJSON) = parse(["--version", "--experimental-dump-help"]),
+              case .output(let helpJSON) = parse(["help", "--version", "--experimental-dump-help"]) else {
+            Issue.record("no output"); return
+        }
+        #expect(help.hasPrefix("OVERVIEW: "))
+        #expect(json.hasPrefix("{") && rootJSON.hasPrefix("{"))
+        #expect(helpJSON.contains("\"commandName\" : \"help\""))
+    }
+
     @Test func dumpHelpIsJSON() {
         guard case .output(let text) = parse(["sample", "--experimental-dump-help"]) else { Issue.record("no JSON"); return }
         #expect(text.hasPrefix("{\n  \"command\" : {\n    \"abstract\" : \"Do a sample thing.\",\n"))
