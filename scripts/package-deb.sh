@@ -10,7 +10,9 @@
 #     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
 #     ordinary debug and release builds.
 #  2. The man page, generated from the command's own help by swift-argument-parser's
-#     generate-manual tool, so it cannot drift from `gestured --help`.
+#     generate-manual tool, so it cannot drift from `gestured --help`. gestured parses its
+#     command line itself (Sources/CommandLineParsing) but prints the same
+#     --experimental-dump-help JSON the tool reads (pinned by Tests/Golden/command-line).
 #  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system, the udev
 #     rule in /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
 #     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
@@ -99,7 +101,8 @@ cp -r packaging/debian "$src/debian"
 for product in "${products[@]}"; do
     cp "$bin/$product" "$stage/"
     [ "$product" = gestured ] || echo "stage/$product usr/bin" >> "$src/debian/gestured.install"
-    # The man page of every ArgumentParser command, from its own --experimental-dump-help.
+    # The man page of every product, from its own --experimental-dump-help (argument-parser's
+    # ToolInfo JSON, which gestured's own parser prints too).
     "$bin/generate-manual" "$bin/$product" --output-directory "$stage" \
         --date "$(date -u -d "@$(dpkg-parsechangelog -l packaging/debian/changelog -S Timestamp)" +%Y-%m-%d)" \
         --section 1 --authors "gestured maintainers" >/dev/null
