@@ -186,6 +186,16 @@ check_web_bridge() {
     # The WebSocket's session reached this daemon, not some other socket.
     grep -qx "daemon pid $(mainpid)" "$W/web-check.txt" || { log "the status reply is not from gestured.service ($(mainpid))"; return 1; }
     fact "gestured-web serving under its unit: VmHWM $(grep -E '^VmHWM' "/proc/$pid/status" | tr -s ' \t' ' ' | cut -d' ' -f2-)"
+    grep -q '"canControl":false' "$W/web-check.txt" || { log "the bridge may control gestured without the control drop-in"; return 1; }
+    # The packaged example drop-in (README): the bridge joins kiosk, the sample's controlGroup,
+    # and its pages' sessions may change the layout.
+    mkdir -p /etc/systemd/system/gestured-web.service.d
+    cp /usr/share/doc/gestured/examples/systemd/gestured-web-control.conf /etc/systemd/system/gestured-web.service.d/control.conf
+    systemctl daemon-reload && systemctl restart gestured-web.service || { log "restart with the control drop-in failed"; web_journal; return 1; }
+    python3 "$J/web-check.py" 127.0.0.1:7300 "$J/gestured.js" > "$W/web-check-control.txt" 2>&1 \
+        || { sed 's/^/    /' "$W/web-check-control.txt"; web_journal; return 1; }
+    grep '^first message' "$W/web-check-control.txt" | sed 's/^/    with control.conf: /'
+    grep -q '"canControl":true' "$W/web-check-control.txt" || { log "the control drop-in did not let the bridge control gestured"; return 1; }
     journalctl -u gestured-web.service --no-pager -o cat > "$W/web-journal.txt"
     grep -q 'browser connected' "$W/web-journal.txt" || { log "the bridge logged no session"; return 1; }
     ! grep -iE 'could not be accepted|not permitted|EPERM|EACCES' "$W/web-journal.txt" || { log "the bridge logged a failure"; return 1; }
