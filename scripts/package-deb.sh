@@ -4,16 +4,17 @@
 # target.
 #
 #  1. The release binaries (gestured and the web bridge gestured-web), each linked with the
-#     Swift runtime, libstdc++ and libgcc statically (--static-swift-stdlib and GCC's libstdc++.a: its only shared libraries are libc, libm,
-#     libevdev and libmtdev, which step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
+#     Swift runtime, libstdc++ and libgcc statically (--static-swift-stdlib and GCC's
+#     libstdc++.a: their only shared libraries are libc, libm, libevdev and libmtdev, which
+#     step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
 #     start-up functions placed together (tools/package/startup-order.py profiles them),
 #     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
 #     ordinary debug and release builds.
 #  2. The man pages, generated from each command's own help by swift-argument-parser's
 #     generate-manual tool, so it cannot drift from `gestured --help`.
 #  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system (the web
-#     bridge's, gestured-web.service, installed but not enabled), the udev
-#     rule in /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
+#     bridge's, gestured-web.service, installed but not enabled), the udev rule in
+#     /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
 #     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
 #     configurations in /usr/share/doc/gestured/examples, Depends from dpkg-shlibdeps, and
 #     maintainer scripts that create the users, trigger udev and enable gestured.socket.
