@@ -23,7 +23,10 @@ public final class LiveRunner {
     private let logger: Logger
     private let clock: () -> Timestamp
     private let overrides: DeviceOverrides
-    private var pipeline: GesturePipeline
+    /// Unchecked exclusivity: the runner lives on its loop's thread and the pipeline is pure
+    /// (nothing it calls reaches back into the runner), so the dynamic check this class
+    /// property otherwise costs on every raw event bought nothing.
+    @exclusivity(unchecked) private var pipeline: GesturePipeline
     private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?

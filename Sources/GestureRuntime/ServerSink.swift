@@ -25,7 +25,8 @@ final class ServerSink: EventSink {
     }
 
     func publish(_ output: PipelineOutput) {
-        var notices = server.publish(forServer(output))
+        stdout?(output.bytes)
+        var notices = server.publish(count: output.lines.count) { EncodedEvents(output) }
         while !notices.isEmpty {
             notices = server.publish(forServer(announce(notices)))
         }
