@@ -46,12 +46,8 @@ extension Argument {
     ) -> Self {
         let definition = ArgumentDefinition(kind: .option, names: names(name, short), valueName: valueName ?? name,
                                             help: help, isOptional: true, isHidden: isHidden, parsing: parsing)
-        return Self(definition, expectation: Value.expectation, assign: { command, words in
-            guard let word = words.last else { return nil }
-            guard let value = Value(argument: word) else { return word }
-            command[keyPath: keyPath] = value
-            return nil
-        }, defaultDescription: { String(describing: $0[keyPath: keyPath]) })
+        return Self(definition, expectation: Value.expectation, assign: lastValue(keyPath),
+                    defaultDescription: { String(describing: $0[keyPath: keyPath]) })
     }
 
     /// An option that must be given; the property's initial value is a placeholder never used.
@@ -61,12 +57,7 @@ extension Argument {
     ) -> Self {
         let definition = ArgumentDefinition(kind: .option, names: names(name, short), valueName: valueName ?? name,
                                             help: help, isOptional: false)
-        return Self(definition, expectation: Value.expectation) { command, words in
-            guard let word = words.last else { return nil }
-            guard let value = Value(argument: word) else { return word }
-            command[keyPath: keyPath] = value
-            return nil
-        }
+        return Self(definition, expectation: Value.expectation, assign: lastValue(keyPath))
     }
 
     /// An option that may be left out (`nil`); the last occurrence wins.
@@ -76,12 +67,7 @@ extension Argument {
     ) -> Self {
         let definition = ArgumentDefinition(kind: .option, names: names(name, short), valueName: valueName ?? name,
                                             help: help, isOptional: true, parsing: parsing)
-        return Self(definition, expectation: Value.expectation) { command, words in
-            guard let word = words.last else { return nil }
-            guard let value = Value(argument: word) else { return word }
-            command[keyPath: keyPath] = value
-            return nil
-        }
+        return Self(definition, expectation: Value.expectation, assign: lastValue(keyPath))
     }
 
     /// An option that may be repeated; every occurrence's value, in order.
@@ -106,24 +92,16 @@ extension Argument {
     public static func positional<Value: ArgumentValue>(
         _ keyPath: WritableKeyPath<Command, Value>, valueName: String, help: String
     ) -> Self {
-        Self(ArgumentDefinition(kind: .positional, names: [], valueName: valueName, help: help, isOptional: false), expectation: Value.expectation) { command, words in
-            guard let word = words.last else { return nil }
-            guard let value = Value(argument: word) else { return word }
-            command[keyPath: keyPath] = value
-            return nil
-        }
+        Self(ArgumentDefinition(kind: .positional, names: [], valueName: valueName, help: help, isOptional: false),
+             expectation: Value.expectation, assign: lastValue(keyPath))
     }
 
     /// A positional argument that may be left out.
     public static func positional<Value: ArgumentValue>(
         _ keyPath: WritableKeyPath<Command, Value?>, valueName: String, help: String
     ) -> Self {
-        Self(ArgumentDefinition(kind: .positional, names: [], valueName: valueName, help: help, isOptional: true), expectation: Value.expectation) { command, words in
-            guard let word = words.last else { return nil }
-            guard let value = Value(argument: word) else { return word }
-            command[keyPath: keyPath] = value
-            return nil
-        }
+        Self(ArgumentDefinition(kind: .positional, names: [], valueName: valueName, help: help, isOptional: true),
+             expectation: Value.expectation, assign: lastValue(keyPath))
     }
 
     /// Every remaining positional word (none is an error for the command to give, not the
@@ -142,5 +120,30 @@ extension Argument {
 
     private static func names(_ long: String, _ short: Character?) -> [OptionName] {
         short.map { [.long(long), .short($0)] } ?? [.long(long)]
+    }
+
+    /// Stores the last occurrence's value with `store` (an option given more than once keeps
+    /// its last value); returns the word when it is not a value of the type.
+    private static func lastValue<Value: ArgumentValue>(
+        _ store: @escaping (inout Command, Value) -> Void
+    ) -> (inout Command, [String]) -> String? {
+        { command, words in
+            guard let word = words.last else { return nil }
+            guard let value = Value(argument: word) else { return word }
+            store(&command, value)
+            return nil
+        }
+    }
+
+    private static func lastValue<Value: ArgumentValue>(
+        _ keyPath: WritableKeyPath<Command, Value>
+    ) -> (inout Command, [String]) -> String? {
+        lastValue { (command: inout Command, value: Value) in command[keyPath: keyPath] = value }
+    }
+
+    private static func lastValue<Value: ArgumentValue>(
+        _ keyPath: WritableKeyPath<Command, Value?>
+    ) -> (inout Command, [String]) -> String? {
+        lastValue { (command: inout Command, value: Value) in command[keyPath: keyPath] = value }
     }
 }

@@ -92,19 +92,8 @@ public final class EvdevDevice: InputSource {
     /// ``DeviceReading/resynchronised(_:time:)`` that the contact tracker reconciles against
     /// what it had.
     public func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
-        let size = MemoryLayout<input_event>.stride
-        let room = UnsafeMutableRawBufferPointer(start: batch, count: Self.batchCapacity * size)
         while true {
-            let bytes: Int?
-            do {
-                bytes = try fileDescriptor.readAvailable(into: room, subject: path)
-            } catch where error.errno == .operationNotSupportedByDevice {
-                return .removed
-            } catch {
-                throw .system(error)
-            }
-            guard let bytes, bytes > 0 else { return .drained }
-            let count = bytes / size
+            guard let count = try readBatch() else { return .removed }
             for index in 0..<count {
                 let event = batch[index]
                 if event.type == UInt16(EventType.syn) && event.code == Self.synDropped {
@@ -128,18 +117,24 @@ public final class EvdevDevice: InputSource {
     /// The room ``readAvailable(into:)`` reads into, allocated once.
     private let batch = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.batchCapacity)
 
+    /// One read(2) into ``batch``: how many events it holds (0 when the kernel had none), nil
+    /// when the device is gone (`ENODEV`).
+    private func readBatch() throws(EvdevError) -> Int? {
+        let size = MemoryLayout<input_event>.stride
+        let room = UnsafeMutableRawBufferPointer(start: batch, count: Self.batchCapacity * size)
+        do {
+            return (try fileDescriptor.readAvailable(into: room, subject: path) ?? 0) / size
+        } catch where error.errno == .operationNotSupportedByDevice {
+            return nil
+        } catch {
+            throw .system(error)
+        }
+    }
+
     private func resynchronise(droppedAt time: Timestamp, into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
-        let room = UnsafeMutableRawBufferPointer(start: batch, count: Self.batchCapacity * MemoryLayout<input_event>.stride)
         for _ in 0..<Self.maximumDrainReads {
-            let bytes: Int?
-            do {
-                bytes = try fileDescriptor.readAvailable(into: room, subject: path)
-            } catch where error.errno == .operationNotSupportedByDevice {
-                return .removed
-            } catch {
-                throw .system(error)
-            }
-            guard let bytes, bytes > 0 else { break }
+            guard let count = try readBatch() else { return .removed }
+            if count == 0 { break }
         }
         switch try currentState() {
         case .gone:
