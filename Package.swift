@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "GestureRuntime", targets: ["GestureRuntime"]),
     ],
     dependencies: [
+        // Command lines of gestured-web and gestured-synth (gestured has its own parser).
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         // Typed descriptors and errno (FileDescriptor, Errno) under GestureSystem's wrappers.
@@ -76,13 +77,17 @@ let package = Package(
         .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer", "Recordings",
                                                     "GestureRuntime"]),
 
+        // The daemon's command-line parser: declared arguments -> parsing, help, usage errors and
+        // the man page's JSON, with the interface swift-argument-parser gave gestured, in a
+        // fraction of its size and start-up time (docs/decisions.md). Standard library only.
+        .target(name: "CommandLineParsing"),
+
         // The executable: argument parsing and wiring only.
         .executableTarget(
             name: "gestured",
             dependencies: [
                 "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime", "GestureSystem",
-                "GestureServer", .product(name: "Logging", package: "swift-log"), systemPackage,
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "GestureServer", "CommandLineParsing", .product(name: "Logging", package: "swift-log"), systemPackage,
             ]
         ),
 
@@ -128,6 +133,7 @@ let package = Package(
                     dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
                                    "GestureServer", "TestSupport", .product(name: "Logging", package: "swift-log"), systemPackage]),
         .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"]),
+        .testTarget(name: "CommandLineParsingTests", dependencies: ["CommandLineParsing"]),
         .testTarget(name: "GestureServerTests",
                     dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem", systemPackage,
                                    .product(name: "Logging", package: "swift-log")]),

@@ -8,10 +8,11 @@
 # there), creates a virtual panel from a recording's description (uinput, evemu-device) and
 # checks: the udev rule's symlink and group; socket activation; a kiosk user in the gestured
 # group subscribed with the Python client while the recording plays receives what
-# `gestured replay` prints; the STATUS line in systemctl status; a reload with a broken
-# configuration keeps the daemon and logs the error; the watchdog restarts a stopped daemon;
-# unplug and replug; `systemctl stop` says bye; the hardening really applies; the
-# systemd-analyze security score; purge. Results come back through a writable 9p share.
+# `gestured replay` prints; the STATUS line in systemctl status; the web bridge, started
+# under its own hardened unit, serves gestured.js and a WebSocket session that reaches the
+# daemon; a reload with a broken configuration keeps the daemon and logs the error; the
+# watchdog restarts a stopped daemon; unplug and replug; `systemctl stop` says bye; the
+# hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)
 # Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_RECORDING, an evemu recording (description and
@@ -39,7 +40,10 @@ else
     trap 'rm -rf "$job"' EXIT
 fi
 chmod 755 "$job"
-cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/gestured-boot-test.service "$job/"
+cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/web-check.py \
+    tools/boottest/gestured-boot-test.service "$job/"
+# What GET /gestured.js must serve: the module the bridge embeds at build time.
+cp web/gestured.js "$job/"
 
 # The recording: the panel's description and the events played into it. By default the
 # test's own, on the 10-slot 1920 × 1080 panel of tools/vmtest/touchscreen.desc, made for the

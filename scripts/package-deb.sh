@@ -3,16 +3,20 @@
 # .build/debian), for Debian 12 (bookworm) and later, with no Swift toolchain needed on the
 # target.
 #
-#  1. The release binary, linked with the Swift runtime, libstdc++ and libgcc statically
-#     (--static-swift-stdlib and GCC's libstdc++.a: its only shared libraries are libc, libm,
-#     libevdev and libmtdev, which step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
+#  1. The release binaries (gestured and the web bridge gestured-web), each linked with the
+#     Swift runtime, libstdc++ and libgcc statically (--static-swift-stdlib and GCC's
+#     libstdc++.a: their only shared libraries are libc, libm, libevdev and libmtdev, which
+#     step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
 #     start-up functions placed together (tools/package/startup-order.py profiles them),
 #     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
 #     ordinary debug and release builds.
-#  2. The man page, generated from the command's own help by swift-argument-parser's
-#     generate-manual tool, so it cannot drift from `gestured --help`.
-#  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system, the udev
-#     rule in /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
+#  2. The man pages, generated from each command's own help by swift-argument-parser's
+#     generate-manual tool, so they cannot drift from `gestured --help`. gestured parses its
+#     command line itself (Sources/CommandLineParsing) but prints the same
+#     --experimental-dump-help JSON the tool reads (pinned by Tests/Golden/command-line).
+#  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system (the web
+#     bridge's, gestured-web.service, installed but not enabled), the udev rule in
+#     /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
 #     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
 #     configurations in /usr/share/doc/gestured/examples, Depends from dpkg-shlibdeps, and
 #     maintainer scripts that create the users, trigger udev and enable gestured.socket.
@@ -29,8 +33,9 @@ export PATH="$PATH:/opt/swift/usr/bin"
 out=$(mkdir -p "${1:-.build/debian}" && cd "${1:-.build/debian}" && pwd)
 
 # The executables the package carries, each built from this Swift package; a systemd unit of
-# the same name in systemd/ comes along (enabled and started, unless it is gestured's own).
-products=(gestured)
+# the same name in systemd/ comes along, installed but neither enabled nor started unless it
+# is gestured's own (gestured-web's opens a TCP port: the operator enables it).
+products=(gestured gestured-web)
 
 scripts/setup-deps.sh
 need=()
@@ -99,7 +104,8 @@ cp -r packaging/debian "$src/debian"
 for product in "${products[@]}"; do
     cp "$bin/$product" "$stage/"
     [ "$product" = gestured ] || echo "stage/$product usr/bin" >> "$src/debian/gestured.install"
-    # The man page of every ArgumentParser command, from its own --experimental-dump-help.
+    # The man page of every product, from its own --experimental-dump-help (argument-parser's
+    # ToolInfo JSON, which gestured's own parser prints too).
     "$bin/generate-manual" "$bin/$product" --output-directory "$stage" \
         --date "$(date -u -d "@$(dpkg-parsechangelog -l packaging/debian/changelog -S Timestamp)" +%Y-%m-%d)" \
         --section 1 --authors "gestured maintainers" >/dev/null
@@ -109,7 +115,7 @@ for product in "${products[@]}"; do
     [ "$product" = gestured ] || echo "stage/$product.1" >> "$src/debian/gestured.manpages"
 done
 # Units: debian/gestured.service and .socket are gestured's own (see debian/rules); any other
-# product's unit is installed under its name and enabled.
+# product's unit is installed under its name, not enabled.
 cp systemd/gestured.service systemd/gestured.socket "$src/debian/"
 extra_units=()
 for product in "${products[@]}"; do
@@ -128,7 +134,10 @@ cp config/layouts/lobby.json5 "$stage/layouts/"
 # Documentation and examples: the client, and every sample configuration with its layouts.
 cp README.md "$stage/"
 cp docs/*.md "$stage/docs/"
-cp -r examples/python "$stage/examples/"
+cp -r examples/python examples/web "$stage/examples/"
+# The bridge's drop-in for pages that change the layout (README, "Web kiosks").
+mkdir -p "$stage/examples/systemd"
+cp systemd/gestured-web-control.conf "$stage/examples/systemd/"
 mkdir -p "$stage/examples/config/layouts"
 cp config/lobby.json5 config/gallery.json5 config/map.json5 "$stage/examples/config/"
 cp config/layouts/*.json5 "$stage/examples/config/layouts/"

@@ -6,14 +6,16 @@ import GestureCore
 import GestureSystem
 import SystemPackage
 
-/// A live evdev device read through libevdev: opened non-blocking, its events stamped with
-/// `CLOCK_MONOTONIC`, read until `-EAGAIN`, resynchronised after `SYN_DROPPED` as libevdev
-/// documents, and reporting its removal (`-ENODEV`) instead of failing.
+/// A live evdev device, opened and described through libevdev: opened non-blocking, its events
+/// stamped with `CLOCK_MONOTONIC`, read in whole batches with read(2), resynchronised after
+/// `SYN_DROPPED` as the kernel documents, and reporting its removal (`-ENODEV`) instead of
+/// failing.
 ///
-/// Wraps `open(2)` (GestureSystem) and `libevdev_new_from_fd` (init), `libevdev_set_clock_id`,
-/// `libevdev_grab`, `libevdev_next_event` (reads), `libevdev_get_slot_value`,
-/// `libevdev_get_current_slot`, `libevdev_get_event_value` (the state after a resync) and
-/// `libevdev_free` + close(2) (deinit). Not `Sendable`: one reader owns it.
+/// Wraps `open(2)` (GestureSystem) and `libevdev_new_from_fd` (init, and the state read back
+/// after a `SYN_DROPPED`), `libevdev_set_clock_id`, `libevdev_grab`, read(2) through
+/// swift-system (events), `libevdev_get_slot_value`, `libevdev_get_current_slot`,
+/// `libevdev_get_event_value` (the state) and `libevdev_free` + close(2) (deinit). Not
+/// `Sendable`: one reader owns it.
 public final class EvdevDevice: InputSource {
     /// The node it was opened at (after resolving symlinks, when the caller did).
     public let path: String
@@ -60,6 +62,7 @@ public final class EvdevDevice: InputSource {
     deinit {
         // The kernel releases a grab when the descriptor closes.
         libevdev_free(device)
+        batch.deallocate()
         fileDescriptor.closeReleasing()
     }
 
@@ -73,47 +76,98 @@ public final class EvdevDevice: InputSource {
         isGrabbed = true
     }
 
-    /// Reads every event available now (`libevdev_next_event` until `-EAGAIN`).
+    /// Reads every event available now: read(2) of whole batches of `input_event`s straight
+    /// from the descriptor, stopping at a short read (the kernel returns whole events and
+    /// everything it has, up to the room given), so a wake-up for one frame costs one system
+    /// call and no per-event work beyond the copy. libevdev opened the device and describes it;
+    /// its `libevdev_next_event` is not used on this path, because it updates its own copy of
+    /// the device state for every event (as much work again as the whole read), which the
+    /// contact tracker keeps anyway.
     ///
-    /// On `SYN_DROPPED` (`LIBEVDEV_READ_STATUS_SYNC`) it follows libevdev's procedure: read
-    /// with `LIBEVDEV_READ_FLAG_SYNC` until `-EAGAIN`, which brings libevdev's copy of the
-    /// device state up to date, then carry on with normal reads. The sync events themselves
-    /// are not passed on: the state after them is, as one ``DeviceReading/resynchronised(_:time:)``
-    /// snapshot, which the contact tracker reconciles against what it had.
+    /// On `SYN_DROPPED` it follows the kernel's rule (Documentation/input/event-codes.rst):
+    /// the events up to the next `SYN_REPORT` are worthless, and the state is to be read back
+    /// with the `EVIOCG*` ioctls. Like libevdev's resync it first drains what the kernel still
+    /// queues (all of it older than the state read next), then reads the state through a
+    /// fresh libevdev on the same descriptor (``snapshot()``), handed on as one
+    /// ``DeviceReading/resynchronised(_:time:)`` that the contact tracker reconciles against
+    /// what it had.
     public func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
-        var event = input_event()
-        var flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-        var dropTime: Timestamp?
         while true {
-            let status = libevdev_next_event(device, flags, &event)
-            switch status {
-            case Int32(LIBEVDEV_READ_STATUS_SUCCESS.rawValue):
-                output.append(.event(RawEvent(event)))
-            case Int32(LIBEVDEV_READ_STATUS_SYNC.rawValue):
-                if dropTime == nil {
-                    // The first SYNC status carries the SYN_DROPPED itself.
-                    dropTime = RawEvent(event).time
-                    flags = LIBEVDEV_READ_FLAG_SYNC.rawValue
+            guard let count = try readBatch() else { return .removed }
+            for index in 0..<count {
+                let event = batch[index]
+                if event.type == UInt16(EventType.syn) && event.code == Self.synDropped {
+                    return try resynchronise(droppedAt: RawEvent(event).time, into: &output)
                 }
-            case -EAGAIN:
-                guard let time = dropTime else { return .drained }
-                // -EAGAIN in sync mode: the resync is complete; read normally again.
-                output.append(.resynchronised(snapshot(), time: time))
-                dropTime = nil
-                flags = LIBEVDEV_READ_FLAG_NORMAL.rawValue
-            case -EINTR:
-                continue
-            case -ENODEV:
-                return .removed
-            default:
-                throw .system(SystemError(call: "libevdev_next_event", errno: Errno(rawValue: -status), subject: path))
+                output.append(.event(RawEvent(event)))
             }
+            // A short read took everything the kernel had.
+            if count < Self.batchCapacity { return .drained }
         }
     }
 
-    /// The device's state as libevdev knows it: every slot on a protocol B device, the one
+    /// Events read per read(2): a 10-finger frame is about 35, so a frame takes one read.
+    private static let batchCapacity = 128
+    private static let synDropped: UInt16 = 3
+    /// At most this many batches are thrown away after a `SYN_DROPPED` before the state is
+    /// read back: the kernel's queue for one reader holds far fewer, so this only bounds a
+    /// device that floods faster than it can be drained.
+    private static let maximumDrainReads = 256
+
+    /// The room ``readAvailable(into:)`` reads into, allocated once.
+    private let batch = UnsafeMutablePointer<input_event>.allocate(capacity: EvdevDevice.batchCapacity)
+
+    /// One read(2) into ``batch``: how many events it holds (0 when the kernel had none), nil
+    /// when the device is gone (`ENODEV`).
+    private func readBatch() throws(EvdevError) -> Int? {
+        let size = MemoryLayout<input_event>.stride
+        let room = UnsafeMutableRawBufferPointer(start: batch, count: Self.batchCapacity * size)
+        do {
+            return (try fileDescriptor.readAvailable(into: room, subject: path) ?? 0) / size
+        } catch where error.errno == .operationNotSupportedByDevice {
+            return nil
+        } catch {
+            throw .system(error)
+        }
+    }
+
+    private func resynchronise(droppedAt time: Timestamp, into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
+        for _ in 0..<Self.maximumDrainReads {
+            guard let count = try readBatch() else { return .removed }
+            if count == 0 { break }
+        }
+        switch try currentState() {
+        case .gone:
+            return .removed
+        case .read(let snapshot):
+            output.append(.resynchronised(snapshot, time: time))
+            return .drained
+        }
+    }
+
+    private enum State {
+        case gone
+        /// A snapshot, nil for a protocol A device (see ``snapshot(of:)``).
+        case read(DeviceSnapshot?)
+    }
+
+    /// The device's state now, read back by a libevdev made for that on the same descriptor
+    /// (`libevdev_new_from_fd` reads every axis and, on a multitouch device, every slot with
+    /// the `EVIOCG*` ioctls).
+    private func currentState() throws(EvdevError) -> State {
+        var handle: OpaquePointer?
+        let status = libevdev_new_from_fd(fileDescriptor.rawValue, &handle)
+        guard status == 0, let handle else {
+            if status == -ENODEV { return .gone }
+            throw .system(SystemError(call: "libevdev_new_from_fd", errno: Errno(rawValue: -status), subject: path))
+        }
+        defer { libevdev_free(handle) }
+        return .read(Self.snapshot(of: handle))
+    }
+
+    /// The device's state as the libevdev `device` read it: every slot on a protocol B device, the one
     /// `BTN_TOUCH` contact on a single-touch device, nil on a protocol A device (no slots).
-    public func snapshot() -> DeviceSnapshot? {
+    static func snapshot(of device: OpaquePointer) -> DeviceSnapshot? {
         func has(_ type: UInt16, _ code: UInt16) -> Bool {
             libevdev_has_event_code(device, UInt32(type), UInt32(code)) != 0
         }

@@ -35,6 +35,10 @@ public struct Engine {
     private var inserted: [EngineEvent] = []
     private var framed: [Int] = []
     private var sent: [Bool] = []
+    /// Per pending delivery, what groups it into one event: the hit view of its touch, or -1
+    /// for none, and its tree (``send(at:into:)``).
+    private var groupViews: [Int] = []
+    private var groupTrees: [ObjectIdentifier] = []
     /// The touches of this call's deliveries (``TouchList``).
     private var touchPool = TouchPool()
 
@@ -402,23 +406,28 @@ public struct Engine {
         guard !pending.isEmpty else { return }
         sent.removeAll(keepingCapacity: true)
         sent.append(contentsOf: repeatElement(false, count: pending.count))
+        // Each pending delivery's group, read once from its record in place (a whole record
+        // copied costs a retain and release of each of its references).
+        groupViews.removeAll(keepingCapacity: true)
+        groupTrees.removeAll(keepingCapacity: true)
+        for entry in pending {
+            groupViews.append(touches[entry.touch].view ?? -1)
+            groupTrees.append(ObjectIdentifier(touches[entry.touch].tree))
+        }
         for phase in Self.phaseOrder {
             for first in pending.indices where !sent[first] && pending[first].info.phase == phase {
-                // Fields read in place: a whole record copied costs a retain and release of each
-                // of its references.
-                let record = pending[first].touch
-                let tree = touches[record].tree
-                let hitView = touches[record].view
+                let view = groupViews[first]
+                let tree = groupTrees[first]
                 let start = touchPool.touches.count
-                for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase {
-                    let candidate = pending[other].touch
-                    guard touches[candidate].tree === tree && touches[candidate].view == hitView else { continue }
+                for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase
+                    && groupViews[other] == view && groupTrees[other] == tree {
                     touchPool.touches.append(pending[other].info)
                     sent[other] = true
                 }
+                guard view >= 0 else { continue }
+                let record = pending[first].touch
                 let group = TouchList(pool: touchPool, start: start, count: touchPool.touches.count - start)
-                guard let view = hitView else { continue }
-                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: tree, view: view,
+                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touches[record].tree, view: view,
                                                     touches: group)))
                 if touches[record].control != nil {
                     for info in group { controlEvents(for: info, at: time, into: &events) }

@@ -23,7 +23,10 @@ public final class LiveRunner {
     private let logger: Logger
     private let clock: () -> Timestamp
     private let overrides: DeviceOverrides
-    private var pipeline: GesturePipeline
+    /// Unchecked exclusivity: the runner lives on its loop's thread and the pipeline is pure
+    /// (nothing it calls reaches back into the runner), so the dynamic check this class
+    /// property otherwise costs on every raw event bought nothing.
+    @exclusivity(unchecked) private var pipeline: GesturePipeline
     private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
@@ -40,16 +43,19 @@ public final class LiveRunner {
     ///   - sink: receives the event stream, one batch per wake-up.
     ///   - logger: the operator's lines (device found, removed, unusable), never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
+    ///   - keepsEvents: also keep the events themselves in each batch (tests read them back);
+    ///     a batch always carries each event's summary, which is what the socket server needs.
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
                 sink: any EventSink, logger: Logger,
-                clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) }) {
+                clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
+                keepsEvents: Bool = false) {
         self.loop = loop
         self.provider = provider
         self.sink = sink
         self.logger = logger
         self.clock = clock
         overrides = setup.device
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: true),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: keepsEvents, keepsSummaries: true),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
     }
 

@@ -81,8 +81,8 @@ public struct Replayer {
     /// Sets the pipeline up with the recording's device; its `output` then holds the events
     /// that open a replay: the device added, and a warning for each thing the reader noticed
     /// before the first event.
-    /// - Parameter keepsEvents: keep the events beside their lines (socket subscribers).
-    public init(stream: RecordingStream, setup: PipelineSetup, options: ReplayOptions, keepsEvents: Bool = false)
+    /// - Parameter keepsSummaries: keep each event's summary beside its line (socket subscribers).
+    public init(stream: RecordingStream, setup: PipelineSetup, options: ReplayOptions, keepsSummaries: Bool = false)
         throws(ReplayError) {
         let file = stream.sourcePaths.first ?? "recording"
         var description: DeviceDescription
@@ -107,7 +107,7 @@ public struct Replayer {
             throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
         let start = stream.startTime ?? .zero
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, keepsEvents: keepsEvents),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, keepsSummaries: keepsSummaries),
                                    start: start, makeConverter: { try ProtocolAConverter(description: $0) })
         do {
             try pipeline.addDevice(description, message: "replaying \(stream.format) recording of \(description.name)",
@@ -127,9 +127,9 @@ public struct Replayer {
     }
 
     /// Replays a recording already in memory.
-    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions, keepsEvents: Bool = false)
+    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions, keepsSummaries: Bool = false)
         throws(ReplayError) {
-        try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsEvents: keepsEvents)
+        try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsSummaries: keepsSummaries)
     }
 
     /// The recorded device's name.
@@ -140,20 +140,31 @@ public struct Replayer {
     /// step's lines on at once. When `stop` is set (SIGTERM) the replay ends early as a
     /// recording that ends there would: touches still down are cancelled and the output flushed.
     public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
-        let flushAt = pacer == nil ? 1 << 16 : 1
-        var paced = Timestamp(microseconds: .min)
         var more = true
-        while more {
-            if pipeline.output.bytes.count >= flushAt {
-                output(pipeline.output.bytes)
-                pipeline.output.removeAll()
+        if let pacer {
+            var paced = Timestamp(microseconds: .min)
+            while more {
+                if !pipeline.output.isEmpty {
+                    output(pipeline.output.bytes)
+                    pipeline.output.removeAll()
+                }
+                // The raw events of one frame share its time: one wait per instant.
+                if stop?.isSet != true, let time = nextStepTime, time > paced {
+                    pacer.wait(until: time)
+                    paced = time
+                }
+                more = step(stop: stop)
             }
-            // The raw events of one frame share its time: one wait per instant.
-            if let pacer, stop?.isSet != true, let time = nextStepTime, time > paced {
-                pacer.wait(until: time)
-                paced = time
+        } else {
+            // A loop of its own: the optional pacer unwrapped on every step cost an existential
+            // copy per raw event.
+            while more {
+                if pipeline.output.bytes.count >= 1 << 16 {
+                    output(pipeline.output.bytes)
+                    pipeline.output.removeAll()
+                }
+                more = step(stop: stop)
             }
-            more = step(stop: stop)
         }
         if !pipeline.output.isEmpty {
             output(pipeline.output.bytes)

@@ -25,11 +25,12 @@ final class ServerSink: EventSink {
     }
 
     func publish(_ output: PipelineOutput) {
-        var notices = server.publish(forServer(output))
+        stdout?(output.bytes)
+        var notices = server.publish(count: output.lines.count) { EncodedEvents(output) }
         while !notices.isEmpty {
             notices = server.publish(forServer(announce(notices)))
         }
-        if output.events.contains(where: { if case .device = $0 { true } else { false } }) { deviceChanged() }
+        if output.announcesDevice { deviceChanged() }
     }
 
     /// Writes a batch to stdout and returns it as the server publishes it (for the events the

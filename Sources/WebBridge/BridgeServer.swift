@@ -69,7 +69,13 @@ public final class BridgeServer: Sendable {
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 128)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+            // TCP_NODELAY at the TCP level: socketOption(.tcp_nodelay) would be level SOL_SOCKET,
+            // where option 1 is SO_DEBUG, which needs CAP_NET_ADMIN. As root that went unnoticed
+            // (it set SO_DEBUG); under the unit (DynamicUser, no capabilities) setsockopt failed
+            // with EACCES and NIO closed every accepted connection without a word: the resets
+            // of issue 16. (NIO also sets TCP_NODELAY on the listening socket, which accepted
+            // sockets inherit; this says it for the child channels on purpose.)
+            .childChannelOption(ChannelOptions.tcpOption(.tcp_nodelay), value: 1)
             // A fixed send buffer (the kernel doubles it) instead of loopback autotuning, which
             // grows to megabytes: what a browser has not read is then mostly in our bounded
             // queue, where slow_consumer sees it.
@@ -94,6 +100,11 @@ public final class BridgeServer: Sendable {
                 }
             }
         let channel = try bootstrap.bind(host: options.web.listen.host, port: options.web.listen.port).wait()
+        // After NIO's accept handler (added at bind), so that what it fires is seen: without it
+        // a connection NIO could not set up was closed and nothing was logged (issue 16).
+        try channel.eventLoop.submit {
+            try channel.pipeline.syncOperations.addHandler(AcceptErrorLogger(logger: logger))
+        }.wait()
         serverChannel.withLockedValue { $0 = channel }
         let bound = channel.localAddress
         let host = bound?.ipAddress ?? options.web.listen.host
@@ -121,6 +132,35 @@ public final class BridgeServer: Sendable {
     public var sessionCount: Int {
         let registry = self.registry
         return (try? registry.eventLoop.submit { registry.count }.wait()) ?? 0
+    }
+}
+
+/// Logs what the listening channel's pipeline reports: a connection NIO accepted but could not
+/// set up (a child channel option or the initializer failed; NIO closes it) or a failed
+/// accept(2) (EMFILE: NIO retries at once, hundreds of thousands of times a second). At most
+/// one line a second, with the number left out, so a storm of them cannot flood the journal.
+final class AcceptErrorLogger: ChannelInboundHandler {
+    typealias InboundIn = Any
+
+    private let logger: Logger
+    private var lastLogged: NIODeadline?
+    private var suppressed = 0
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: Error) {
+        let now = NIODeadline.now()
+        if let lastLogged, now - lastLogged < .seconds(1) {
+            suppressed += 1
+            return
+        }
+        lastLogged = now
+        var metadata: Logger.Metadata = ["error": "\(error)"]
+        if suppressed > 0 { metadata["alsoSinceLastLine"] = "\(suppressed)" }
+        suppressed = 0
+        logger.warning("a connection could not be accepted or set up", metadata: metadata)
     }
 }
 

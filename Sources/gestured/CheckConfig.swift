@@ -1,10 +1,10 @@
-import ArgumentParser
+import CommandLineParsing
 import GestureConfig
 
 /// `gestured check-config FILE`: a summary and exit 0, or every problem and exit 1.
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "check-config",
+        name: "check-config",
         abstract: "Validate a configuration or a bare layout file.",
         discussion: """
             Prints a short summary and exits 0 when the file is valid. Otherwise prints every \
@@ -12,8 +12,11 @@ struct CheckConfig: ParsableCommand {
             syntax errors), and exits 1.
             """)
 
-    @Argument(help: "The configuration or layout file (JSON5).")
-    var file: String
+    static var arguments: [Argument<Self>] {
+        [.positional(\.file, valueName: "file", help: "The configuration or layout file (JSON5).")]
+    }
+
+    var file = ""
 
     func run() throws {
         let configuration = try loadConfiguration(file)

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandLineParsing
 import EvdevInput
 import GestureConfig
 import GestureCore
@@ -9,6 +9,7 @@ import GestureCore
 /// `gestured devices`: every input device, what it is, and whether the selector picks it.
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        name: "devices",
         abstract: "List input devices: name, path, properties, and whether gestured would pick each one and why not.",
         discussion: """
             For every device: what it is and what decided it (udev's database, or udev's input_id rule \
@@ -19,14 +20,15 @@ struct Devices: ParsableCommand {
             that path is.
             """)
 
-    @Option(help: "Give the verdicts for this configuration's device.")
+    static var arguments: [Argument<Self>] {
+        [.option("config", \.config, help: "Give the verdicts for this configuration's device."),
+         .option("device", \.device, help: "Give the verdicts for this device path instead."),
+         .option("directory", \.directory, help: "The directory of evdev nodes.")]
+    }
+
     var config: String?
-
-    @Option(help: "Give the verdicts for this device path instead.")
     var device: String?
-
-    @Option(help: "The directory of evdev nodes.")
-    var directory: String = DeviceDirectory.defaultPath
+    var directory = DeviceDirectory.defaultPath
 
     func run() throws {
         var match = DeviceSelector.auto

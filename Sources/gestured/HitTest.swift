@@ -1,27 +1,28 @@
-import ArgumentParser
+import CommandLineParsing
 import GestureConfig
 import GestureCore
 
 /// `gestured hit-test LAYOUT X Y`: the trace of SPEC 4, then `=> VIEW` or `=> none`.
 struct HitTest: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "hit-test",
+        name: "hit-test",
         abstract: "Print the hit-test trace of a point, one line per call, then the view that takes it.")
 
-    @Argument(help: "A layout file, or a configuration whose layout to use.")
-    var layout: String
+    static var arguments: [Argument<Self>] {
+        [.positional(\.layout, valueName: "layout", help: "A layout file, or a configuration whose layout to use."),
+         // Read by hand: "-5" looks like an option, and a point left of or above the screen is a
+         // valid point to ask about.
+         .positionals(\.point, valueName: "x y", parsing: .allUnrecognized,
+                      help: "X and Y in screen points (negative values are points off the screen's top or left edge).")]
+    }
 
-    // Read by hand: ArgumentParser takes "-5" for an option, and a point left of or above the
-    // screen is a valid point to ask about.
-    @Argument(parsing: .allUnrecognized,
-              help: ArgumentHelp("X and Y in screen points (negative values are points off the screen's top or left edge).",
-                                 valueName: "x y"))
+    var layout = ""
     var point: [String] = []
 
     var x: Double { Double(point[0])! }
     var y: Double { Double(point[1])! }
 
-    func validate() throws {
+    func validate() throws(ValidationError) {
         guard point.count == 2 else {
             throw ValidationError(point.count < 2 ? "give the point as X Y, in screen points (for example 120 -5)"
                 : "unexpected \(point.dropFirst(2).map { "'\($0)'" }.joined(separator: ", ")) after X Y")

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandLineParsing
 import EvdevInput
 import GestureCore
 import GestureSystem
@@ -12,6 +12,7 @@ import SystemPackage
 /// which `gestured replay` and `evemu-play` both read.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
+        name: "record",
         abstract: "Record a live input device in evemu format.",
         discussion: """
             Writes the device description, then one E: line per event as it arrives, times \
@@ -20,10 +21,12 @@ struct Record: ParsableCommand {
             into a virtual device with `evemu-device` and `evemu-play`.
             """)
 
-    @Option(help: "The device node or udev symlink; default: the first touchscreen.")
-    var device: String?
+    static var arguments: [Argument<Self>] {
+        [.option("device", \.device, help: "The device node or udev symlink; default: the first touchscreen."),
+         .option("output", short: "o", \.output, help: "Write to this file instead of standard output.")]
+    }
 
-    @Option(name: .shortAndLong, help: "Write to this file instead of standard output.")
+    var device: String?
     var output: String?
 
     func run() throws {
@@ -83,9 +86,9 @@ struct Record: ParsableCommand {
         }
     }
 
-    private func failure(_ message: String) -> ExitCode {
+    private func failure(_ message: String) -> CommandFailure {
         printError(message)
-        return ExitCode.failure
+        return CommandFailure()
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandLineParsing
 import GestureConfig
 import GestureCore
 import GestureRuntime
@@ -13,6 +13,7 @@ import Recordings
 /// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
+        name: "replay",
         abstract: "Replay a recorded evdev log through the engine and print the events as JSON Lines.",
         discussion: """
             Reads evemu (evemu-record, or evemu-describe output plus an events file), \
@@ -27,44 +28,45 @@ struct Replay: ParsableCommand {
             systemd (LISTEN_FDS) is used instead of creating PATH.
             """)
 
-    @Option(help: "The configuration file (screen, axis overrides, gestures, layout), or a bare layout.")
-    var config: String
+    static var arguments: [Argument<Self>] {
+        [.requiredOption("config", \.config,
+                         help: "The configuration file (screen, axis overrides, gestures, layout), or a bare layout."),
+         .flag("trace", \.trace,
+               help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions."),
+         .flag("realtime", \.realtime, help: "Pace the replay by the recording's timestamps."),
+         .flag("force", \.force, help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway."),
+         .option("socket", \.socket, valueName: "path",
+                 help: "Serve the events to socket clients at this path instead of printing them."),
+         // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
+         .option("wait-clients", \.waitClients, parsing: .unconditional,
+                 help: "With --socket: start the replay once this many clients have subscribed (0: at once, at most 1000)."),
+         .option("queue-limit", \.queueLimit, isHidden: true,
+                 help: "With --socket: bytes a client may have queued before it is dropped as a slow consumer."),
+         .positional(\.recording, valueName: "recording",
+                     help: "The recording, or a device description file when EVENTS-FILE is given."),
+         .positional(\.eventsFile, valueName: "events-file",
+                     help: "An events-only file that goes with the description file RECORDING.")]
+    }
 
-    @Flag(help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")
+    var config = ""
     var trace = false
-
-    @Flag(help: "Pace the replay by the recording's timestamps.")
     var realtime = false
-
-    @Flag(help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway.")
     var force = false
-
-    @Option(help: ArgumentHelp("Serve the events to socket clients at this path instead of printing them.",
-                               valueName: "path"))
     var socket: String?
-
-    // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
-    @Option(parsing: .unconditional,
-            help: "With --socket: start the replay once this many clients have subscribed (0: at once, at most 1000).")
     var waitClients = 1
-
-    @Option(help: ArgumentHelp("With --socket: bytes a client may have queued before it is dropped as a slow consumer.",
-                               visibility: .hidden))
     var queueLimit = 1 << 20
-
-    @Argument(help: "The recording, or a device description file when EVENTS-FILE is given.")
-    var recording: String
-
-    @Argument(help: "An events-only file that goes with the description file RECORDING.")
+    var recording = ""
     var eventsFile: String?
 
-    func validate() throws {
+    func validate() throws(ValidationError) {
         if waitClients < 0 || waitClients > 1000 {
             throw ValidationError("--wait-clients is \(waitClients); use a number of clients from 0 to 1000")
         }
         if let socket { try validateSocketPath(socket) }
         if socket == nil && waitClients != 1 { throw ValidationError("--wait-clients needs --socket PATH") }
         if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
+        // A client's queue is memory the daemon holds for it; 1 GiB is far beyond any use.
+        if queueLimit > 1 << 30 { throw ValidationError("--queue-limit is \(queueLimit); use at most 1073741824 bytes (1 GiB)") }
     }
 
     func run() throws {
@@ -81,7 +83,7 @@ struct Replay: ParsableCommand {
         do {
             replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: trace, allowNonTouchscreen: force),
-                                    keepsEvents: socket != nil)
+                                    keepsSummaries: socket != nil)
         } catch {
             throw failure(error.description)
         }
@@ -117,8 +119,8 @@ struct Replay: ParsableCommand {
                                           options: options, logger: logger)
             try replay.run()
             if let error = replay.readError { throw failure(error.description) }
-        } catch let exit as ExitCode {
-            throw exit
+        } catch let failed as CommandFailure {
+            throw failed
         } catch {
             throw failure("\(error)")
         }

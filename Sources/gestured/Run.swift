@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandLineParsing
 import EvdevInput
 import GestureConfig
 import GestureCore
@@ -13,6 +13,7 @@ import Logging
 /// `gestured run`: the daemon on the live device (SPEC 6, 9, 10, 11).
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
+        name: "run",
         abstract: "Read the touchscreen and publish the resolved events to socket clients.",
         discussion: """
             Opens the configured device (or --device), runs every frame through the engine and \
@@ -24,24 +25,24 @@ struct Run: ParsableCommand {
             SIGINT cancels the touches still down, tells every client and exits 0.
             """)
 
-    @Option(help: "The configuration file.")
-    var config: String = Configuration.defaultPath
+    static var arguments: [Argument<Self>] {
+        [.option("config", \.config, help: "The configuration file."),
+         .option("device", \.device, help: "A device node or udev symlink to read instead of the configured device."),
+         .option("socket", \.socket, valueName: "path",
+                 help: "Serve clients on this socket instead of the configured socket.path "
+                     + "(socket.group is then applied only if it exists)."),
+         .flag("stdout", \.stdout, help: "Also write the events as JSON Lines on standard output."),
+         .flag("trace", \.trace,
+               help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")]
+    }
 
-    @Option(help: "A device node or udev symlink to read instead of the configured device.")
+    var config = Configuration.defaultPath
     var device: String?
-
-    @Option(help: ArgumentHelp("Serve clients on this socket instead of the configured socket.path "
-                                   + "(socket.group is then applied only if it exists).",
-                               valueName: "path"))
     var socket: String?
-
-    @Flag(help: "Also write the events as JSON Lines on standard output.")
     var stdout = false
-
-    @Flag(help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")
     var trace = false
 
-    func validate() throws {
+    func validate() throws(ValidationError) {
         if let socket { try validateSocketPath(socket) }
     }
 

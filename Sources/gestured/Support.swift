@@ -1,4 +1,4 @@
-import ArgumentParser
+import CommandLineParsing
 import GestureConfig
 import GestureCore
 import GestureSystem
@@ -48,11 +48,14 @@ func printError(_ message: String) {
     _ = try? FileDescriptor.standardError.writeAll(Array((message + "\n").utf8), subject: "standard error")
 }
 
-/// Prints `message` on stderr and returns the error that makes the command exit with status 1
-/// (without ArgumentParser's own "Error:" decoration, so problem lines stay machine-readable).
-func failure(_ message: String) -> ExitCode {
+/// A command that failed and has said why on stderr: the process exits with status 1, and
+/// nothing is added to the message (no "Error:"), so problem lines stay machine-readable.
+struct CommandFailure: Error {}
+
+/// Prints `message` on stderr and returns the error that makes the command exit with status 1.
+func failure(_ message: String) -> CommandFailure {
     printError(message)
-    return ExitCode.failure
+    return CommandFailure()
 }
 
 /// Loads a configuration or a bare layout; every problem goes to stderr.
@@ -65,7 +68,7 @@ func loadConfiguration(_ path: String) throws -> Configuration {
 }
 
 /// A `--socket` path must name a file and fit a Unix socket address (107 bytes, unix(7)).
-func validateSocketPath(_ path: String) throws {
+func validateSocketPath(_ path: String) throws(ValidationError) {
     if path.isEmpty {
         throw ValidationError("--socket is empty; name the socket file, such as \(SocketConfig.defaultPath)")
     }

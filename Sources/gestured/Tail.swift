@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import ArgumentParser
+import CommandLineParsing
 import GestureConfig
 import GestureCore
 import GestureServer
@@ -12,6 +12,7 @@ import SystemPackage
 /// people watching what a kiosk does and for scripts (SPEC 11).
 struct Tail: ParsableCommand {
     static let configuration = CommandConfiguration(
+        name: "tail",
         abstract: "Subscribe to a running gestured and print its events as JSON Lines.",
         discussion: """
             Prints each event on its own line on stdout, as the socket sends it. Filters take \
@@ -20,28 +21,24 @@ struct Tail: ParsableCommand {
             --count events, and 1 when the connection fails or gestured refuses the subscription.
             """)
 
-    @Option(help: ArgumentHelp("The socket of the daemon.", valueName: "path"))
+    static var arguments: [Argument<Self>] {
+        [.option("socket", \.socket, valueName: "path", help: "The socket of the daemon."),
+         .option("kinds", \.kinds, help: "Event types: touches, gesture, control, hitTest, device, layout, warning."),
+         .option("views", \.views, help: "View ids or globs; an event matches if its view or any responder does."),
+         .option("recognizers", \.recognizers, help: "Recognizer ids or globs (for gesture events)."),
+         .flag("trace", \.trace, help: "Also receive hit-test traces and failed gesture transitions."),
+         // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
+         .option("count", \.count, parsing: .unconditional, help: "Exit after this many events.")]
+    }
+
     var socket = SocketConfig.defaultPath
-
-    @Option(help: ArgumentHelp("Event types: touches, gesture, control, hitTest, device, layout, warning.",
-                               valueName: "kinds"))
     var kinds: [String] = []
-
-    @Option(help: ArgumentHelp("View ids or globs; an event matches if its view or any responder does.",
-                               valueName: "views"))
     var views: [String] = []
-
-    @Option(help: ArgumentHelp("Recognizer ids or globs (for gesture events).", valueName: "recognizers"))
     var recognizers: [String] = []
-
-    @Flag(help: "Also receive hit-test traces and failed gesture transitions.")
     var trace = false
-
-    // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
-    @Option(parsing: .unconditional, help: "Exit after this many events.")
     var count: Int?
 
-    func validate() throws {
+    func validate() throws(ValidationError) {
         if let count, count < 1 { throw ValidationError("--count is \(count); use a number of events of 1 or more") }
         try validateSocketPath(socket)
     }

@@ -9,10 +9,11 @@ struct SampleFileTests {
 
     @Test func theSamplesAreThere() {
         #expect(Self.samples == [
-            "config/gallery.json5", "config/lobby.json5", "config/map.json5", "config/scenario-a-passthrough.json5",
-            "config/scenario-a.json5", "config/scenario-b-none.json5", "config/scenario-b-redirect.json5",
-            "config/scenario-b-self.json5", "config/scenario-b.json5", "config/layouts/gallery.json5",
-            "config/layouts/lobby.json5", "config/layouts/map.json5",
+            "config/gallery.json5", "config/lobby.json5", "config/map.json5", "config/photo-wall.json5",
+            "config/scenario-a-passthrough.json5", "config/scenario-a.json5", "config/scenario-b-none.json5",
+            "config/scenario-b-redirect.json5", "config/scenario-b-self.json5", "config/scenario-b.json5",
+            "config/layouts/gallery.json5", "config/layouts/lobby.json5", "config/layouts/map.json5",
+            "config/layouts/photo-wall.json5",
         ])
     }
 
@@ -127,6 +128,23 @@ struct SampleFileTests {
     ])
     func lobbyHitTestsAsItsCommentsSay(_ x: Double, _ y: Double, _ view: String) throws {
         #expect(try Self.hit(Self.load("config/lobby.json5").layout, x, y) == view)
+    }
+
+    /// The photo wall is the layout issue 15's live benchmark reads: at least 30 views, and a
+    /// pan, a tap and a pinch.
+    @Test func photoWallIsTheBenchmarkLayout() throws {
+        let tree = try ViewTree(root: Self.load("config/photo-wall.json5").layout)
+        #expect(tree.nodes.count == 37)
+        #expect(Set(tree.recognizers.map(\.spec.kind)) == [.pan, .tap, .pinch])
+    }
+
+    @Test(arguments: [
+        (100.0, 100.0, "photo1"), (1800, 900, "photo30"),
+        (4, 4, "wall"),                   // the gap between photos is the wall's
+        (100, 1040, "previous"), (1900, 1040, "toolbar"),
+    ])
+    func photoWallHitTestsAsItsCommentsSay(_ x: Double, _ y: Double, _ view: String) throws {
+        #expect(try Self.hit(Self.load("config/photo-wall.json5").layout, x, y) == view)
     }
 
     @Test func bareLayoutSummary() throws {

@@ -35,7 +35,8 @@ struct LiveRunnerTests {
         let loop = try EventLoop()
         let sink = RecordingSink()
         let runner = LiveRunner(loop: loop, provider: provider, setup: setup, sink: sink,
-                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: { clock })
+                                logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: { clock },
+                                keepsEvents: true)
         sink.isDone = { sink in
             sink.deviceActions.filter { $0 == "removed" }.count >= removals && runner.nextDeadline == nil
         }

@@ -201,3 +201,48 @@ func parseErrorSplit(description: String, events: String) -> RecordingError? {
         return error
     }
 }
+
+/// Event lines as evemu writes them take a fast path (`EvemuParser.canonicalEvent`); every
+/// other spelling of the same event takes the general scanner. Both must give the same event,
+/// and the fast path must hand every line it does not fully accept to the general one (which
+/// accepts or rejects it exactly as before).
+@Suite("Evemu event lines, canonical and not")
+struct EvemuCanonicalLineTests {
+    /// Pairs: a canonical line and other spellings of the same event.
+    static let spellings: [(canonical: String, others: [String])] = [
+        ("E: 1.000100 0003 0035 100", ["E:\t1.000100 0003 0035 100", "E: 1.000100  0003 0035 100",
+                                        "E: 1.000100 0003 0035 +100", "E: 1.000100 0003 0035 100 # a comment",
+                                        "E: 1.000100 3 35 100 ", "E: 1.000100 00003 000035 0000100"]),
+        ("E: 0.5 0 0 0", ["E: 0.000005 0000 0000 -0"]),
+        ("E: 123456789012.999999 ffff FFFF -2147483648", ["E: 123456789012.999999 0ffff 0FFFF -2147483648"]),
+        ("E: 7.000001 0001 014a 2147483647", ["E: 7.000001 0001 014A 2147483647\t"]),
+    ]
+
+    @Test func everySpellingGivesTheSameEvent() throws {
+        for (canonical, others) in Self.spellings {
+            let expected = try parseEvemu(smallDescription + canonical + "\n").events
+            #expect(expected.count == 1, "\(canonical)")
+            for other in others {
+                let events = try parseEvemu(smallDescription + other + "\n").events
+                #expect(events == expected, "\(other) against \(canonical)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        "E: 1.000100 0003 0035 2147483648",      // beyond Int32
+        "E: 1.000100 0003 0035 -2147483649",
+        "E: 1234567890123.000100 0003 0035 1",   // 13 digits of seconds
+        "E: 1.0001000 0003 0035 1",              // 7 digits of microseconds
+        "E: 1.000100 10000 0035 1",              // type beyond 0xffff
+        "E: 1.000100 0003 0035",                 // no value
+        "E: 1.000100 0003 0035 1x",
+        "E: 1.000100 0003 0035 - 1",
+        "E: 1000100 0003 0035 1",                // no period
+        "E: .000100 0003 0035 1",
+        "E: 1. 0003 0035 1",
+    ])
+    func malformedLinesAreStillErrors(line: String) {
+        #expect(parseError(smallDescription + line + "\n") != nil, "\(line)")
+    }
+}

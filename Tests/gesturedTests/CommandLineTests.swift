@@ -54,11 +54,15 @@ enum Gestured {
         return (exited ? (status >> 8) & 0xff : -1, peak)
     }
 
-    static func run(_ arguments: [String]) throws -> Result {
+    /// `columns` is $COLUMNS for the help's layout; without it, 80 (stdout is a pipe).
+    static func run(_ arguments: [String], columns: Int? = nil) throws -> Result {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: binary)
         process.arguments = arguments
         process.currentDirectoryURL = URL(fileURLWithPath: packageRoot)
+        var environment = ProcessInfo.processInfo.environment.filter { $0.key != "COLUMNS" }
+        if let columns { environment["COLUMNS"] = String(columns) }
+        process.environment = environment
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -68,6 +72,40 @@ enum Gestured {
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
+    }
+}
+
+/// Runs the binary with arguments of any bytes (not only UTF-8, which `Process` needs), and
+/// returns its exit status (-1 if a signal ended it) and what it wrote on stderr.
+enum RawArguments {
+    static func run(_ arguments: [[UInt8]]) throws -> (status: Int32, stderr: String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gestured-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let errorPath = directory.appendingPathComponent("stderr").path
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, errorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let words = [Array(Gestured.binary.utf8)] + arguments
+        let argv: [UnsafeMutablePointer<CChar>?] = words.map { bytes in
+            let pointer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+            for (index, byte) in bytes.enumerated() { pointer[index] = CChar(bitPattern: byte) }
+            pointer[bytes.count] = 0
+            return pointer
+        } + [nil]
+        defer { for pointer in argv { pointer?.deallocate() } }
+        var pid = pid_t()
+        guard posix_spawn(&pid, Gestured.binary, &actions, nil, argv, environ) == 0 else {
+            throw CocoaError(.fileReadUnknown)
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = status & 0x7f == 0
+        let stderr = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+        return (exited ? (status >> 8) & 0xff : -1, stderr)
     }
 }
 
@@ -379,5 +417,151 @@ struct CommandLineValueTests {
         #expect(result.status == 1)
         #expect(result.stderr == "/dev/null: cannot read the file (it is a character device (such as /dev/null), not a "
             + "regular file); name a configuration or layout file\n")
+    }
+}
+
+/// The command line that swift-argument-parser gave `gestured`, now read by CommandLineParsing
+/// (docs/decisions.md): the same help and JSON help byte for byte, the same exit statuses, and
+/// usage errors that name the option and what it takes.
+@Suite("Command-line interface")
+struct CommandLineInterfaceTests {
+    static let golden = Gestured.packageRoot + "/Tests/Golden/command-line/"
+
+    static let helps: [([String], String)] = [
+        ([], "gestured.help.txt"), (["--help"], "gestured.help.txt"), (["-h"], "gestured.help.txt"),
+        (["help"], "gestured.help.txt"), (["help", "bogus"], "gestured.help.txt"),
+        (["--bogus", "--help"], "gestured.help.txt"),
+        (["run", "--help"], "gestured-run.help.txt"), (["help", "run"], "gestured-run.help.txt"),
+        (["run", "-h", "--socket", ""], "gestured-run.help.txt"),
+        (["replay", "-h"], "gestured-replay.help.txt"), (["help", "replay"], "gestured-replay.help.txt"),
+        (["record", "--help"], "gestured-record.help.txt"), (["devices", "--help"], "gestured-devices.help.txt"),
+        (["tail", "--bogus", "--help"], "gestured-tail.help.txt"), (["hit-test", "L", "1", "-h"], "gestured-hit-test.help.txt"),
+        (["check-config", "--help"], "gestured-check-config.help.txt"), (["help", "help"], "gestured-help.help.txt"),
+    ]
+
+    @Test(arguments: helps)
+    func helpIsWhatArgumentParserPrinted(_ arguments: [String], _ file: String) throws {
+        let result = try Gestured.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout == (try String(contentsOfFile: Self.golden + file, encoding: .utf8)))
+    }
+
+    @Test func helpIsLaidOutToColumns() throws {
+        let result = try Gestured.run(["replay", "--help"], columns: 50)
+        #expect(result.stdout == (try String(contentsOfFile: Self.golden + "gestured-replay.help.50-columns.txt", encoding: .utf8)))
+    }
+
+    /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
+    @Test(arguments: [[], ["run"], ["replay"], ["record"], ["devices"], ["tail"], ["hit-test"], ["check-config"], ["help"]])
+    func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
+        // Before --version, as argument-parser ranked them.
+        let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])
+        #expect(result.status == 0)
+        let file = (["gestured"] + subcommand).joined(separator: "-") + ".dump-help.json"
+        #expect(result.stdout == (try String(contentsOfFile: Self.golden + file, encoding: .utf8)))
+    }
+
+    @Test(arguments: [["--version"], ["run", "--version"], ["tail", "--bogus", "--version"], ["help", "--version"],
+                      ["hit-test", "L", "1", "2", "--version"]])
+    func versionIsPrintedWhateverElseTheLineHolds(_ arguments: [String]) throws {
+        let result = try Gestured.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout == "0.1.0\n")
+    }
+
+    static let recording = "config/recordings/one-finger-taps.evemu"
+
+    /// Status 64 (EX_USAGE) and the first line of stderr, as argument-parser answered (the
+    /// value errors now also say what the option takes).
+    static let usageErrors: [([String], String)] = [
+        (["--bogus"], "Error: Unknown option '--bogus'"),
+        (["-v"], "Error: Unknown option '-v'"),
+        (["bogus"], "Error: Unexpected argument 'bogus'"),
+        ([""], "Error: Unexpected argument ''"),
+        (["", "run"], "Error: 2 unexpected arguments: '', 'run'"),
+        (["--", "run"], "Error: Unexpected argument 'run'"),
+        (["run", "extra"], "Error: Unexpected argument 'extra'"),
+        (["run", "--sock", "x"], "Error: Unknown option '--sock'. Did you mean '--socket'?"),
+        (["run", "--config"], "Error: Missing value for '--config <config>'"),
+        (["run", "--config="], "Error: Missing value for '--config <config>'"),
+        (["run", "--socket", "--stdout"], "Error: Missing value for '--socket <path>'"),
+        (["run", "--stdout=yes"], "Error: The option '--stdout' does not take any value, but 'yes' was specified."),
+        (["run", "--socket", ""], "Error: --socket is empty; name the socket file, such as /run/gestured/gestured.sock"),
+        (["record", "-o"], "Error: Missing value for '-o <output>'"),
+        (["tail", "--count", "x"], "Error: The value 'x' is invalid for '--count <count>'; use a whole number"),
+        (["tail", "--count", "99999999999999999999"],
+         "Error: The value '99999999999999999999' is invalid for '--count <count>'; use a whole number"),
+        (["tail", "--count=0"], "Error: --count is 0; use a number of events of 1 or more"),
+        (["check-config"], "Error: Missing expected argument '<file>'"),
+        (["check-config", "a", "b"], "Error: Unexpected argument 'b'"),
+        (["replay", recording], "Error: Missing expected argument '--config <config>'"),
+        (["replay", "--config", "config/lobby.json5"], "Error: Missing expected argument '<recording>'"),
+        (["replay", "--config", "config/lobby.json5", "--wait-clients", "2", recording], "Error: --wait-clients needs --socket PATH"),
+        (["replay", "--config", "config/lobby.json5", "--socket", "/tmp/x.sock", "--wait-clients", "1001", recording],
+         "Error: --wait-clients is 1001; use a number of clients from 0 to 1000"),
+        (["replay", "--config", "config/lobby.json5", "--queue-limit", "100", recording],
+         "Error: --queue-limit must be at least 4096 bytes"),
+        (["replay", "--config", "config/lobby.json5", "--queue-limit", "2000000000", recording],
+         "Error: --queue-limit is 2000000000; use at most 1073741824 bytes (1 GiB)"),
+        (["replay", "--config", "config/lobby.json5", "--queue-limit", "x", recording],
+         "Error: The value 'x' is invalid for '--queue-limit'; use a whole number"),
+        (["hit-test", "config/scenario-a.json5", "1", "2", "3"], "Error: unexpected '3' after X Y"),
+        (["help", "-x"], "Error: Unknown option '-x'"),
+    ]
+
+    @Test(arguments: usageErrors)
+    func usageErrorsExit64NamingTheOption(_ arguments: [String], _ firstLine: String) throws {
+        let result = try Gestured.run(arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr.split(separator: "\n").first.map(String.init) == firstLine, "\(result.stderr)")
+    }
+
+    @Test func aUsageErrorShowsTheOptionsHelpAndTheUsage() throws {
+        let result = try Gestured.run(["tail", "--count"])
+        #expect(result.stderr == """
+            Error: Missing value for '--count <count>'
+            Help:  --count <count>  Exit after this many events.
+            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--trace] [--count <count>]
+              See 'gestured tail --help' for more information.
+
+            """)
+    }
+
+    /// What argument-parser got wrong, and this parser reads as meant.
+    @Test func doubleDashEndsTheOptionsOfHitTest() throws {
+        let result = try Gestured.run(["hit-test", "config/scenario-a.json5", "--", "-5", "-5"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "RootView hitTest\nRootView point(inside): false\n=> none\n")
+    }
+
+    @Test func aFailedCommandExits1WithoutUsage() throws {
+        let result = try Gestured.run(["check-config", "no/such/file.json5"])
+        #expect(result.status == 1)
+        #expect(!result.stderr.contains("Usage:"))
+    }
+
+    /// Words the shell can pass that are not UTF-8, or empty, or repeated: an answer and a
+    /// status, never a crash.
+    static let hostile: [([[UInt8]], Int32)] = [
+        ([[0xFF]], 64),
+        ([[0x2D, 0x2D, 0xFF, 0xFE]], 64),
+        ([Array("run".utf8), [0xC3]], 64),
+        ([Array("tail".utf8), Array("--count".utf8), [0xFF]], 64),
+        ([Array("check-config".utf8), [0xFF, 0x2F, 0x78]], 1),
+        ([Array("hit-test".utf8), Array((Gestured.packageRoot + "/config/scenario-a.json5").utf8), [0xFF], [0x31]], 64),
+        ([Array("run".utf8), Array("--socket".utf8), Array(repeating: 0x61, count: 100_000)], 64),
+        ([Array("tail".utf8)] + Array(repeating: Array("--kinds=a".utf8), count: 10_000) + [Array("--bogus".utf8)], 64),
+        ([[], [], []], 64),
+        ([Array("--".utf8), Array("--".utf8)], 64),
+        ([Array("check-config".utf8), Array("--".utf8), Array("--".utf8)], 1),
+    ]
+
+    @Test(arguments: hostile)
+    func hostileWordsGetAnAnswer(_ arguments: [[UInt8]], _ status: Int32) throws {
+        let result = try RawArguments.run(arguments)
+        #expect(result.status == status, "\(result.stderr)")
+        #expect(!result.stderr.isEmpty)
     }
 }

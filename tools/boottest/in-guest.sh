@@ -6,7 +6,8 @@
 # the outputs of each check, the journal, and status (the number of failed checks).
 #
 # The checks follow each other as a kiosk's life would: install, panel, subscribe and play,
-# status, hardening, broken reload, watchdog, unplug and replug, stop, security score, purge.
+# status, the web bridge, hardening, broken reload, watchdog, unplug and replug, stop,
+# security score, purge.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 J=/job
@@ -147,6 +148,65 @@ check_status_line() {
     grep -q "Status: \"reading $NODE" "$W/status.txt" || { log "no STATUS line naming the panel"; return 1; }
 }
 
+# The web bridge (SPEC 13): packaged, but neither enabled nor started (it opens a TCP port);
+# started here as an operator would, under its own hardened unit. Its module over HTTP, then
+# one page's WebSocket: the daemon's hello relayed and a status request answered by the
+# running daemon (web-check.py). It stays up until the purge, whose prerm must stop it.
+web_journal() { journalctl -u gestured-web.service --no-pager -n 15 | sed 's/^/    /'; }
+check_web_bridge() {
+    running || return 1
+    for f in /usr/bin/gestured-web /lib/systemd/system/gestured-web.service /usr/share/man/man1/gestured-web.1.gz \
+             /usr/share/doc/gestured/examples/systemd/gestured-web-control.conf; do
+        [ -f "$f" ] || { log "missing $f"; return 1; }
+    done
+    ! ldd /usr/bin/gestured-web | grep -E 'not found|libswift|libFoundation|libicu' || { log "unresolved or Swift libraries"; return 1; }
+    [ "$(systemctl is-enabled gestured-web.service)" = disabled ] \
+        || { log "gestured-web.service is $(systemctl is-enabled gestured-web.service) after install, not disabled"; return 1; }
+    [ "$(systemctl is-active gestured-web.service)" = inactive ] || { log "gestured-web.service runs without being started"; return 1; }
+    systemctl start gestured-web.service || { log "systemctl start gestured-web failed"; web_journal; return 1; }
+    local pid; pid=$(systemctl show -p MainPID --value gestured-web.service)
+    [ "$pid" != 0 ] || { log "gestured-web.service has no main process"; web_journal; return 1; }
+    local exec ready
+    exec=$(systemctl show -p ExecMainStartTimestampMonotonic --value gestured-web.service)
+    ready=$(systemctl show -p ActiveEnterTimestampMonotonic --value gestured-web.service)
+    fact "gestured-web: $(stat -c %s /usr/bin/gestured-web) bytes; start to READY=1 under systemd (emulated CPU): $(( (ready - exec) / 1000 )) ms"
+    # The unit's sandbox really applies: a user of its own (DynamicUser) in the gestured
+    # group, a seccomp filter, no new privileges, no capabilities.
+    grep -E '^(Uid|Gid|Groups|NoNewPrivs|Seccomp|CapEff|CapBnd):' "/proc/$pid/status" | sed 's/^/    /'
+    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ] || { log "the bridge runs as root"; return 1; }
+    awk '/^Groups:/' "/proc/$pid/status" | tr ' \t' '\n\n' | grep -qx "$(getent group gestured | cut -d: -f3)" \
+        || { log "the bridge is not in the gestured group"; return 1; }
+    grep -qx $'Seccomp:\t2' "/proc/$pid/status" || { log "no seccomp filter"; return 1; }
+    grep -qx $'NoNewPrivs:\t1' "/proc/$pid/status" || { log "NoNewPrivs is not set"; return 1; }
+    grep -qx $'CapEff:\t0000000000000000' "/proc/$pid/status" || { log "capabilities left"; return 1; }
+    python3 "$J/web-check.py" 127.0.0.1:7300 "$J/gestured.js" > "$W/web-check.txt" 2>&1
+    local rc=$?
+    sed 's/^/    /' "$W/web-check.txt"
+    [ $rc -eq 0 ] || { log "the bridge's journal:"; web_journal; return 1; }
+    # The WebSocket's session reached this daemon, not some other socket.
+    grep -qx "daemon pid $(mainpid)" "$W/web-check.txt" || { log "the status reply is not from gestured.service ($(mainpid))"; return 1; }
+    fact "gestured-web serving under its unit: VmHWM $(grep -E '^VmHWM' "/proc/$pid/status" | tr -s ' \t' ' ' | cut -d' ' -f2-)"
+    grep -q '"canControl":false' "$W/web-check.txt" || { log "the bridge may control gestured without the control drop-in"; return 1; }
+    # The packaged example drop-in (README): the bridge joins kiosk, the sample's controlGroup,
+    # and its pages' sessions may change the layout.
+    mkdir -p /etc/systemd/system/gestured-web.service.d
+    cp /usr/share/doc/gestured/examples/systemd/gestured-web-control.conf /etc/systemd/system/gestured-web.service.d/control.conf
+    systemctl daemon-reload && systemctl restart gestured-web.service || { log "restart with the control drop-in failed"; web_journal; return 1; }
+    python3 "$J/web-check.py" 127.0.0.1:7300 "$J/gestured.js" > "$W/web-check-control.txt" 2>&1 \
+        || { sed 's/^/    /' "$W/web-check-control.txt"; web_journal; return 1; }
+    grep '^first message' "$W/web-check-control.txt" | sed 's/^/    with control.conf: /'
+    grep -q '"canControl":true' "$W/web-check-control.txt" || { log "the control drop-in did not let the bridge control gestured"; return 1; }
+    journalctl -u gestured-web.service --no-pager -o cat > "$W/web-journal.txt"
+    grep -q 'browser connected' "$W/web-journal.txt" || { log "the bridge logged no session"; return 1; }
+    ! grep -iE 'could not be accepted|not permitted|EPERM|EACCES' "$W/web-journal.txt" || { log "the bridge logged a failure"; return 1; }
+    systemd-analyze security gestured-web.service --no-pager > "$W/security-web.txt" 2>&1
+    local overall; overall=$(grep 'Overall exposure level' "$W/security-web.txt")
+    [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security-web.txt"; return 1; }
+    fact "systemd-analyze security gestured-web.service: ${overall#*: }"
+    grep '^✗' "$W/security-web.txt" | sed 's/^/    /' | head -n 30
+    echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
+}
+
 check_hardening() {
     running || return 1
     local pid; pid=$(mainpid)
@@ -246,7 +306,9 @@ check_purge() {
     kill "$DEVPID" 2>/dev/null; wait "$DEVPID" 2>/dev/null
     dpkg --purge gestured > "$W/dpkg-purge.log" 2>&1 || { log "dpkg --purge failed:"; sed 's/^/    /' "$W/dpkg-purge.log"; return 1; }
     sed 's/^/    /' "$W/dpkg-purge.log"
-    [ ! -e /usr/bin/gestured ] && [ ! -e /etc/gestured/gestured.json5 ] || { log "files left behind"; return 1; }
+    [ ! -e /usr/bin/gestured ] && [ ! -e /usr/bin/gestured-web ] && [ ! -e /etc/gestured/gestured.json5 ] \
+        || { log "files left behind"; return 1; }
+    [ "$(systemctl is-active gestured-web.service)" != active ] || { log "the web bridge still runs"; return 1; }
     [ "$(systemctl is-active gestured.socket)" != active ] || { log "the socket still listens"; return 1; }
     [ ! -e /etc/systemd/system/sockets.target.wants/gestured.socket ] || { log "the socket is still enabled"; return 1; }
     [ ! -e /run/gestured/gestured.sock ] || { log "the socket file is left"; return 1; }
@@ -270,7 +332,7 @@ systemctl is-system-running --wait > /dev/null
 fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(. /etc/os-release; echo "$PRETTY_NAME"), state $(systemctl is-system-running)"
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
 for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
-             check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
+             check_web_bridge check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
              check_unplug_and_replug check_stop_says_bye check_security_score check_purge; do
     run_check "$check"
 done

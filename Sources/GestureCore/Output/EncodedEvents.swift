@@ -21,9 +21,13 @@ public struct EncodedEvents: Sendable {
     /// A pipeline's batch, already encoded: each kept event with what filters look at.
     public init(_ output: PipelineOutput) {
         bytes = output.bytes
-        events.reserveCapacity(output.events.count)
-        for (event, range) in zip(output.events, output.lines) {
-            events.append(Event(summary: EventSummary(event), range: range))
+        events.reserveCapacity(output.lines.count)
+        if output.summaries.count == output.lines.count {
+            for (summary, range) in zip(output.summaries, output.lines) { events.append(Event(summary: summary, range: range)) }
+        } else {
+            for (event, range) in zip(output.events, output.lines) {
+                events.append(Event(summary: EventSummary(event), range: range))
+            }
         }
     }
 

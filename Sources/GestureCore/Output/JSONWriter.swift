@@ -149,22 +149,31 @@ public struct JSONWriter {
         guard abs(scaled) < 1e18 else { return formatLarge(value, at: out) }
         let units = Int64(scaled)
         let magnitude = units.magnitude
-        var fraction = magnitude % 10_000
-        var width = 4
-        while width > 1 && fraction % 10 == 0 {
-            fraction /= 10
-            width -= 1
-        }
+        let fraction = Int(truncatingIfNeeded: magnitude % 10_000)
         var count = format(magnitude / 10_000, negative: units < 0, at: out)
         out[count] = UInt8(ascii: ".")
+        // Four decimals by pairs, then trailing zeros dropped but one kept.
+        writePair(fraction / 100, at: out + count + 1)
+        writePair(fraction % 100, at: out + count + 3)
+        var width = 4
+        while width > 1 && out[count + width] == UInt8(ascii: "0") { width -= 1 }
         count += width + 1
-        var index = count
-        while index > count - width {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: fraction % 10)
-            fraction /= 10
-        }
         return count
+    }
+
+    /// "00" to "99", for writing digits two at a time.
+    private static let digitPairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// The two digits of `value` (0 to 99) at `out`.
+    @inline(__always)
+    private static func writePair(_ value: Int, at out: UnsafeMutablePointer<UInt8>) {
+        let pairs = digitPairs.utf8Start
+        out[0] = pairs[2 &* value]
+        out[1] = pairs[2 &* value &+ 1]
     }
 
     @inline(never)
@@ -300,19 +309,19 @@ public struct JSONWriter {
         var scale: UInt64 = 10
         while digits < 20 && value >= scale {
             digits += 1
-            if digits < 20 { scale *= 10 }
+            if digits < 20 { scale &*= 10 }
         }
         let sign = negative ? 1 : 0
         if negative { out.pointee = UInt8(ascii: "-") }
-        // Backwards from the last digit; a plain loop (a `stride` here was not specialised and
-        // cost a value-witness call per digit).
+        // Backwards from the last digit, two at a time.
         var rest = value
         var index = sign + digits
-        while index > sign {
-            index -= 1
-            out[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest % 10)
-            rest /= 10
+        while index - sign >= 2 {
+            index -= 2
+            writePair(Int(truncatingIfNeeded: rest % 100), at: out + index)
+            rest /= 100
         }
+        if index > sign { out[sign] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
         return sign + digits
     }
 

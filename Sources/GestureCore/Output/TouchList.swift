@@ -43,5 +43,8 @@ public struct TouchList: RandomAccessCollection, Sendable {
 /// only the engine appends to it, and only before the deliveries that refer to it are handed
 /// out (see ``TouchList``), which is what makes the `@unchecked Sendable` sound.
 final class TouchPool: @unchecked Sendable {
-    var touches: [TouchInfo] = []
+    /// Unchecked: the engine is the only writer, one append at a time, and readers come after
+    /// (``TouchList``); a dynamic exclusivity check on every append of every frame bought
+    /// nothing (two runtime calls per touch delivered).
+    @exclusivity(unchecked) var touches: [TouchInfo] = []
 }

@@ -32,13 +32,17 @@ public struct GesturePipeline {
     public struct Options: Sendable {
         /// Emit `hitTest` events and `failed` gesture transitions (`--trace`).
         public var tracing: Bool
-        /// Keep the events themselves in ``output`` beside their lines (a socket server needs
-        /// them to filter per subscriber; a replay to stdout does not).
+        /// Keep the events themselves in ``output`` beside their lines (tests and tools that
+        /// read them back).
         public var keepsEvents: Bool
+        /// Keep what a subscription filter looks at in each event (``EventSummary``) beside its
+        /// line: what a socket server needs, and far cheaper per event than the event itself.
+        public var keepsSummaries: Bool
 
-        public init(tracing: Bool = false, keepsEvents: Bool = false) {
+        public init(tracing: Bool = false, keepsEvents: Bool = false, keepsSummaries: Bool = false) {
             self.tracing = tracing
             self.keepsEvents = keepsEvents
+            self.keepsSummaries = keepsSummaries
         }
     }
 
@@ -67,6 +71,7 @@ public struct GesturePipeline {
     /// The configuration's settings, distances in millimetres not yet converted.
     private let settings: GestureSettings
     private let keepsEvents: Bool
+    private let keepsSummaries: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
 
@@ -79,6 +84,7 @@ public struct GesturePipeline {
         overrides = setup.device
         settings = setup.settings
         keepsEvents = options.keepsEvents
+        keepsSummaries = options.keepsSummaries
         self.makeConverter = makeConverter
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing)
@@ -295,10 +301,9 @@ public struct GesturePipeline {
         for index in events.indices {
             let start = output.bytes.count
             encoder.encode(events[index], into: &output.bytes)
-            if keepsEvents {
-                output.events.append(.engine(events[index]))
-                output.lines.append(start..<output.bytes.count)
-            }
+            if keepsEvents { output.events.append(.engine(events[index])) }
+            if keepsSummaries { output.summaries.append(EventSummary(events[index])) }
+            if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
         }
         events.removeAll(keepingCapacity: true)
     }
@@ -306,10 +311,10 @@ public struct GesturePipeline {
     private mutating func emit(_ event: OutputEvent) {
         let start = output.bytes.count
         encoder.encode(event, into: &output.bytes)
-        if keepsEvents {
-            output.events.append(event)
-            output.lines.append(start..<output.bytes.count)
-        }
+        if case .device = event { output.announcesDevice = true }
+        if keepsEvents { output.events.append(event) }
+        if keepsSummaries { output.summaries.append(EventSummary(event)) }
+        if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
     }
 
     /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer

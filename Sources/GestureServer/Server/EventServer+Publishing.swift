@@ -4,6 +4,17 @@ import GestureCore
 /// byte ranges of the one shared buffer, into bounded queues. A client whose queue would
 /// overflow is dropped with `slow_consumer`; the input path never waits for a client.
 extension EventServer {
+    /// Publishes the batch `makeBatch` builds, `count` events, only if a client is there to
+    /// receive it: a daemon with no client (a kiosk whose page has not connected yet, a
+    /// benchmark) builds no per-event filter summaries.
+    public func publish(count: Int, _ makeBatch: () -> EncodedEvents) -> [ServerNotice] {
+        guard !clients.isEmpty else {
+            counters.eventsPublished += count
+            return []
+        }
+        return publish(makeBatch())
+    }
+
     /// Queues each event of `batch`, in order, for every subscriber whose filters it matches,
     /// then writes what the sockets take at once (the rest waits for `.writable`). Returns the
     /// clients dropped on the way, which the owner announces in its stream (``EventServerOwner/announce(_:)``)

@@ -70,6 +70,11 @@ final class EvemuParser: RecordingParser {
 
     func consume(_ line: TextLine) throws(RecordingError) -> RawEvent? {
         guard let first = line.bytes.first else { return nil }
+        if first == UInt8(ascii: "E"), let event = Self.canonicalEvent(line.bytes) {
+            sawData = true
+            sawEvent = true
+            return event
+        }
         if first == .hash {
             // evemu's own reader only looks at the first line; accept the version line anywhere
             // before the data so a leading blank line does not lose it.
@@ -107,6 +112,75 @@ final class EvemuParser: RecordingParser {
         default: throw error(line, expected: Self.anyLine)
         }
         return nil
+    }
+
+    /// The event of a line as evemu writes it — `E: <sec>.<usec> <type> <code> <value>`, one
+    /// space between fields, `type` and `code` of one to four hex digits — read through a
+    /// pointer in one pass: the lines of a recording are almost all of this form, and the
+    /// general scanner's checks cost more than the rest of a replay's input. Anything else
+    /// (tabs, more spaces, a comment, longer numbers, a malformed line) returns nil and goes
+    /// through ``parseEvent(_:_:)``, which accepts every line this does with the same event.
+    static func canonicalEvent(_ bytes: ArraySlice<UInt8>) -> RawEvent? {
+        bytes.withUnsafeBufferPointer { line -> RawEvent? in
+            guard line.count >= 12, let base = line.baseAddress, base[1] == .colon, base[2] == .space else { return nil }
+            var cursor = base + 3
+            let end = base + line.count
+            guard let (seconds, secondDigits) = decimal(&cursor, end), secondDigits <= 12,
+                  cursor < end, cursor.pointee == .period else { return nil }
+            cursor += 1
+            guard let (micros, microDigits) = decimal(&cursor, end), microDigits <= 6, space(&cursor, end),
+                  let type = hex(&cursor, end), space(&cursor, end), let code = hex(&cursor, end), space(&cursor, end)
+            else { return nil }
+            let negative = cursor < end && cursor.pointee == .minus
+            if negative { cursor += 1 }
+            guard let (magnitude, valueDigits) = decimal(&cursor, end), valueDigits <= 10, cursor == end,
+                  let value = Int32(exactly: negative ? -magnitude : magnitude) else { return nil }
+            return RawEvent(time: Timestamp(microseconds: seconds * 1_000_000 + micros), type: type, code: code, value: value)
+        }
+    }
+
+    /// Decimal digits at `cursor` and how many there were (nil for none); a run of more than
+    /// 18 is reported as 19 digits (its value is then meaningless, and the caller refuses it).
+    @inline(__always)
+    private static func decimal(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> (Int64, Int)? {
+        var value: Int64 = 0
+        var digits = 0
+        while cursor < end {
+            let digit = cursor.pointee &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            if digits < 19 { value = value &* 10 &+ Int64(digit); digits += 1 }
+            cursor += 1
+        }
+        return digits == 0 ? nil : (value, digits)
+    }
+
+    /// One to four hex digits at `cursor` (nil for none or more).
+    @inline(__always)
+    private static func hex(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt16? {
+        var value: UInt16 = 0
+        var digits = 0
+        while cursor < end {
+            let byte = cursor.pointee
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: return digits == 0 ? nil : value
+            }
+            guard digits < 4 else { return nil }
+            value = value &* 16 &+ UInt16(digit)
+            digits += 1
+            cursor += 1
+        }
+        return digits == 0 ? nil : value
+    }
+
+    @inline(__always)
+    private static func space(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> Bool {
+        guard cursor < end, cursor.pointee == .space else { return false }
+        cursor += 1
+        return true
     }
 
     private func parseEvent(_ scanner: inout ByteScanner, _ line: TextLine) throws(RecordingError) -> RawEvent {

@@ -1,3 +1,11 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Reads a recording one line at a time in bounded memory: the file comes in chunks of
 /// ``Limits/chunkSize`` bytes, and only the line being read is kept, so a replay of a
 /// gigabyte recording needs no more than a chunk and its longest line (issue 12).
@@ -104,13 +112,13 @@ struct LineReader {
     }
 
     private static func firstNewline(in buffer: [UInt8], from: Int, to: Int) -> Int? {
-        buffer.withUnsafeBufferPointer { bytes in
-            var index = from
-            while index < to {
-                if bytes[index] == .newline { return index }
-                index += 1
+        guard from < to else { return nil }
+        // memchr: the C library's word-at-a-time search, several times faster than a byte loop.
+        return buffer.withUnsafeBufferPointer { bytes -> Int? in
+            guard let base = bytes.baseAddress, let found = memchr(base + from, Int32(UInt8.newline), to - from) else {
+                return nil
             }
-            return nil
+            return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
         }
     }
 
