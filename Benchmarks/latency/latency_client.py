@@ -13,7 +13,7 @@ Runs in the QEMU guest of scripts/latency.sh, next to the consumer it measures:
       the tool asked for them: one per printed touch line.
   latency_client.py evdev NODE OUT [--ready FILE]
       the floor: reads the event node itself (no library) and stamps every read; one line per
-      SYN_REPORT, whose own timestamp is the frame's. Stops at SIGINT.
+      SYN_REPORT, whose own timestamp is the frame's. Stops at SIGTERM.
   latency_client.py report NAME=OUT[@T] ...
       p50/p99/max per line of each OUT (only frames stamped at or after T µs), and the p99 per
       frame of its last line's latency (when the whole frame had been read).
