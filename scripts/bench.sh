@@ -80,14 +80,8 @@ python3 Benchmarks/reference/ready_time.py 20 "$gestured" run --config config/lo
 # The measuring tools are the peer-comparison tools shared beside the project
 # ($GESTURED_PEER_TOOLS: the directory holding make_long.py and peers/live_cpu.sh; by default
 # the first shared/tools beside the package root or one of its parents). About 10 minutes.
-if [ -z "${GESTURED_PEER_TOOLS:-}" ]; then
-    directory=$root
-    while [ "$directory" != / ]; do
-        directory=$(dirname "$directory")
-        if [ -x "$directory/shared/tools/peers/live_cpu.sh" ]; then GESTURED_PEER_TOOLS=$directory/shared/tools; break; fi
-    done
-fi
-if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/peers/live_cpu.sh" ]; then
+source scripts/peer-tools.sh
+if [ -n "$GESTURED_PEER_TOOLS" ] && [ -x "$GESTURED_PEER_TOOLS/peers/live_cpu.sh" ]; then
     echo "== 6. live CPU on a real kernel (icount): libevdev floor, lisgd, gestured run --stdout on the photo wall"
     for package in evtest lisgd; do
         dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" \
@@ -108,7 +102,7 @@ fi
 # Needs the same shared tools as section 6 (GESTURED_PEER_TOOLS). About 20 minutes.
 if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ]; then
     echo "== 7. latency on a real kernel: kernel frame timestamp -> client's read, gestured and libinput debug-events"
-    GESTURED_PEER_TOOLS=$GESTURED_PEER_TOOLS scripts/latency.sh
+    scripts/latency.sh
 else
     echo "== 7. latency: skipped (set GESTURED_PEER_TOOLS to the directory of make_long.py and vm/vm-run.sh)"
 fi

@@ -45,14 +45,8 @@ while getopts "m:c:o:h" opt; do
 done
 shift $((OPTIND - 1))
 
-if [ -z "${GESTURED_PEER_TOOLS:-}" ]; then
-    directory=$root
-    while [ "$directory" != / ]; do
-        directory=$(dirname "$directory")
-        if [ -x "$directory/shared/tools/vm/vm-run.sh" ]; then GESTURED_PEER_TOOLS=$directory/shared/tools; break; fi
-    done
-fi
-[ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ] \
+source scripts/peer-tools.sh
+[ -n "$GESTURED_PEER_TOOLS" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ] \
     || { echo "latency: set GESTURED_PEER_TOOLS to the directory of make_long.py and vm/vm-run.sh" >&2; exit 2; }
 for tool in evemu-device evemu-play libinput udevadm python3 cc; do
     command -v "$tool" >/dev/null || { echo "latency: $tool is not installed on the host (the guest runs the host's binaries)" >&2; exit 2; }
