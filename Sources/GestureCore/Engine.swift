@@ -189,8 +189,10 @@ public struct Engine {
 
     // MARK: - Stage 2: touches
 
+    /// A loop over the contacts in place: a `firstIndex` closure copied each record it looked at.
     private func touchIndex(contact: ContactID) -> Int? {
-        touches.firstIndex { $0.contact == contact }
+        for index in touches.indices where touches[index].contact == contact { return index }
+        return nil
     }
 
     /// A new touch is hit-tested once and attached to its view and recognizers.
@@ -340,6 +342,13 @@ public struct Engine {
     /// Sends held deliveries whose recognizers no longer delay them.
     private mutating func release(_ index: Int) {
         switch touches[index].delivery {
+        case .notBegun, .delivering, .finished:
+            // Nothing held (nearly every touch, every frame): no copy of the state.
+            return
+        case .heldBegan, .heldEnded:
+            break
+        }
+        switch touches[index].delivery {
         case .heldBegan(let queue):
             guard !arena.holdsBegan(touches[index].id, recognizers: touches[index].recognizers) else { return }
             touches[index].delivery = .delivering
@@ -355,6 +364,15 @@ public struct Engine {
 
     /// One input phase of this frame reaches the touch's view, unless a recognizer holds it.
     private mutating func offer(_ index: Int, _ phase: TouchPhase) {
+        // The two states of nearly every touch in nearly every frame first, without copying
+        // the state (a held queue is an array) or making a delivery that goes nowhere.
+        switch touches[index].delivery {
+        case .finished: return
+        case .delivering:
+            deliver(index, touches[index].info(phase))
+            return
+        case .notBegun, .heldBegan, .heldEnded: break
+        }
         let info = touches[index].info(phase)
         switch (touches[index].delivery, phase) {
         case (.notBegun, .began):
@@ -404,23 +422,29 @@ public struct Engine {
     /// nothing: groups are found by scanning the pending list, which holds a few entries.
     private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
         guard !pending.isEmpty else { return }
+        let count = pending.count
         sent.removeAll(keepingCapacity: true)
-        sent.append(contentsOf: repeatElement(false, count: pending.count))
+        sent.append(contentsOf: repeatElement(false, count: count))
         // Each pending delivery's group, read once from its record in place (a whole record
-        // copied costs a retain and release of each of its references).
+        // copied costs a retain and release of each of its references), and the phases there are.
         groupViews.removeAll(keepingCapacity: true)
         groupTrees.removeAll(keepingCapacity: true)
+        var phases = 0
         for entry in pending {
             groupViews.append(touches[entry.touch].view ?? -1)
             groupTrees.append(ObjectIdentifier(touches[entry.touch].tree))
+            phases |= 1 << Self.rank(entry.info.phase)
         }
-        for phase in Self.phaseOrder {
-            for first in pending.indices where !sent[first] && pending[first].info.phase == phase {
+        for rank in 0..<4 where phases & (1 << rank) != 0 {
+            let phase = Self.phase(rank: rank)
+            for first in 0..<count where !sent[first] && pending[first].info.phase == phase {
                 let view = groupViews[first]
                 let tree = groupTrees[first]
                 let start = touchPool.touches.count
-                for other in first..<pending.count where !sent[other] && pending[other].info.phase == phase
-                    && groupViews[other] == view && groupTrees[other] == tree {
+                touchPool.touches.append(pending[first].info)
+                sent[first] = true
+                for other in first + 1..<count where !sent[other] && groupViews[other] == view
+                    && pending[other].info.phase == phase && groupTrees[other] == tree {
                     touchPool.touches.append(pending[other].info)
                     sent[other] = true
                 }
@@ -437,7 +461,24 @@ public struct Engine {
         pending.removeAll(keepingCapacity: true)
     }
 
-    private static let phaseOrder: [TouchPhase] = [.began, .moved, .ended, .cancelled]
+    /// The order phases are sent in: began, moved, ended, cancelled.
+    private static func rank(_ phase: TouchPhase) -> Int {
+        switch phase {
+        case .began: 0
+        case .moved: 1
+        case .ended: 2
+        case .cancelled: 3
+        }
+    }
+
+    private static func phase(rank: Int) -> TouchPhase {
+        switch rank {
+        case 0: .began
+        case 1: .moved
+        case 2: .ended
+        default: .cancelled
+        }
+    }
 
     private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout [EngineEvent]) {
         guard let index = touches.firstIndex(where: { $0.id == info.id }), let view = touches[index].view,

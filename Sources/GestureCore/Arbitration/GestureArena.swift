@@ -106,29 +106,38 @@ struct GestureArena {
     /// `view` is the hit view of a touch that began.
     mutating func feed(_ input: RecognizerInput, to index: Int, hitting view: ViewIndex? = nil, at time: Timestamp,
                        events: inout [EngineEvent], cancellations: inout [Cancellation]) {
-        switch input {
-        case .touchBegan(let sample):
-            guard !slots[index].isTerminal, !slots[index].machine.isFinished else { return }
-            slots[index].activeTouches.append(sample.touch)
-            slots[index].sequenceTouches.append(sample.touch)
-            if let view, slots[index].view != view && slots[index].tree[view].spec.kind == .control {
-                slots[index].controlTouches.append(sample.touch)
+        // The slot is read and changed through one pointer (a slot's every field read through
+        // the array costs a bounds and a uniqueness check, and this runs for every touch of
+        // every recognizer in every frame); what the verdict sets off needs the whole arena.
+        let (verdict, newAnomalies) = slots.withUnsafeMutableBufferPointer { slots -> (RecognizerVerdict?, Int) in
+            let slot = slots.baseAddress! + index
+            switch input {
+            case .touchBegan(let sample):
+                guard !slot.pointee.isTerminal, !slot.pointee.machine.isFinished else { return (nil, 0) }
+                slot.pointee.activeTouches.append(sample.touch)
+                slot.pointee.sequenceTouches.append(sample.touch)
+                if let view, slot.pointee.view != view && slot.pointee.tree[view].spec.kind == .control {
+                    slot.pointee.controlTouches.append(sample.touch)
+                }
+            case .touchEnded(let sample), .touchCancelled(let sample):
+                slot.pointee.activeTouches.removeAll { $0 == sample.touch }
+                guard slot.pointee.sequenceTouches.contains(sample.touch) else { return (nil, 0) }
+            case .touchMoved(let sample):
+                guard slot.pointee.sequenceTouches.contains(sample.touch) else { return (nil, 0) }
+            case .frameEnd, .deadline: break
             }
-        case .touchEnded(let sample), .touchCancelled(let sample):
-            slots[index].activeTouches.removeAll { $0 == sample.touch }
-            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
-        case .touchMoved(let sample):
-            guard slots[index].sequenceTouches.contains(sample.touch) else { return }
-        case .frameEnd, .deadline: break
+            guard !slot.pointee.isTerminal else { return (nil, 0) }
+            let before = slot.pointee.machine.anomalies
+            let verdict = slot.pointee.machine.handle(input)
+            let added = slot.pointee.machine.anomalies - before
+            switch input {
+            case .touchBegan(let sample), .touchEnded(let sample): slot.pointee.noteIgnoring(after: sample.touch)
+            case .touchMoved, .touchCancelled, .frameEnd, .deadline: break
+            }
+            return (verdict, added)
         }
-        guard !slots[index].isTerminal else { return }
-        let before = slots[index].machine.anomalies
-        let verdict = slots[index].machine.handle(input)
-        anomalies += slots[index].machine.anomalies - before
-        switch input {
-        case .touchBegan(let sample), .touchEnded(let sample): slots[index].noteIgnoring(after: sample.touch)
-        case .touchMoved, .touchCancelled, .frameEnd, .deadline: break
-        }
+        anomalies += newAnomalies
+        guard let verdict else { return }
         apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
     }
 
@@ -169,26 +178,30 @@ struct GestureArena {
 
     /// Whether a `began` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesBegan`).
     func holdsBegan(_ touch: TouchID, recognizers: [Int]) -> Bool {
-        recognizers.contains { index in
-            slots[index].delaysTouchesBegan && slots[index].state == .possible && slots[index].owns(touch)
+        for index in recognizers where slots[index].delaysTouchesBegan && slots[index].state == .possible {
+            if slots[index].owns(touch) { return true }
         }
+        return false
     }
 
     /// Whether an `ended` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesEnded`).
+    /// A loop, not a closure over the slots: the closure copied each slot it looked at.
     func holdsEnded(_ touch: TouchID, recognizers: [Int]) -> Bool {
-        recognizers.contains { index in
-            slots[index].delaysTouchesEnded && slots[index].state == .possible && slots[index].owns(touch)
+        for index in recognizers where slots[index].delaysTouchesEnded && slots[index].state == .possible {
+            if slots[index].owns(touch) { return true }
         }
+        return false
     }
 
     /// Whether `touch`, which just began, joined a gesture that has already begun and cancels
     /// touches in view: the touch belongs to that gesture and its view never receives it
     /// (SPEC 5.2 — a second finger on a button inside a scrolling list never fires the button).
     func claims(_ touch: TouchID, recognizers: [Int]) -> Bool {
-        recognizers.contains { index in
-            (slots[index].state == .began || slots[index].state == .changed)
-                && slots[index].cancelsTouchesInView && slots[index].owns(touch)
+        for index in recognizers where (slots[index].state == .began || slots[index].state == .changed)
+            && slots[index].cancelsTouchesInView {
+            if slots[index].owns(touch) { return true }
         }
+        return false
     }
 
     // MARK: - Verdicts

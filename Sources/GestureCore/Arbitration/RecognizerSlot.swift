@@ -52,11 +52,14 @@ struct RecognizerSlot {
     }
 
     /// Received touches since its last reset.
+    @inline(__always)
     var isEngaged: Bool { !sequenceTouches.isEmpty }
 
     /// Recognized, or began and not yet ended: it owns its touches.
+    @inline(__always)
     var isActive: Bool { state == .began || state == .changed || state == .recognized }
 
+    @inline(__always)
     var isTerminal: Bool {
         switch state {
         case .recognized, .ended, .cancelled, .failed: true
@@ -65,11 +68,15 @@ struct RecognizerSlot {
     }
 
     /// Whether `touch` is part of its gesture: received in this sequence and not held aside.
+    /// Always inlined, as are the other questions here: a slot is over 2 KB (its machine's
+    /// state inline), and a call on a slot read from the arena's array copied all of it.
+    @inline(__always)
     func owns(_ touch: TouchID) -> Bool {
         sequenceTouches.contains(touch) && !ignoredTouches.contains(touch)
     }
 
     /// Whether the two gestures have a touch in common.
+    @inline(__always)
     func shares(_ other: RecognizerSlot) -> Bool {
         sequenceTouches.contains { owns($0) && other.owns($0) }
     }

@@ -24,9 +24,19 @@ public final class ViewTree: Sendable {
     /// Every recognizer of the layout, in tree order then attachment order, with its view.
     public let recognizers: [(spec: RecognizerSpec, view: ViewIndex)]
     private let indexByID: [String: ViewIndex]
-    /// Each view's id as a JSON string, quoted and escaped once here: a touch delivery names
-    /// its view and every responder, on every frame.
-    public let quotedIDs: [[UInt8]]
+    /// Each view's id as a JSON string, quoted and escaped once here, all end to end: view
+    /// `i`'s is `quotedIDBytes[quotedIDStarts[i] ..< quotedIDStarts[i + 1]]`. A touch delivery
+    /// names its view and every responder on every frame; one buffer is read through one
+    /// pointer, with no array per view to retain.
+    public let quotedIDBytes: [UInt8]
+    /// Where each view's quoted id starts in ``quotedIDBytes``, and its end (one more entry).
+    public let quotedIDStarts: [Int]
+    /// The responder a delivery goes on to after view `i`: its superview, unless `i` handles
+    /// touches or is the root (-1). ``ResponderChain``'s rule, as one array read.
+    public let nextResponders: [Int]
+    /// The bytes of view `i`'s responders' quoted ids, with a comma between each: the room a
+    /// delivery's `responders` list takes.
+    public let quotedChainLengths: [Int]
 
     /// Compiles `root` after validating it; throws every problem found.
     public convenience init(root: ViewSpec, path: String = "layout") throws(LayoutError) {
@@ -55,7 +65,24 @@ public final class ViewTree: Sendable {
         var byID: [String: ViewIndex] = [:]
         for (index, entry) in flat.enumerated() where byID[entry.spec.id] == nil { byID[entry.spec.id] = index }
         indexByID = byID
-        quotedIDs = flat.map { JSONWriter.quoted($0.spec.id) }
+        var idBytes: [UInt8] = []
+        var idStarts: [Int] = [0]
+        var next: [Int] = []
+        var chainLengths: [Int] = []
+        idStarts.reserveCapacity(flat.count + 1)
+        for (index, entry) in flat.enumerated() {
+            idBytes.append(contentsOf: JSONWriter.quoted(entry.spec.id))
+            idStarts.append(idBytes.count)
+            // Pre-order: a superview's index is below its subviews', so its chain is known.
+            let forward = entry.spec.handlesTouches ? -1 : (entry.parent ?? -1)
+            next.append(forward)
+            let own = idStarts[index + 1] - idStarts[index]
+            chainLengths.append(forward < 0 ? own : own + 1 + chainLengths[forward])
+        }
+        quotedIDBytes = idBytes
+        quotedIDStarts = idStarts
+        nextResponders = next
+        quotedChainLengths = chainLengths
         var recognizers: [(spec: RecognizerSpec, view: ViewIndex)] = []
         nodes = flat.enumerated().map { index, entry in
             var target: ViewIndex? = nil

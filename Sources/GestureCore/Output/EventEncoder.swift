@@ -71,48 +71,59 @@ public struct EventEncoder {
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
     /// through one cursor, its view ids copied from the tree's quoted ones.
     private mutating func encodeTouches(_ e: TouchesEvent) {
-        let ids = e.tree.quotedIDs
-        var room = 160 + e.touches.count * Self.maximumTouchLength
-        for responder in e.responders { room += ids[responder].count + 1 }
-        room += ids[e.view].count
+        let tree = e.tree
+        let view = e.view
+        let room = 160 + e.touches.count * Self.maximumTouchLength
+            + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         let sequence = nextSequence
         nextSequence += 1
-        writer.withCursor(room: room) { out in
-            out.raw(#""type":"touches","seq":"#)
-            out.int(sequence)
-            out.raw(#","time":"#)
-            out.int(e.time.microseconds)
-            out.raw(#","phase":"#)
-            Self.phase(e.phase, &out)
-            out.raw(#","view":"#)
-            out.bytes(ids[e.view])
-            out.raw(#","responders":["#)
-            var first = true
-            for responder in e.responders {
-                if !first { out.raw(",") }
-                first = false
-                out.bytes(ids[responder])
+        tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
+            tree.quotedIDStarts.withUnsafeBufferPointer { starts in
+                tree.nextResponders.withUnsafeBufferPointer { next in
+                    e.touches.withUnsafeBufferPointer { touches in
+                        let ids = idBytes.baseAddress!
+                        writer.withCursor(room: room) { out in
+                            out.raw(#""type":"touches","seq":"#)
+                            out.int(sequence)
+                            out.raw(#","time":"#)
+                            out.int(e.time.microseconds)
+                            out.raw(#","phase":"#)
+                            Self.phase(e.phase, &out)
+                            out.raw(#","view":"#)
+                            out.bytes(ids + starts[view], count: starts[view + 1] - starts[view])
+                            out.raw(#","responders":["#)
+                            // ResponderChain's walk, read from the tree's arrays: the hit view,
+                            // then on to the superview until one handles touches.
+                            var responder = view
+                            while true {
+                                out.bytes(ids + starts[responder], count: starts[responder + 1] - starts[responder])
+                                responder = next[responder]
+                                guard responder >= 0 else { break }
+                                out.raw(",")
+                            }
+                            out.raw(#"],"touches":["#)
+                            for index in touches.indices {
+                                let touch = touches[index]
+                                out.raw(index == 0 ? #"{"id":"# : #",{"id":"#)
+                                out.int(touch.id.rawValue)
+                                out.raw(#","phase":"#)
+                                Self.phase(touch.phase, &out)
+                                out.raw(#","x":"#); out.number(touch.location.x)
+                                out.raw(#","y":"#); out.number(touch.location.y)
+                                out.raw(#","viewX":"#); out.number(touch.viewLocation.x)
+                                out.raw(#","viewY":"#); out.number(touch.viewLocation.y)
+                                out.raw(#","previousX":"#); out.number(touch.previousLocation.x)
+                                out.raw(#","previousY":"#); out.number(touch.previousLocation.y)
+                                out.raw(#","tapCount":"#); out.int(touch.tapCount)
+                                if let radius = touch.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
+                                if let force = touch.force { out.raw(#","force":"#); out.number(force) }
+                                out.raw("}")
+                            }
+                            out.raw("]")
+                        }
+                    }
+                }
             }
-            out.raw(#"],"touches":["#)
-            first = true
-            for touch in e.touches {
-                out.raw(first ? #"{"id":"# : #",{"id":"#)
-                first = false
-                out.int(touch.id.rawValue)
-                out.raw(#","phase":"#)
-                Self.phase(touch.phase, &out)
-                out.raw(#","x":"#); out.number(touch.location.x)
-                out.raw(#","y":"#); out.number(touch.location.y)
-                out.raw(#","viewX":"#); out.number(touch.viewLocation.x)
-                out.raw(#","viewY":"#); out.number(touch.viewLocation.y)
-                out.raw(#","previousX":"#); out.number(touch.previousLocation.x)
-                out.raw(#","previousY":"#); out.number(touch.previousLocation.y)
-                out.raw(#","tapCount":"#); out.int(touch.tapCount)
-                if let radius = touch.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
-                if let force = touch.force { out.raw(#","force":"#); out.number(force) }
-                out.raw("}")
-            }
-            out.raw("]")
         }
     }
 

@@ -145,18 +145,19 @@ public struct JSONWriter {
             out[0] = UInt8(ascii: "n"); out[1] = UInt8(ascii: "u"); out[2] = UInt8(ascii: "l"); out[3] = UInt8(ascii: "l")
             return 4
         }
-        let scaled = (value * 10_000).rounded()
-        guard abs(scaled) < 1e18 else { return formatLarge(value, at: out) }
-        let units = Int64(scaled)
-        let magnitude = units.magnitude
+        let size = abs(value * 10_000)
+        guard size < 1e18 else { return formatLarge(value, at: out) }
+        // Rounded half away from zero, as `rounded()` does, without its call into the C
+        // library: below 2^63 a double's fraction (`size` less its truncation) is exact.
+        var magnitude = UInt64(size)
+        if size - Double(magnitude) >= 0.5 { magnitude &+= 1 }
         let fraction = Int(truncatingIfNeeded: magnitude % 10_000)
-        var count = format(magnitude / 10_000, negative: units < 0, at: out)
+        var count = format(magnitude / 10_000, negative: value < 0 && magnitude != 0, at: out)
         out[count] = UInt8(ascii: ".")
         // Four decimals by pairs, then trailing zeros dropped but one kept.
         writePair(fraction / 100, at: out + count + 1)
         writePair(fraction % 100, at: out + count + 3)
-        var width = 4
-        while width > 1 && out[count + width] == UInt8(ascii: "0") { width -= 1 }
+        let width = fraction % 10 != 0 ? 4 : fraction % 100 != 0 ? 3 : fraction % 1_000 != 0 ? 2 : 1
         count += width + 1
         return count
     }
@@ -231,8 +232,8 @@ public struct JSONWriter {
         @inline(__always)
         public mutating func raw(_ text: StaticString) {
             let count = text.utf8CodeUnitCount
-            let source = text.utf8Start
-            for index in 0..<count { position[index] = source[index] }
+            // A copy of a constant length, which the compiler turns into a few moves.
+            UnsafeMutableRawPointer(position).copyMemory(from: text.utf8Start, byteCount: count)
             position += count
         }
 
@@ -241,6 +242,13 @@ public struct JSONWriter {
         public mutating func bytes(_ bytes: [UInt8]) {
             bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { position.update(from: base, count: $0.count) } }
             position += bytes.count
+        }
+
+        /// `count` bytes encoded before, from `source`.
+        @inline(__always)
+        public mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
+            position.update(from: source, count: count)
+            position += count
         }
 
         @inline(__always)
@@ -305,12 +313,7 @@ public struct JSONWriter {
     /// returns how many bytes it wrote (at most 20).
     @inline(__always)
     static func format(_ value: UInt64, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
-        var digits = 1
-        var scale: UInt64 = 10
-        while digits < 20 && value >= scale {
-            digits += 1
-            if digits < 20 { scale &*= 10 }
-        }
+        let digits = digitCount(value)
         let sign = negative ? 1 : 0
         if negative { out.pointee = UInt8(ascii: "-") }
         // Backwards from the last digit, two at a time.
@@ -323,6 +326,21 @@ public struct JSONWriter {
         }
         if index > sign { out[sign] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
         return sign + digits
+    }
+
+    /// How many decimal digits `value` has (1 to 20): the small values of coordinates, times
+    /// and counts are answered by a comparison or two.
+    @inline(__always)
+    private static func digitCount(_ value: UInt64) -> Int {
+        if value < 100 { return value < 10 ? 1 : 2 }
+        if value < 10_000 { return value < 1_000 ? 3 : 4 }
+        var digits = 5
+        var scale: UInt64 = 100_000
+        while digits < 20 && value >= scale {
+            digits += 1
+            if digits < 20 { scale &*= 10 }
+        }
+        return digits
     }
 
     private static func hexDigit(_ value: UInt8) -> UInt8 {

@@ -33,6 +33,14 @@ public struct TouchList: RandomAccessCollection, Sendable {
     public var startIndex: Int { 0 }
     public var endIndex: Int { count }
 
+    /// The touches in place, for an encoder that reads each once (no copy, no check per touch).
+    public func withUnsafeBufferPointer<R>(_ body: (UnsafeBufferPointer<TouchInfo>) -> R) -> R {
+        guard let pool, count > 0 else { return body(UnsafeBufferPointer(start: nil, count: 0)) }
+        return pool.touches.withUnsafeBufferPointer { all in
+            body(UnsafeBufferPointer(rebasing: all[start..<start + count]))
+        }
+    }
+
     public subscript(position: Int) -> TouchInfo {
         precondition(position >= 0 && position < count, "TouchList index out of range")
         return pool!.touches[start + position]
