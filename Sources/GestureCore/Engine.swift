@@ -30,15 +30,10 @@ public struct Engine {
     private var lastTap: (tree: ViewTree, view: ViewIndex, location: Point, time: Timestamp, count: Int)?
     // Scratch buffers reused from frame to frame.
     private var inputs: [(touch: Int, phase: TouchPhase)] = []
-    private var pending: [(touch: Int, info: TouchInfo)] = []
+    private var pending: [PendingDelivery] = []
     private var cancellations: [GestureArena.Cancellation] = []
     private var inserted: [EngineEvent] = []
     private var framed: [Int] = []
-    private var sent: [Bool] = []
-    /// Per pending delivery, what groups it into one event: the hit view of its touch, or -1
-    /// for none, and its tree (``send(at:into:)``).
-    private var groupViews: [Int] = []
-    private var groupTrees: [ObjectIdentifier] = []
     /// The touches of this call's deliveries (``TouchList``).
     private var touchPool = TouchPool()
 
@@ -332,7 +327,7 @@ public struct Engine {
             // The view never saw the touch: it gets nothing at all.
             touches[index].delivery = .finished
         case .delivering, .heldEnded:
-            pending.append((index, touches[index].info(.cancelled)))
+            addPending(index, touches[index].info(.cancelled))
             touches[index].delivery = .finished
         case .finished:
             break
@@ -355,7 +350,7 @@ public struct Engine {
             for info in queue { deliver(index, info) }
         case .heldEnded(let info):
             guard !arena.holdsEnded(touches[index].id, recognizers: touches[index].recognizers) else { return }
-            pending.append((index, info))
+            addPending(index, info)
             touches[index].delivery = .finished
         case .notBegun, .delivering, .finished:
             break
@@ -380,7 +375,7 @@ public struct Engine {
                 touches[index].delivery = .heldBegan([info])
             } else {
                 touches[index].delivery = .delivering
-                pending.append((index, info))
+                addPending(index, info)
             }
         case (.heldBegan(var queue), .moved), (.heldBegan(var queue), .ended):
             // Consecutive held moves collapse into the latest, so a released queue carries at
@@ -402,18 +397,34 @@ public struct Engine {
     private mutating func deliver(_ index: Int, _ info: TouchInfo) {
         switch info.phase {
         case .began, .moved:
-            pending.append((index, info))
+            addPending(index, info)
         case .ended:
             if arena.holdsEnded(info.id, recognizers: touches[index].recognizers) {
                 touches[index].delivery = .heldEnded(info)
             } else {
-                pending.append((index, info))
+                addPending(index, info)
                 touches[index].delivery = .finished
             }
         case .cancelled:
-            pending.append((index, info))
+            addPending(index, info)
             touches[index].delivery = .finished
         }
+    }
+
+    /// A delivery waiting for ``send(at:into:)``, with what groups it into one event: the hit
+    /// view of its touch (-1 for none) and its tree, read once from the record in place (a
+    /// whole record copied costs a retain and release of each of its references).
+    private struct PendingDelivery {
+        var touch: Int
+        var info: TouchInfo
+        var view: Int
+        var tree: ObjectIdentifier
+        var sent = false
+    }
+
+    private mutating func addPending(_ index: Int, _ info: TouchInfo) {
+        pending.append(PendingDelivery(touch: index, info: info, view: touches[index].view ?? -1,
+                                       tree: ObjectIdentifier(touches[index].tree)))
     }
 
     /// Groups the pending deliveries per view and phase and sends them along the responder
@@ -423,30 +434,20 @@ public struct Engine {
     private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
         guard !pending.isEmpty else { return }
         let count = pending.count
-        sent.removeAll(keepingCapacity: true)
-        sent.append(contentsOf: repeatElement(false, count: count))
-        // Each pending delivery's group, read once from its record in place (a whole record
-        // copied costs a retain and release of each of its references), and the phases there are.
-        groupViews.removeAll(keepingCapacity: true)
-        groupTrees.removeAll(keepingCapacity: true)
         var phases = 0
-        for entry in pending {
-            groupViews.append(touches[entry.touch].view ?? -1)
-            groupTrees.append(ObjectIdentifier(touches[entry.touch].tree))
-            phases |= 1 << Self.rank(entry.info.phase)
-        }
+        for index in 0..<count { phases |= 1 << Self.rank(pending[index].info.phase) }
         for rank in 0..<4 where phases & (1 << rank) != 0 {
             let phase = Self.phase(rank: rank)
-            for first in 0..<count where !sent[first] && pending[first].info.phase == phase {
-                let view = groupViews[first]
-                let tree = groupTrees[first]
+            for first in 0..<count where !pending[first].sent && pending[first].info.phase == phase {
+                let view = pending[first].view
+                let tree = pending[first].tree
                 let start = touchPool.touches.count
                 touchPool.touches.append(pending[first].info)
-                sent[first] = true
-                for other in first + 1..<count where !sent[other] && groupViews[other] == view
-                    && pending[other].info.phase == phase && groupTrees[other] == tree {
+                pending[first].sent = true
+                for other in first + 1..<count where !pending[other].sent && pending[other].view == view
+                    && pending[other].info.phase == phase && pending[other].tree == tree {
                     touchPool.touches.append(pending[other].info)
-                    sent[other] = true
+                    pending[other].sent = true
                 }
                 guard view >= 0 else { continue }
                 let record = pending[first].touch

@@ -40,7 +40,12 @@ public struct EventEncoder {
     /// Appends one line for an engine event, without wrapping it in an ``OutputEvent`` (a
     /// delivery carries its touches inline, so every copy of an event costs).
     public mutating func encode(_ event: EngineEvent, into output: inout [UInt8]) {
-        line(into: &output) { $0.encodeEngine(event) }
+        writer.reset()
+        writer.beginObject()
+        encodeEngine(event)
+        writer.endObject()
+        writer.newline()
+        writer.append(to: &output)
     }
 
     /// Writes one line and appends it to `output`.

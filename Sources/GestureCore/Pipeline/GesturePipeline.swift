@@ -298,12 +298,18 @@ public struct GesturePipeline {
     // MARK: - Output
 
     private mutating func emitEngineEvents() {
-        for index in events.indices {
-            let start = output.bytes.count
-            encoder.encode(events[index], into: &output.bytes)
-            if keepsEvents { output.events.append(.engine(events[index])) }
-            if keepsSummaries { output.summaries.append(EventSummary(events[index])) }
-            if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+        guard !events.isEmpty else { return }
+        // Read in place: an event read out of the array is a copy, and copying the enum
+        // (its payloads hold references and arrays) cost more than encoding a delivery's header.
+        let batch = events
+        batch.withUnsafeBufferPointer { batch in
+            for index in batch.indices {
+                let start = output.bytes.count
+                encoder.encode(batch[index], into: &output.bytes)
+                if keepsEvents { output.events.append(.engine(batch[index])) }
+                if keepsSummaries { output.summaries.append(EventSummary(batch[index])) }
+                if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+            }
         }
         events.removeAll(keepingCapacity: true)
     }
