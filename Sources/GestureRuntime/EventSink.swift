@@ -7,4 +7,12 @@ public protocol EventSink: AnyObject {
     /// One batch of the stream: its JSON Lines, numbered with the stream's one `seq`, and the
     /// events themselves.
     func publish(_ output: PipelineOutput)
+    /// Whether the batches need each event's ``EventSummary`` (what subscription filters look
+    /// at): false while no client is connected, so a kiosk whose page has not connected yet,
+    /// or a benchmark, builds none. Read at the start of each input batch.
+    var wantsSummaries: Bool { get }
+}
+
+extension EventSink {
+    public var wantsSummaries: Bool { true }
 }

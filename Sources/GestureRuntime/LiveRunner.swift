@@ -44,7 +44,8 @@ public final class LiveRunner {
     ///   - logger: the operator's lines (device found, removed, unusable), never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
     ///   - keepsEvents: also keep the events themselves in each batch (tests read them back);
-    ///     a batch always carries each event's summary, which is what the socket server needs.
+    ///     a batch carries each event's summary, which is what the socket server needs, whenever
+    ///     the sink wants them (``EventSink/wantsSummaries``: not while no client is connected).
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
@@ -55,7 +56,8 @@ public final class LiveRunner {
         self.logger = logger
         self.clock = clock
         overrides = setup.device
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: keepsEvents, keepsSummaries: true),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: keepsEvents, keepsSummaries: true,
+                                                                     keepsLines: true),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
     }
 
@@ -237,6 +239,11 @@ public final class LiveRunner {
 
     private func readSource() {
         guard !isStopped, let current = source else { return }
+        // The input's batch is published at the end of this call, and no client can connect
+        // before (one thread): without one there is no filter to build summaries for. Every
+        // other batch (requests' replies, device changes) keeps them.
+        pipeline.keepsSummaries = sink.wantsSummaries
+        defer { pipeline.keepsSummaries = true }
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?

@@ -24,6 +24,8 @@ final class ServerSink: EventSink {
         self.stdout = stdout
     }
 
+    var wantsSummaries: Bool { server.clientCount > 0 }
+
     func publish(_ output: PipelineOutput) {
         stdout?(output.bytes)
         var notices = server.publish(count: output.lines.count) { EncodedEvents(output) }

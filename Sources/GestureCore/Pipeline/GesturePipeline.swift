@@ -38,11 +38,16 @@ public struct GesturePipeline {
         /// Keep what a subscription filter looks at in each event (``EventSummary``) beside its
         /// line: what a socket server needs, and far cheaper per event than the event itself.
         public var keepsSummaries: Bool
+        /// Keep where each event's line is in ``PipelineOutput/bytes`` even without its event
+        /// or summary (a live daemon counts what it published while no client filters).
+        public var keepsLines: Bool
 
-        public init(tracing: Bool = false, keepsEvents: Bool = false, keepsSummaries: Bool = false) {
+        public init(tracing: Bool = false, keepsEvents: Bool = false, keepsSummaries: Bool = false,
+                    keepsLines: Bool = false) {
             self.tracing = tracing
             self.keepsEvents = keepsEvents
             self.keepsSummaries = keepsSummaries
+            self.keepsLines = keepsLines
         }
     }
 
@@ -71,7 +76,11 @@ public struct GesturePipeline {
     /// The configuration's settings, distances in millimetres not yet converted.
     private let settings: GestureSettings
     private let keepsEvents: Bool
-    private let keepsSummaries: Bool
+    /// ``Options/keepsSummaries``, which a driver may change between batches: a live daemon
+    /// with no client connected has no filter to feed, and a summary costs several hundred
+    /// instructions an event.
+    public var keepsSummaries: Bool
+    private let keepsLines: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
 
@@ -85,6 +94,7 @@ public struct GesturePipeline {
         settings = setup.settings
         keepsEvents = options.keepsEvents
         keepsSummaries = options.keepsSummaries
+        keepsLines = options.keepsEvents || options.keepsSummaries || options.keepsLines
         self.makeConverter = makeConverter
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing)
@@ -308,7 +318,7 @@ public struct GesturePipeline {
                 encoder.encode(batch[index], into: &output.bytes)
                 if keepsEvents { output.events.append(.engine(batch[index])) }
                 if keepsSummaries { output.summaries.append(EventSummary(batch[index])) }
-                if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+                if keepsLines || keepsSummaries { output.lines.append(start..<output.bytes.count) }
             }
         }
         events.removeAll(keepingCapacity: true)
@@ -320,7 +330,7 @@ public struct GesturePipeline {
         if case .device = event { output.announcesDevice = true }
         if keepsEvents { output.events.append(event) }
         if keepsSummaries { output.summaries.append(EventSummary(event)) }
-        if keepsEvents || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+        if keepsLines || keepsSummaries { output.lines.append(start..<output.bytes.count) }
     }
 
     /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer
