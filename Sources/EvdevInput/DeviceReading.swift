@@ -7,7 +7,10 @@ public enum DeviceReading: Hashable, Sendable {
     /// The kernel dropped events (`SYN_DROPPED`) and libevdev resynchronised; `snapshot` is the
     /// device's true state afterwards, or nil when the device has no slots to report
     /// (protocol A: the contacts can only be cancelled). `time` is the `SYN_DROPPED`'s.
-    case resynchronised(DeviceSnapshot?, time: Timestamp)
+    /// Indirect: the snapshot's arrays inline made every reading's copy and destruction go
+    /// through the enum's value witnesses (33 readings a 10-finger frame); boxed, the rare
+    /// resynchronisation pays an allocation and an event costs a tag test.
+    indirect case resynchronised(DeviceSnapshot?, time: Timestamp)
 }
 
 /// Why a read stopped.
