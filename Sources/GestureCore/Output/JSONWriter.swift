@@ -152,7 +152,15 @@ public struct JSONWriter {
         var magnitude = UInt64(size)
         if size - Double(magnitude) >= 0.5 { magnitude &+= 1 }
         let fraction = Int(truncatingIfNeeded: magnitude % 10_000)
-        var count = format(magnitude / 10_000, negative: value < 0 && magnitude != 0, at: out)
+        let whole = magnitude / 10_000
+        let negative = value < 0 && magnitude != 0
+        var count: Int
+        if whole < 10_000 {
+            // A screen coordinate, a time in seconds, a scale: straight-line digits.
+            count = formatSmall(Int(truncatingIfNeeded: whole), negative: negative, at: out)
+        } else {
+            count = format(whole, negative: negative, at: out)
+        }
         out[count] = UInt8(ascii: ".")
         // Four decimals by pairs, then trailing zeros dropped but one kept.
         writePair(fraction / 100, at: out + count + 1)
@@ -326,6 +334,32 @@ public struct JSONWriter {
         }
         if index > sign { out[sign] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: rest) }
         return sign + digits
+    }
+
+    /// `value` (0 to 9,999) after a minus sign if `negative`, as ``format(_:negative:at:)``
+    /// writes it, without its loops.
+    @inline(__always)
+    private static func formatSmall(_ value: Int, negative: Bool, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        let sign = negative ? 1 : 0
+        if negative { out.pointee = UInt8(ascii: "-") }
+        let digits = out + sign
+        if value < 100 {
+            if value < 10 {
+                digits[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value)
+                return sign + 1
+            }
+            writePair(value, at: digits)
+            return sign + 2
+        }
+        let high = value / 100
+        if high < 10 {
+            digits[0] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: high)
+            writePair(value - high * 100, at: digits + 1)
+            return sign + 3
+        }
+        writePair(high, at: digits)
+        writePair(value - high * 100, at: digits + 2)
+        return sign + 4
     }
 
     /// How many decimal digits `value` has (1 to 20): the small values of coordinates, times
