@@ -78,12 +78,17 @@ struct RecognizerSlot {
     /// Whether the two gestures have a touch in common.
     @inline(__always)
     func shares(_ other: RecognizerSlot) -> Bool {
-        sequenceTouches.contains { owns($0) && other.owns($0) }
+        // Loops over the arrays, not closures: a closure capturing a slot copies all of it.
+        for touch in sequenceTouches where !ignoredTouches.contains(touch) && other.owns(touch) { return true }
+        return false
     }
 
     /// The touches of its gesture, as its events list them.
+    @inline(__always)
     var ownedTouches: [TouchID] {
-        ignoredTouches.isEmpty ? sequenceTouches : sequenceTouches.filter { !ignoredTouches.contains($0) }
+        if ignoredTouches.isEmpty { return sequenceTouches }
+        let ignored = ignoredTouches
+        return sequenceTouches.filter { !ignored.contains($0) }
     }
 
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a

@@ -48,6 +48,21 @@ public struct EventEncoder {
         writer.append(to: &output)
     }
 
+    /// The same for an event read in place (a driver's batch): only the delivery's payload is
+    /// copied out, not the whole enum, whose copy goes through its value witnesses and cost
+    /// more than a delivery's header.
+    public mutating func encode(at event: UnsafePointer<EngineEvent>, into output: inout [UInt8]) {
+        writer.reset()
+        writer.beginObject()
+        switch event.pointee {
+        case .touches(let delivery): encodeTouches(delivery)
+        case .gesture, .control, .hitTest: encodeEngine(event.pointee)
+        }
+        writer.endObject()
+        writer.newline()
+        writer.append(to: &output)
+    }
+
     /// Writes one line and appends it to `output`.
     private mutating func line(into output: inout [UInt8], _ body: (inout EventEncoder) -> Void) {
         writer.reset()

@@ -315,7 +315,7 @@ public struct GesturePipeline {
         batch.withUnsafeBufferPointer { batch in
             for index in batch.indices {
                 let start = output.bytes.count
-                encoder.encode(batch[index], into: &output.bytes)
+                encoder.encode(at: batch.baseAddress! + index, into: &output.bytes)
                 if keepsEvents { output.events.append(.engine(batch[index])) }
                 if keepsSummaries { output.summaries.append(EventSummary(batch[index])) }
                 if keepsLines || keepsSummaries { output.lines.append(start..<output.bytes.count) }

@@ -75,6 +75,8 @@ public struct AnyRecognizer: Sendable {
     }
 
     /// The current values (valid after began/changed/ended/recognized).
+    /// Always inlined: read from a slot in the arena's array, a call copied the whole machine.
+    @inline(__always)
     public var values: GestureValues {
         switch kind {
         case .tap: tap!.values
