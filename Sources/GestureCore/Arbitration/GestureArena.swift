@@ -302,13 +302,11 @@ struct GestureArena {
                                      events: inout [EngineEvent]) {
         slots[index].state = state
         guard state != .failed || tracing else { return }
-        // Fields read through a pointer: read through the array, the 2 KB slot was copied whole.
-        let event = slots.withUnsafeBufferPointer { slots in
-            let slot = slots.baseAddress! + index
-            return GestureEvent(time: time, recognizer: slot.pointee.spec.id, kind: slot.pointee.spec.kind,
-                                tree: slot.pointee.tree, view: slot.pointee.view, state: state,
-                                touches: slot.pointee.ownedTouches, values: slot.pointee.machine.values)
-        }
-        events.append(.gesture(event))
+        // The values read in place, then each field: read whole, the 2 KB slot was copied.
+        let values = slots[index].machine.valuesInPlace()
+        events.append(.gesture(GestureEvent(time: time, recognizer: slots[index].spec.id,
+                                            kind: slots[index].spec.kind, tree: slots[index].tree,
+                                            view: slots[index].view, state: state,
+                                            touches: slots[index].ownedTouches, values: values)))
     }
 }

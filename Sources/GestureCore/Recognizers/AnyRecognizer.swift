@@ -75,8 +75,21 @@ public struct AnyRecognizer: Sendable {
     }
 
     /// The current values (valid after began/changed/ended/recognized).
-    /// Always inlined: read from a slot in the arena's array, a call copied the whole machine.
-    @inline(__always)
+    /// ``values`` read in place: each machine is reached through a mutating access, which the
+    /// language makes in place, where reading `pan!.values` copied the optional machine out
+    /// (and, from a slot in the arena's array, the whole slot) for every gesture event.
+    public mutating func valuesInPlace() -> GestureValues {
+        switch kind {
+        case .tap: tap!.valuesInPlace()
+        case .longPress: longPress!.valuesInPlace()
+        case .pan: pan!.valuesInPlace()
+        case .swipe: swipe!.valuesInPlace()
+        case .pinch: pinch!.valuesInPlace()
+        case .rotation: rotation!.valuesInPlace()
+        case .edgePan: edgePan!.valuesInPlace()
+        }
+    }
+
     public var values: GestureValues {
         switch kind {
         case .tap: tap!.values
@@ -129,3 +142,21 @@ public struct AnyRecognizer: Sendable {
         }
     }
 }
+
+/// A machine whose values a gesture event reports, read through ``valuesInPlace()``.
+protocol ReportsGestureValues {
+    var values: GestureValues { get }
+}
+
+extension ReportsGestureValues {
+    /// Mutating only so that its caller reaches the machine in place (see
+    /// ``AnyRecognizer/valuesInPlace()``); it changes nothing.
+    mutating func valuesInPlace() -> GestureValues { values }
+}
+
+extension TapRecognizer: ReportsGestureValues {}
+extension LongPressRecognizer: ReportsGestureValues {}
+extension PanRecognizer: ReportsGestureValues {}
+extension SwipeRecognizer: ReportsGestureValues {}
+extension TwoFingerRecognizer: ReportsGestureValues {}
+extension EdgePanRecognizer: ReportsGestureValues {}
