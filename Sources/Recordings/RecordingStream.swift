@@ -38,8 +38,9 @@ public struct RecordingStream {
     /// parser: true for an evemu file from its first event on (the description is complete, so
     /// an event line means the same to the parser wherever it is) until its end.
     private var readsCanonicalEvemuEvents = false
-    /// An evemu file whose events may take the fast path (false for tests that compare it with
-    /// the parser's own path).
+    /// An evemu file whose events may take the fast path: false for other formats, for limits
+    /// that allow lines shorter than an event line (tests), and for tests that compare the fast
+    /// path with the parser's own.
     private let canonicalEvemuEvents: Bool
     /// The first event, read with the description and not yet returned.
     private var first: RawEvent?
@@ -75,6 +76,7 @@ public struct RecordingStream {
         self.lines = lines
         self.parser = parser
         canonicalEvemuEvents = canonicalEvemuFastPath && parser is EvemuParser
+            && lines.limits.maximumLineLength >= EvemuParser.longestCanonicalLine
         startTime = first?.time
         format = parser.format
         declaredEvemuVersion = parser.declaredEvemuVersion

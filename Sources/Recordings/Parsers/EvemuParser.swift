@@ -139,7 +139,7 @@ final class EvemuParser: RecordingParser {
         }
     }
 
-    /// The longest line ``canonicalEvent(at:)`` accepts, up to and with its `\n`: `E: `, 12 + 1 +
+    /// The longest line ``canonicalEvent(at:memo:)`` accepts, up to and with its `\n`: `E: `, 12 + 1 +
     /// 6 digits of time, two 4-digit codes, a sign and 10 digits, 4 spaces and `\r\n`.
     static let longestCanonicalLine = 46
 
@@ -147,38 +147,39 @@ final class EvemuParser: RecordingParser {
     /// break: the event, and the offset of the `\n` that ends the line (after a `\r` for CRLF);
     /// nil for every line ``canonicalEvent(_:)`` refuses (then ``consume(_:)`` reads it as
     /// before). The replay's own loop: it skips the line splitting, the slice and the protocol
-    /// call, and reads evemu's fixed-width middle (`%06lu %04x %04x `) a word at a time, so a
-    /// line costs about a hundred instructions instead of seven hundred.
+    /// call, reads evemu's fixed-width fields (`%06lu %04x %04x`) a word at a time, and takes
+    /// the time from `memo` when the line starts with the same bytes as the last one (the
+    /// events of a frame share their time), so a line costs about a hundred instructions
+    /// instead of seven hundred.
     ///
     /// `line` must be followed by ``LineReader/lookahead`` readable bytes, whatever they are:
     /// whole words are loaded, so bytes past the line's end may be looked at, but an event is
     /// only returned when every byte up to the `\n` is as required, and the caller checks that
     /// the `\n` is among the bytes actually read.
     @inline(__always)
-    static func canonicalEvent(at line: UnsafePointer<UInt8>) -> (event: RawEvent, newline: Int)? {
-        guard line[0] == UInt8(ascii: "E"), line[1] == .colon, line[2] == .space else { return nil }
-        var cursor = line + 3
-        guard let seconds = boundedDecimal(&cursor, maxDigits: 12), cursor.pointee == .period else { return nil }
-        let micros: Int64, type: UInt16, code: UInt16
-        // `.` six digits ` `, as one word: XOR with the template leaves 0 in the period and
-        // space lanes and the digit (0...9) in the others, and nothing else does.
-        let time = loadWord(cursor) ^ 0x2030_3030_3030_302E
-        let codes = UInt64(loadHalfWord(cursor + 8)) | UInt64(loadHalfWord(cursor + 13)) << 32
-        if ((time &+ 0x7F76_7676_7676_767F) | time) & highBits == 0, cursor[12] == .space, cursor[17] == .space,
-           let (first, second) = fourHexDigitPairs(codes) {
-            micros = Int64(eightDigitValue(time &<< 8))
+    static func canonicalEvent(at line: UnsafePointer<UInt8>, memo: inout CanonicalEventMemo) -> (event: RawEvent, newline: Int)? {
+        var cursor: UnsafePointer<UInt8>
+        let time: Int64
+        if let (remembered, length) = memo.time(of: line) {
+            time = remembered
+            cursor = line + length
+        } else {
+            guard let (parsed, length) = canonicalTime(line) else { return nil }
+            memo.remember(time: parsed, of: line, length: length)
+            time = parsed
+            cursor = line + length
+        }
+        let type: UInt16, code: UInt16
+        let codes = UInt64(loadHalfWord(cursor)) | UInt64(loadHalfWord(cursor + 5)) << 32
+        if cursor[4] == .space, cursor[9] == .space, let (first, second) = memo.codes(codes) {
             type = first
             code = second
-            cursor += 18
+            cursor += 10
         } else {
-            cursor += 1
-            guard let value = boundedDecimal(&cursor, maxDigits: 6), cursor.pointee == .space else { return nil }
-            cursor += 1
             guard let first = boundedHex(&cursor), cursor.pointee == .space else { return nil }
             cursor += 1
             guard let second = boundedHex(&cursor), cursor.pointee == .space else { return nil }
             cursor += 1
-            micros = value
             type = first
             code = second
         }
@@ -187,17 +188,106 @@ final class EvemuParser: RecordingParser {
         guard let magnitude = boundedDecimal(&cursor, maxDigits: 10),
               magnitude <= (negative ? 0x8000_0000 : 0x7FFF_FFFF) else { return nil }
         var newline = line.distance(to: cursor)
-        if cursor.pointee == .carriageReturn { newline += 1 }
+        if cursor.pointee == .carriageReturn { newline &+= 1 }
         guard line[newline] == .newline else { return nil }
         let value = Int32(truncatingIfNeeded: negative ? -magnitude : magnitude)
-        return (RawEvent(time: Timestamp(microseconds: seconds &* 1_000_000 &+ micros), type: type, code: code,
-                         value: value), newline)
+        return (RawEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value), newline)
+    }
+
+    /// The time of a line starting `E: <sec>.<usec> ` as ``canonicalEvent(_:)`` reads it, in
+    /// microseconds, and the offset of the byte after that space; nil for anything else.
+    @inline(__always)
+    private static func canonicalTime(_ line: UnsafePointer<UInt8>) -> (Int64, Int)? {
+        guard line[0] == UInt8(ascii: "E"), line[1] == .colon, line[2] == .space else { return nil }
+        var cursor = line + 3
+        guard let seconds = boundedDecimal(&cursor, maxDigits: 12), cursor.pointee == .period else { return nil }
+        // `.` six digits ` `, as one word: XOR with the template leaves 0 in the period and
+        // space lanes and the digit (0...9) in the others, and nothing else does.
+        let fraction = loadWord(cursor) ^ 0x2030_3030_3030_302E
+        let micros: Int64
+        if ((fraction &+ 0x7F76_7676_7676_767F) | fraction) & highBits == 0 {
+            micros = Int64(eightDigitValue(fraction &<< 8))
+            cursor += 8
+        } else {
+            cursor += 1
+            guard let value = boundedDecimal(&cursor, maxDigits: 6), cursor.pointee == .space else { return nil }
+            micros = value
+            cursor += 1
+        }
+        return (seconds &* 1_000_000 &+ micros, line.distance(to: cursor))
+    }
+
+    /// What ``canonicalEvent(at:memo:)`` read before, so it need not read it again: each is
+    /// read from a few bytes alone, so the same bytes give the same answer.
+    ///
+    /// - The time of the last line whose time it read: a line that starts with the same bytes,
+    ///   up to and with the space after the time (at most 24: `E: `, 12 + 1 + 6 digits and a
+    ///   space), has the same time.
+    /// - The type and code of the last pairs of four hex digits it read, 64 of them, each in
+    ///   the slot its text hashes to: a device sends a few kinds of events, over and over.
+    struct CanonicalEventMemo {
+        /// The time's bytes, as three little-endian words, zero past its space; the first is
+        /// whole (shorter times, such as `E: 1.5 `, are not remembered).
+        private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        /// All ones over the remembered bytes of the second and third words, zero past them.
+        private var masks: (UInt64, UInt64) = (0, 0)
+        private var length = 0
+        private var time: Int64 = 0
+        /// The text of a type and a code, four hex digits each (the first digit in the low
+        /// byte), and their values (the type in the low half). At first, all slots say that
+        /// `0000 0000` is type 0 and code 0, which is true.
+        private var codeTexts = InlineArray<64, UInt64>(repeating: 0x3030_3030_3030_3030)
+        private var codeValues = InlineArray<64, UInt32>(repeating: 0)
+
+        /// Remembers that `E: 0.000000 ` is time 0, which is true: a memory that matched
+        /// nothing could not be told from one that matches a line of zero bytes.
+        init() {
+            let time: StaticString = "E: 0.000000 \0\0\0\0\0\0\0\0\0\0\0\0"
+            remember(time: 0, of: time.utf8Start, length: 12)
+        }
+
+        /// The type and code `text` spells (see ``fourHexDigitPairs(_:)``), remembered.
+        @inline(__always)
+        mutating func codes(_ text: UInt64) -> (UInt16, UInt16)? {
+            // Fibonacci hashing: the top 6 bits of the product depend on every byte.
+            let slot = Int(truncatingIfNeeded: (text &* 0x9E37_79B9_7F4A_7C15) &>> 58)
+            if codeTexts[slot] == text {
+                let values = codeValues[slot]
+                return (UInt16(truncatingIfNeeded: values), UInt16(truncatingIfNeeded: values &>> 16))
+            }
+            guard let (type, code) = fourHexDigitPairs(text) else { return nil }
+            codeTexts[slot] = text
+            codeValues[slot] = UInt32(type) | UInt32(code) &<< 16
+            return (type, code)
+        }
+
+        @inline(__always)
+        func time(of line: UnsafePointer<UInt8>) -> (Int64, Int)? {
+            let difference = (loadWord(line) ^ words.0) | (loadWord(line + 8) & masks.0 ^ words.1)
+                | (loadWord(line + 16) & masks.1 ^ words.2)
+            return difference == 0 ? (time, length) : nil
+        }
+
+        @inline(__always)
+        mutating func remember(time: Int64, of line: UnsafePointer<UInt8>, length: Int) {
+            guard length >= 8 else { return }
+            masks = (Self.mask(length - 8), Self.mask(length - 16))
+            words = (loadWord(line), loadWord(line + 8) & masks.0, loadWord(line + 16) & masks.1)
+            self.length = length
+            self.time = time
+        }
+
+        /// All ones over the first `count` bytes of a word (none for 0 or less, all for 8 or more).
+        @inline(__always)
+        private static func mask(_ count: Int) -> UInt64 {
+            count >= 8 ? ~0 : count <= 0 ? 0 : (1 &<< UInt64(count &* 8)) &- 1
+        }
     }
 
     private static let highBits: UInt64 = 0x8080_8080_8080_8080
 
     @inline(__always)
-    private static func loadWord(_ bytes: UnsafePointer<UInt8>) -> UInt64 {
+    fileprivate static func loadWord(_ bytes: UnsafePointer<UInt8>) -> UInt64 {
         UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
     }
 
@@ -218,7 +308,7 @@ final class EvemuParser: RecordingParser {
     /// Two codes of exactly four hex digits, one a byte (the first code in the low half, its
     /// first digit in the low byte), or nil if any byte is not a hex digit.
     @inline(__always)
-    private static func fourHexDigitPairs(_ text: UInt64) -> (UInt16, UInt16)? {
+    fileprivate static func fourHexDigitPairs(_ text: UInt64) -> (UInt16, UInt16)? {
         // Every lane gets its high bit set, so the subtractions borrow within no lane; a
         // lane's high bit then says whether the byte is at least the constant.
         let lanes = text | highBits

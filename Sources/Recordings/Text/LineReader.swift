@@ -45,6 +45,8 @@ struct LineReader {
     /// follow `end` (zeros or bytes already returned).
     private var buffer: [UInt8]
     private var start = 0
+    /// What the evemu fast path (``nextCanonicalEvemuEvent()``) read before.
+    private var canonicalMemo = EvemuParser.CanonicalEventMemo()
     private var end = 0
     private var inputEnded = false
     /// The number of the last line returned (1-based; 0 before the first).
@@ -74,20 +76,22 @@ struct LineReader {
     static let lookahead = 64
 
     /// The event of the next line if it is an evemu event line as evemu writes it
-    /// (``EvemuParser/canonicalEvent(at:)``) and is already read whole, line break and all;
+    /// (``EvemuParser/canonicalEvent(at:memo:)``) and is already read whole, line break and all;
     /// otherwise nil, and nothing is consumed: ``nextLine()`` then reads the line (refilling
     /// the buffer for a line cut by a chunk boundary, or naming it in an error) exactly as it
     /// did before there was a fast path. Only the position and the line number change.
+    ///
+    /// For limits whose ``Limits/maximumLineLength`` is at least
+    /// ``EvemuParser/longestCanonicalLine`` only (the caller checks, once): a line is not
+    /// measured against it here.
     @inline(__always)
     mutating func nextCanonicalEvemuEvent() -> RawEvent? {
         let start = self.start
         let found = buffer.withUnsafeBufferPointer { bytes in
             // The buffer is never empty (``lookahead``).
-            EvemuParser.canonicalEvent(at: bytes.baseAddress.unsafelyUnwrapped + start)
+            EvemuParser.canonicalEvent(at: bytes.baseAddress.unsafelyUnwrapped + start, memo: &canonicalMemo)
         }
-        guard let (event, newline) = found, newline < end &- start, newline <= limits.maximumLineLength else {
-            return nil
-        }
+        guard let (event, newline) = found, newline < end &- start else { return nil }
         self.start = start &+ newline &+ 1
         lineNumber &+= 1
         return event
