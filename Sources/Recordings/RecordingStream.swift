@@ -142,6 +142,13 @@ public struct RecordingStream {
         return nil
     }
 
+    /// The number of the last line read (0 for a recording in memory): what the fast path and
+    /// the parser's path must agree on, since errors count lines from it (tests).
+    var linesRead: Int { lines.lineNumber }
+
+    /// Whether the next ``next()`` tries the evemu fast path first (tests).
+    var triesCanonicalEvemuEvents: Bool { readsCanonicalEvemuEvents }
+
     /// Reads every event left into a ``Recording`` (tests, tools; a replay streams instead).
     public mutating func collect() throws(RecordingError) -> Recording {
         var events: [RawEvent] = []
