@@ -139,8 +139,8 @@ final class EvemuParser: RecordingParser {
         }
     }
 
-    /// The longest line ``canonicalEvent(at:memo:)`` accepts, up to and with its `\n`: `E: `, 12 + 1 +
-    /// 6 digits of time, two 4-digit codes, a sign and 10 digits, 4 spaces and `\r\n`.
+    /// The longest line ``canonicalEvent(at:memo:)`` accepts, up to and with its `\n`: `E: `,
+    /// 12 + 1 + 6 digits of time, three spaces, two 4-digit codes, a sign, 10 digits, `\r\n`.
     static let longestCanonicalLine = 46
 
     /// ``canonicalEvent(_:)`` for a line still in the reader's buffer, followed by its line

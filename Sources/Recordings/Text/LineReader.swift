@@ -42,7 +42,7 @@ struct LineReader {
     private let input: Input
     private var memoryOffset = 0
     /// Bytes read and not yet returned are `buffer[start..<end]`; at least ``lookahead`` bytes
-    /// follow `end` (zeros or bytes already returned).
+    /// follow `end` (zeros, or bytes of earlier chunks).
     private var buffer: [UInt8]
     private var start = 0
     /// What the evemu fast path (``nextCanonicalEvemuEvent()``) read before.
