@@ -233,15 +233,19 @@ final class EvemuParser: RecordingParser {
         private var masks: (UInt64, UInt64) = (0, 0)
         private var length = 0
         private var time: Int64 = 0
-        /// The text of a type and a code, four hex digits each (the first digit in the low
-        /// byte), and their values (the type in the low half). At first, all slots say that
-        /// `0000 0000` is type 0 and code 0, which is true.
-        private var codeTexts = InlineArray<64, UInt64>(repeating: 0x3030_3030_3030_3030)
-        private var codeValues = InlineArray<64, UInt32>(repeating: 0)
+        /// 64 slots, each the text of a type and a code, four hex digits each (the first digit
+        /// in the low byte), and their values (the type in the low half). At first, all slots
+        /// say that `0000 0000` is type 0 and code 0, which is true. A tuple read through a
+        /// pointer, not an `InlineArray`: the package builds with Swift 6.1.
+        private var codeSlots: Eight<Eight<(text: UInt64, values: UInt64)>>
+        private typealias Eight<Element> = (Element, Element, Element, Element, Element, Element, Element, Element)
 
         /// Remembers that `E: 0.000000 ` is time 0, which is true: a memory that matched
         /// nothing could not be told from one that matches a line of zero bytes.
         init() {
+            let slot = (text: UInt64(0x3030_3030_3030_3030), values: UInt64(0))
+            let eight = (slot, slot, slot, slot, slot, slot, slot, slot)
+            codeSlots = (eight, eight, eight, eight, eight, eight, eight, eight)
             let time: StaticString = "E: 0.000000 \0\0\0\0\0\0\0\0\0\0\0\0"
             remember(time: 0, of: time.utf8Start, length: 12)
         }
@@ -250,15 +254,17 @@ final class EvemuParser: RecordingParser {
         @inline(__always)
         mutating func codes(_ text: UInt64) -> (UInt16, UInt16)? {
             // Fibonacci hashing: the top 6 bits of the product depend on every byte.
-            let slot = Int(truncatingIfNeeded: (text &* 0x9E37_79B9_7F4A_7C15) &>> 58)
-            if codeTexts[slot] == text {
-                let values = codeValues[slot]
-                return (UInt16(truncatingIfNeeded: values), UInt16(truncatingIfNeeded: values &>> 16))
+            let offset = Int(truncatingIfNeeded: (text &* 0x9E37_79B9_7F4A_7C15) &>> 58) &* 16
+            return withUnsafeMutableBytes(of: &codeSlots) { slots -> (UInt16, UInt16)? in
+                if slots.load(fromByteOffset: offset, as: UInt64.self) == text {
+                    let values = slots.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+                    return (UInt16(truncatingIfNeeded: values), UInt16(truncatingIfNeeded: values &>> 16))
+                }
+                guard let (type, code) = fourHexDigitPairs(text) else { return nil }
+                slots.storeBytes(of: text, toByteOffset: offset, as: UInt64.self)
+                slots.storeBytes(of: UInt64(type) | UInt64(code) &<< 16, toByteOffset: offset &+ 8, as: UInt64.self)
+                return (type, code)
             }
-            guard let (type, code) = fourHexDigitPairs(text) else { return nil }
-            codeTexts[slot] = text
-            codeValues[slot] = UInt32(type) | UInt32(code) &<< 16
-            return (type, code)
         }
 
         @inline(__always)
