@@ -139,6 +139,227 @@ final class EvemuParser: RecordingParser {
         }
     }
 
+    /// The longest line ``canonicalEvent(at:memo:)`` accepts, up to and with its `\n`: `E: `,
+    /// 12 + 1 + 6 digits of time, three spaces, two 4-digit codes, a sign, 10 digits, `\r\n`.
+    static let longestCanonicalLine = 46
+
+    /// ``canonicalEvent(_:)`` for a line still in the reader's buffer, followed by its line
+    /// break: the event, and the offset of the `\n` that ends the line (after a `\r` for CRLF);
+    /// nil for every line ``canonicalEvent(_:)`` refuses (then ``consume(_:)`` reads it as
+    /// before). The replay's own loop: it skips the line splitting, the slice and the protocol
+    /// call, reads evemu's fixed-width fields (`%06lu %04x %04x`) a word at a time, and takes
+    /// the time from `memo` when the line starts with the same bytes as the last one (the
+    /// events of a frame share their time), so a line costs about a hundred instructions
+    /// instead of seven hundred.
+    ///
+    /// `line` must be followed by ``LineReader/lookahead`` readable bytes, whatever they are:
+    /// whole words are loaded, so bytes past the line's end may be looked at, but an event is
+    /// only returned when every byte up to the `\n` is as required, and the caller checks that
+    /// the `\n` is among the bytes actually read.
+    @inline(__always)
+    static func canonicalEvent(at line: UnsafePointer<UInt8>, memo: inout CanonicalEventMemo) -> (event: RawEvent, newline: Int)? {
+        var cursor: UnsafePointer<UInt8>
+        let time: Int64
+        if let (remembered, length) = memo.time(of: line) {
+            time = remembered
+            cursor = line + length
+        } else {
+            guard let (parsed, length) = canonicalTime(line) else { return nil }
+            memo.remember(time: parsed, of: line, length: length)
+            time = parsed
+            cursor = line + length
+        }
+        let type: UInt16, code: UInt16
+        let codes = UInt64(loadHalfWord(cursor)) | UInt64(loadHalfWord(cursor + 5)) << 32
+        if cursor[4] == .space, cursor[9] == .space, let (first, second) = memo.codes(codes) {
+            type = first
+            code = second
+            cursor += 10
+        } else {
+            guard let first = boundedHex(&cursor), cursor.pointee == .space else { return nil }
+            cursor += 1
+            guard let second = boundedHex(&cursor), cursor.pointee == .space else { return nil }
+            cursor += 1
+            type = first
+            code = second
+        }
+        let negative = cursor.pointee == .minus
+        if negative { cursor += 1 }
+        guard let magnitude = boundedDecimal(&cursor, maxDigits: 10),
+              magnitude <= (negative ? 0x8000_0000 : 0x7FFF_FFFF) else { return nil }
+        var newline = line.distance(to: cursor)
+        if cursor.pointee == .carriageReturn { newline &+= 1 }
+        guard line[newline] == .newline else { return nil }
+        let value = Int32(truncatingIfNeeded: negative ? -magnitude : magnitude)
+        return (RawEvent(time: Timestamp(microseconds: time), type: type, code: code, value: value), newline)
+    }
+
+    /// The time of a line starting `E: <sec>.<usec> ` as ``canonicalEvent(_:)`` reads it, in
+    /// microseconds, and the offset of the byte after that space; nil for anything else.
+    @inline(__always)
+    private static func canonicalTime(_ line: UnsafePointer<UInt8>) -> (Int64, Int)? {
+        guard line[0] == UInt8(ascii: "E"), line[1] == .colon, line[2] == .space else { return nil }
+        var cursor = line + 3
+        guard let seconds = boundedDecimal(&cursor, maxDigits: 12), cursor.pointee == .period else { return nil }
+        // `.` six digits ` `, as one word: XOR with the template leaves 0 in the period and
+        // space lanes and the digit (0...9) in the others, and nothing else does.
+        let fraction = loadWord(cursor) ^ 0x2030_3030_3030_302E
+        let micros: Int64
+        if ((fraction &+ 0x7F76_7676_7676_767F) | fraction) & highBits == 0 {
+            micros = Int64(eightDigitValue(fraction &<< 8))
+            cursor += 8
+        } else {
+            cursor += 1
+            guard let value = boundedDecimal(&cursor, maxDigits: 6), cursor.pointee == .space else { return nil }
+            micros = value
+            cursor += 1
+        }
+        return (seconds &* 1_000_000 &+ micros, line.distance(to: cursor))
+    }
+
+    /// What ``canonicalEvent(at:memo:)`` read before, so it need not read it again: each is
+    /// read from a few bytes alone, so the same bytes give the same answer.
+    ///
+    /// - The time of the last line whose time it read: a line that starts with the same bytes,
+    ///   up to and with the space after the time (at most 24: `E: `, 12 + 1 + 6 digits and a
+    ///   space), has the same time.
+    /// - The type and code of the last pairs of four hex digits it read, 64 of them, each in
+    ///   the slot its text hashes to: a device sends a few kinds of events, over and over.
+    struct CanonicalEventMemo {
+        /// The time's bytes, as three little-endian words, zero past its space; the first is
+        /// whole (shorter times, such as `E: 1.5 `, are not remembered).
+        private var words: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        /// All ones over the remembered bytes of the second and third words, zero past them.
+        private var masks: (UInt64, UInt64) = (0, 0)
+        private var length = 0
+        private var time: Int64 = 0
+        /// 64 slots, each the text of a type and a code, four hex digits each (the first digit
+        /// in the low byte), and their values (the type in the low half). At first, all slots
+        /// say that `0000 0000` is type 0 and code 0, which is true. A tuple read through a
+        /// pointer, not an `InlineArray`: the package builds with Swift 6.1.
+        private var codeSlots: Eight<Eight<(text: UInt64, values: UInt64)>>
+        private typealias Eight<Element> = (Element, Element, Element, Element, Element, Element, Element, Element)
+
+        /// Remembers that `E: 0.000000 ` is time 0, which is true: a memory that matched
+        /// nothing could not be told from one that matches a line of zero bytes.
+        init() {
+            let slot = (text: UInt64(0x3030_3030_3030_3030), values: UInt64(0))
+            let eight = (slot, slot, slot, slot, slot, slot, slot, slot)
+            codeSlots = (eight, eight, eight, eight, eight, eight, eight, eight)
+            let time: StaticString = "E: 0.000000 \0\0\0\0\0\0\0\0\0\0\0\0"
+            remember(time: 0, of: time.utf8Start, length: 12)
+        }
+
+        /// The type and code `text` spells (see ``fourHexDigitPairs(_:)``), remembered.
+        @inline(__always)
+        mutating func codes(_ text: UInt64) -> (UInt16, UInt16)? {
+            // Fibonacci hashing: the top 6 bits of the product depend on every byte.
+            let offset = Int(truncatingIfNeeded: (text &* 0x9E37_79B9_7F4A_7C15) &>> 58) &* 16
+            return withUnsafeMutableBytes(of: &codeSlots) { slots -> (UInt16, UInt16)? in
+                if slots.load(fromByteOffset: offset, as: UInt64.self) == text {
+                    let values = slots.load(fromByteOffset: offset &+ 8, as: UInt64.self)
+                    return (UInt16(truncatingIfNeeded: values), UInt16(truncatingIfNeeded: values &>> 16))
+                }
+                guard let (type, code) = fourHexDigitPairs(text) else { return nil }
+                slots.storeBytes(of: text, toByteOffset: offset, as: UInt64.self)
+                slots.storeBytes(of: UInt64(type) | UInt64(code) &<< 16, toByteOffset: offset &+ 8, as: UInt64.self)
+                return (type, code)
+            }
+        }
+
+        @inline(__always)
+        func time(of line: UnsafePointer<UInt8>) -> (Int64, Int)? {
+            let difference = (loadWord(line) ^ words.0) | (loadWord(line + 8) & masks.0 ^ words.1)
+                | (loadWord(line + 16) & masks.1 ^ words.2)
+            return difference == 0 ? (time, length) : nil
+        }
+
+        @inline(__always)
+        mutating func remember(time: Int64, of line: UnsafePointer<UInt8>, length: Int) {
+            guard length >= 8 else { return }
+            masks = (Self.mask(length - 8), Self.mask(length - 16))
+            words = (loadWord(line), loadWord(line + 8) & masks.0, loadWord(line + 16) & masks.1)
+            self.length = length
+            self.time = time
+        }
+
+        /// All ones over the first `count` bytes of a word (none for 0 or less, all for 8 or more).
+        @inline(__always)
+        private static func mask(_ count: Int) -> UInt64 {
+            count >= 8 ? ~0 : count <= 0 ? 0 : (1 &<< UInt64(count &* 8)) &- 1
+        }
+    }
+
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    @inline(__always)
+    fileprivate static func loadWord(_ bytes: UnsafePointer<UInt8>) -> UInt64 {
+        UInt64(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt64.self))
+    }
+
+    @inline(__always)
+    private static func loadHalfWord(_ bytes: UnsafePointer<UInt8>) -> UInt32 {
+        UInt32(littleEndian: UnsafeRawPointer(bytes).loadUnaligned(as: UInt32.self))
+    }
+
+    /// The number written by eight digit values (0...9), one a byte, the first in the low
+    /// byte: pairs, then fours, then all eight are combined, three multiplications in all.
+    @inline(__always)
+    private static func eightDigitValue(_ digits: UInt64) -> UInt64 {
+        let pairs = (digits &* 10 &+ (digits &>> 8)) & 0x00FF_00FF_00FF_00FF
+        let fours = (pairs &* 100 &+ (pairs &>> 16)) & 0x0000_FFFF_0000_FFFF
+        return (fours &* 10000 &+ (fours &>> 32)) & 0xFFFF_FFFF
+    }
+
+    /// Two codes of exactly four hex digits, one a byte (the first code in the low half, its
+    /// first digit in the low byte), or nil if any byte is not a hex digit.
+    @inline(__always)
+    fileprivate static func fourHexDigitPairs(_ text: UInt64) -> (UInt16, UInt16)? {
+        // Every lane gets its high bit set, so the subtractions borrow within no lane; a
+        // lane's high bit then says whether the byte is at least the constant.
+        let lanes = text | highBits
+        let digit = (lanes &- 0x3030_3030_3030_3030) & ~(lanes &- 0x3A3A_3A3A_3A3A_3A3A)
+        let folded = lanes | 0x2020_2020_2020_2020
+        let letter = (folded &- 0x6161_6161_6161_6161) & ~(folded &- 0x6767_6767_6767_6767)
+        guard (digit | letter) & ~text & highBits == highBits else { return nil }
+        // A digit's value is its low 4 bits; a letter's (bit 6 set) that plus 9.
+        let nibbles = (text & 0x0F0F_0F0F_0F0F_0F0F) &+ ((text &>> 6) & 0x0101_0101_0101_0101) &* 9
+        let bytes = ((nibbles &<< 4) | (nibbles &>> 8)) & 0x00FF_00FF_00FF_00FF
+        let codes = ((bytes &<< 8) | (bytes &>> 16)) & 0x0000_FFFF_0000_FFFF
+        return (UInt16(truncatingIfNeeded: codes), UInt16(truncatingIfNeeded: codes &>> 32))
+    }
+
+    /// One to `maxDigits` decimal digits at `cursor`, moving past them; nil for none or more
+    /// (having read at most one digit too many).
+    @inline(__always)
+    private static func boundedDecimal(_ cursor: inout UnsafePointer<UInt8>, maxDigits: Int) -> Int64? {
+        var value: Int64 = 0
+        var digits = 0
+        while true {
+            let digit = cursor.pointee &- UInt8(ascii: "0")
+            guard digit < 10 else { break }
+            guard digits < maxDigits else { return nil }
+            value = value &* 10 &+ Int64(digit)
+            digits += 1
+            cursor += 1
+        }
+        return digits == 0 ? nil : value
+    }
+
+    /// One to four hex digits at `cursor`, moving past them; nil for none or more.
+    @inline(__always)
+    private static func boundedHex(_ cursor: inout UnsafePointer<UInt8>) -> UInt16? {
+        var value: UInt16 = 0
+        var digits = 0
+        while let digit = cursor.pointee.hexValue {
+            guard digits < 4 else { return nil }
+            value = value &* 16 &+ UInt16(digit)
+            digits += 1
+            cursor += 1
+        }
+        return digits == 0 ? nil : value
+    }
+
     /// Decimal digits at `cursor` and how many there were (nil for none); a run of more than
     /// 18 is reported as 19 digits (its value is then meaningless, and the caller refuses it).
     @inline(__always)

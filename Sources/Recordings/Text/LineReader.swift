@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import GestureCore
 
 /// Reads a recording one line at a time in bounded memory: the file comes in chunks of
 /// ``Limits/chunkSize`` bytes, and only the line being read is kept, so a replay of a
@@ -40,9 +41,12 @@ struct LineReader {
     let limits: Limits
     private let input: Input
     private var memoryOffset = 0
-    /// Bytes read and not yet returned are `buffer[start..<end]`.
+    /// Bytes read and not yet returned are `buffer[start..<end]`; at least ``lookahead`` bytes
+    /// follow `end` (zeros, or bytes of earlier chunks).
     private var buffer: [UInt8]
     private var start = 0
+    /// What the evemu fast path (``nextCanonicalEvemuEvent()``) read before.
+    private var canonicalMemo = EvemuParser.CanonicalEventMemo()
     private var end = 0
     private var inputEnded = false
     /// The number of the last line returned (1-based; 0 before the first).
@@ -62,7 +66,35 @@ struct LineReader {
         self.name = name
         self.input = input
         self.limits = limits
-        buffer = [UInt8](repeating: 0, count: limits.chunkSize)
+        buffer = [UInt8](repeating: 0, count: limits.chunkSize + Self.lookahead)
+    }
+
+    /// The readable bytes kept after the last byte read, so that the evemu fast path can load
+    /// whole words near the end of the bytes read without checking where they end first (the
+    /// longest line it accepts is ``EvemuParser/longestCanonicalLine`` bytes, and it reads at
+    /// most a word past any of them).
+    static let lookahead = 64
+
+    /// The event of the next line if it is an evemu event line as evemu writes it
+    /// (``EvemuParser/canonicalEvent(at:memo:)``) and is already read whole, line break and all;
+    /// otherwise nil, and nothing is consumed: ``nextLine()`` then reads the line (refilling
+    /// the buffer for a line cut by a chunk boundary, or naming it in an error) exactly as it
+    /// did before there was a fast path. Only the position and the line number change.
+    ///
+    /// For limits whose ``Limits/maximumLineLength`` is at least
+    /// ``EvemuParser/longestCanonicalLine`` only (the caller checks, once): a line is not
+    /// measured against it here.
+    @inline(__always)
+    mutating func nextCanonicalEvemuEvent() -> RawEvent? {
+        let start = self.start
+        let found = buffer.withUnsafeBufferPointer { bytes in
+            // The buffer is never empty (``lookahead``).
+            EvemuParser.canonicalEvent(at: bytes.baseAddress.unsafelyUnwrapped + start, memo: &canonicalMemo)
+        }
+        guard let (event, newline) = found, newline < end &- start else { return nil }
+        self.start = start &+ newline &+ 1
+        lineNumber &+= 1
+        return event
     }
 
     /// The first `count` bytes of the input (fewer when it is shorter), without consuming
@@ -123,7 +155,8 @@ struct LineReader {
     }
 
     /// Moves the unread bytes to the front and reads one more chunk after them, growing the
-    /// buffer only while a line is longer than a chunk (up to the line limit and one chunk).
+    /// buffer only while a line is longer than a chunk (up to the line limit, one chunk and the
+    /// ``lookahead``).
     private mutating func refill() throws(RecordingError) {
         if start > 0 {
             let kept = end - start
@@ -134,8 +167,9 @@ struct LineReader {
             start = 0
             end = kept
         }
-        if buffer.count - end < limits.chunkSize {
-            buffer.append(contentsOf: repeatElement(0, count: limits.chunkSize - (buffer.count - end)))
+        let room = limits.chunkSize + Self.lookahead
+        if buffer.count - end < room {
+            buffer.append(contentsOf: repeatElement(0, count: room - (buffer.count - end)))
         }
         let count: Int
         switch input {
