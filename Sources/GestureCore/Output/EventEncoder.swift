@@ -147,6 +147,99 @@ public struct EventEncoder {
         }
     }
 
+    /// A gesture event, every frame of a pan or a pinch: written through one cursor as a
+    /// delivery is (each value through the writer was a capacity check and a closure; about
+    /// 4,000 instructions an event).
+    private mutating func encodeGesture(_ e: GestureEvent) {
+        let tree = e.tree
+        let view = e.view
+        var recognizer = e.recognizer
+        recognizer.makeContiguousUTF8()
+        let room = 640 + recognizer.utf8.count * 6 + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+            + e.touches.count * 21
+        let sequence = nextSequence
+        nextSequence += 1
+        let v = e.values
+        tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
+            tree.quotedIDStarts.withUnsafeBufferPointer { starts in
+                _ = recognizer.utf8.withContiguousStorageIfAvailable { name in
+                    writer.withCursor(room: room) { out in
+                        out.raw(#""type":"gesture","seq":"#)
+                        out.int(sequence)
+                        out.raw(#","time":"#)
+                        out.int(e.time.microseconds)
+                        out.raw(#","recognizer":"#)
+                        out.string(name)
+                        out.raw(#","kind":"#)
+                        Self.kind(e.kind, &out)
+                        out.raw(#","view":"#)
+                        out.bytes(idBytes.baseAddress! + starts[view], count: starts[view + 1] - starts[view])
+                        out.raw(#","state":"#)
+                        Self.state(e.state, &out)
+                        out.raw(#","x":"#); out.number(v.location.x)
+                        out.raw(#","y":"#); out.number(v.location.y)
+                        out.raw(#","touches":["#)
+                        for (index, touch) in e.touches.enumerated() {
+                            if index > 0 { out.raw(",") }
+                            out.int(touch.rawValue)
+                        }
+                        out.raw("]")
+                        if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
+                        if let t = v.translation {
+                            out.raw(#","translationX":"#); out.number(t.x)
+                            out.raw(#","translationY":"#); out.number(t.y)
+                        }
+                        if let velocity = v.velocity {
+                            out.raw(#","velocityX":"#); out.number(velocity.x)
+                            out.raw(#","velocityY":"#); out.number(velocity.y)
+                        }
+                        if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
+                        if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
+                        // UIKit names the pinch's and the rotation's rate `velocity` too.
+                        if let velocity = v.scaleVelocity ?? v.rotationVelocity {
+                            out.raw(#","velocity":"#); out.number(velocity)
+                        }
+                        if let direction = v.direction {
+                            out.raw(#","direction":"#)
+                            switch direction {
+                            case .right: out.raw(#""right""#)
+                            case .left: out.raw(#""left""#)
+                            case .up: out.raw(#""up""#)
+                            case .down: out.raw(#""down""#)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// A recognizer kind as a quoted JSON string (its raw value).
+    private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
+        switch kind {
+        case .tap: out.raw(#""tap""#)
+        case .longPress: out.raw(#""longPress""#)
+        case .pan: out.raw(#""pan""#)
+        case .swipe: out.raw(#""swipe""#)
+        case .pinch: out.raw(#""pinch""#)
+        case .rotation: out.raw(#""rotation""#)
+        case .edgePan: out.raw(#""edgePan""#)
+        }
+    }
+
+    /// A gesture state as a quoted JSON string (its raw value).
+    private static func state(_ state: GestureState, _ out: inout JSONWriter.Cursor) {
+        switch state {
+        case .possible: out.raw(#""possible""#)
+        case .began: out.raw(#""began""#)
+        case .changed: out.raw(#""changed""#)
+        case .ended: out.raw(#""ended""#)
+        case .cancelled: out.raw(#""cancelled""#)
+        case .recognized: out.raw(#""recognized""#)
+        case .failed: out.raw(#""failed""#)
+        }
+    }
+
     /// The most one touch of a delivery takes: its keys and punctuation (under 130 bytes), two
     /// integers of at most 20 and ten numbers of at most ``JSONWriter/maximumNumberLength``.
     private static let maximumTouchLength = 130 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
@@ -167,31 +260,7 @@ public struct EventEncoder {
         case .touches(let e):
             encodeTouches(e)
         case .gesture(let e):
-            header("gesture", e.time)
-            writer.key("recognizer"); writer.string(e.recognizer)
-            writer.key("kind"); writer.string(e.kind.rawValue)
-            writer.key("view"); writer.string(e.tree.id(of: e.view))
-            writer.key("state"); writer.string(e.state.rawValue)
-            writer.key("x"); writer.number(e.values.location.x)
-            writer.key("y"); writer.number(e.values.location.y)
-            writer.key("touches"); writer.beginArray()
-            for touch in e.touches { writer.int(touch.rawValue) }
-            writer.endArray()
-            let v = e.values
-            if let taps = v.taps { writer.key("taps"); writer.int(taps) }
-            if let t = v.translation {
-                writer.key("translationX"); writer.number(t.x)
-                writer.key("translationY"); writer.number(t.y)
-            }
-            if let velocity = v.velocity {
-                writer.key("velocityX"); writer.number(velocity.x)
-                writer.key("velocityY"); writer.number(velocity.y)
-            }
-            if let scale = v.scale { writer.key("scale"); writer.number(scale) }
-            if let rotation = v.rotation { writer.key("rotation"); writer.number(rotation) }
-            // UIKit names the pinch's and the rotation's rate `velocity` too.
-            if let velocity = v.scaleVelocity ?? v.rotationVelocity { writer.key("velocity"); writer.number(velocity) }
-            if let direction = v.direction { writer.key("direction"); writer.string(direction.rawValue) }
+            encodeGesture(e)
         case .control(let e):
             header("control", e.time)
             writer.key("view"); writer.string(e.tree.id(of: e.view))

@@ -77,7 +77,7 @@ public struct JSONWriter {
 
     /// Writes `text` quoted and escaped at `out` (room for `text.count * 6 + 2` bytes); returns
     /// how many bytes it wrote.
-    private static func quote(_ text: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    fileprivate static func quote(_ text: UnsafeBufferPointer<UInt8>, at out: UnsafeMutablePointer<UInt8>) -> Int {
         out[0] = UInt8(ascii: "\"")
         var count = 1
         for byte in text {
@@ -250,6 +250,12 @@ public struct JSONWriter {
         public mutating func bytes(_ bytes: [UInt8]) {
             bytes.withUnsafeBufferPointer { if let base = $0.baseAddress { position.update(from: base, count: $0.count) } }
             position += bytes.count
+        }
+
+        /// `text` as a JSON string, quoted and escaped: room for `text.count * 6 + 2` bytes.
+        @inline(__always)
+        public mutating func string(_ text: UnsafeBufferPointer<UInt8>) {
+            position += JSONWriter.quote(text, at: position)
         }
 
         /// `count` bytes encoded before, from `source`.
