@@ -61,21 +61,30 @@ public struct VelocityTracker: Sendable {
         // Walk back from the newest sample while the motion is continuous; times are taken
         // relative to the newest sample, in seconds, to keep the sums well conditioned.
         var n = 0.0, st = 0.0, sx = 0.0, sy = 0.0, stt = 0.0, stx = 0.0, sty = 0.0
-        var previous = last.time
-        var index = newest
-        for _ in 0..<samples.count {
-            let s = samples[index]
-            if last.time - s.time > Self.horizon || previous - s.time > Self.assumeStopped { break }
-            previous = s.time
-            let t = (s.time - last.time).seconds
-            n += 1
-            st += t
-            sx += s.value.x
-            sy += s.value.y
-            stt += t * t
-            stx += t * s.value.x
-            sty += t * s.value.y
-            index = (index - 1 + samples.count) % samples.count
+        // The same sums in the same order as ever (the results are bit-identical); the
+        // limits read once, the ring walked through a pointer without a division per sample
+        // (a pan computes this at every frame's end).
+        let horizon = Self.horizon.microseconds
+        let stopped = Self.assumeStopped.microseconds
+        let lastTime = last.time.microseconds
+        samples.withUnsafeBufferPointer { ring in
+            var previous = lastTime
+            var index = newest
+            for _ in 0..<ring.count {
+                let s = ring[index]
+                let time = s.time.microseconds
+                if lastTime - time > horizon || previous - time > stopped { break }
+                previous = time
+                let t = TimeSpan(microseconds: time - lastTime).seconds
+                n += 1
+                st += t
+                sx += s.value.x
+                sy += s.value.y
+                stt += t * t
+                stx += t * s.value.x
+                sty += t * s.value.y
+                index = index == 0 ? ring.count - 1 : index - 1
+            }
         }
         let denominator = n * stt - st * st
         guard n >= 2, denominator > 0 else { return .zero }
