@@ -154,10 +154,13 @@ public struct ContactTracker: Sendable {
     /// `mapping` onto its own screen, worked out once: it maps every contact that began on the
     /// current screen (nearly always all of them).
     private var mapper: ContactMapper
-    /// The slot `ABS_MT_*` events address; nil after `ABS_MT_SLOT` named a slot out of range.
-    /// Slot 0 until the first `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots
-    /// and never sends `ABS_MT_SLOT`).
-    private var currentSlot: Int? = 0
+    /// The slot `ABS_MT_*` events address; `SlotTable.scratch` after `ABS_MT_SLOT` named a
+    /// slot out of range (its values are never committed). Slot 0 until the first
+    /// `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots and never sends
+    /// `ABS_MT_SLOT`).
+    private var currentSlot = 0
+    /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, so that it is never committed.
+    private var currentBit: UInt64 = 1
     private var stream = StreamState.reading
     /// Events since the last `SYN_REPORT`, to report a frame cut short at the end of input.
     private var eventsInFrame = 0
@@ -257,7 +260,7 @@ public struct ContactTracker: Sendable {
             case .empty, .ignored: break
             }
         }
-        currentSlot = 0
+        select(slot: 0)
         stream = .reading
         needsResync = false
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
@@ -279,7 +282,7 @@ public struct ContactTracker: Sendable {
         stream = .reading
         needsResync = false
         eventsInFrame = 0
-        currentSlot = (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0
+        select(slot: (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0)
         changes.removeAll(keepingCapacity: true)
         for slot in 0..<slotCount {
             let truth = slot < snapshot.slots.count ? snapshot.slots[slot] : .empty
@@ -330,19 +333,22 @@ public struct ContactTracker: Sendable {
         }
     }
 
+    /// The codes tested one after the other, the commonest first: a move is a position or two
+    /// and, with several fingers, a slot (a `switch` of all the codes is a jump table, dearer
+    /// than one or two comparisons).
     @inline(__always)
     private mutating func processAbs(_ event: RawEvent) {
         let value = event.value
         if multitouch {
-            switch event.code {
-            case AbsCode.mtPositionX: updateCurrentSlot { $0.x = value }
-            case AbsCode.mtPositionY: updateCurrentSlot { $0.y = value }
-            case AbsCode.mtSlot: selectSlot(event)
-            case AbsCode.mtTrackingID: updateCurrentSlot { $0.trackingID = value < 0 ? -1 : value }
-            case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = value }
-            case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = value }
-            case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = value }
-            default: break // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used.
+            let code = event.code
+            if code == AbsCode.mtPositionX {
+                updateCurrentSlot { $0.x = value }
+            } else if code == AbsCode.mtPositionY {
+                updateCurrentSlot { $0.y = value }
+            } else if code == AbsCode.mtSlot {
+                selectSlot(event)
+            } else {
+                processContactAbs(event)
             }
         } else {
             switch event.code {
@@ -354,13 +360,35 @@ public struct ContactTracker: Sendable {
         }
     }
 
+    /// The multitouch values other than positions and slots.
+    @inline(never)
+    private mutating func processContactAbs(_ event: RawEvent) {
+        let value = event.value
+        switch event.code {
+        case AbsCode.mtTrackingID: updateCurrentSlot { $0.trackingID = value < 0 ? -1 : value }
+        case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = value }
+        case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = value }
+        case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = value }
+        default: break // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used.
+        }
+    }
+
+    @inline(__always)
     private mutating func selectSlot(_ event: RawEvent) {
-        if event.value >= 0 && Int(event.value) < slotCount {
-            currentSlot = Int(event.value)
+        if UInt(bitPattern: Int(event.value)) < UInt(slotCount) {
+            select(slot: Int(event.value))
         } else {
             report(.slotOutOfRange(time: event.time, slot: event.value, slotCount: slotCount))
-            currentSlot = nil
+            currentSlot = SlotTable.scratch
+            currentBit = 0
         }
+    }
+
+    /// Makes `slot` (0 ..< `slotCount`) the one `ABS_MT_*` events address.
+    @inline(__always)
+    private mutating func select(slot: Int) {
+        currentSlot = slot
+        currentBit = 1 &<< UInt64(truncatingIfNeeded: slot)
     }
 
     private mutating func processKey(_ event: RawEvent) {
@@ -370,11 +398,12 @@ public struct ContactTracker: Sendable {
         }
     }
 
+    /// Events for an out-of-range slot were reported when it was selected; they go to the
+    /// scratch slot, whose bit is 0.
     @inline(__always)
     private mutating func updateCurrentSlot(_ update: (inout SlotValues) -> Void) {
-        // Events for an out-of-range slot were reported when it was selected.
-        guard let slot = currentSlot else { return }
-        updateSlot(slot, update)
+        slots.update(currentSlot) { update(&$0.pending) }
+        dirty |= currentBit
     }
 
     @inline(__always)
@@ -397,9 +426,14 @@ public struct ContactTracker: Sendable {
 
     private mutating func commitFrame(at time: Timestamp) -> TouchFrame? {
         guard dirty != 0 else { return nil }
-        changes.removeAll(keepingCapacity: true)
-        var remaining = dirty
+        let frameSlots = dirty
         dirty = 0
+        let (moved, others) = slots.withSlots { Self.classify(frameSlots, in: $0) }
+        if others == 0 {
+            return commitMoves(moved, of: frameSlots, at: time)
+        }
+        changes.removeAll(keepingCapacity: true)
+        var remaining = frameSlots
         // Lowest bit first: slot order.
         while remaining != 0 {
             let slot = remaining.trailingZeroBitCount
@@ -407,6 +441,68 @@ public struct ContactTracker: Sendable {
             transition(slot: slot, at: time, ending: .up)
         }
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
+    }
+
+    /// Sorts a frame's changed slots for ``commitMoves(_:of:at:)``: `moved` are those whose
+    /// contact stays (same tracking id, not a palm, on the current screen) and whose values
+    /// changed, so the frame moves it; `others` need the whole table of the type's doc. A slot
+    /// in neither keeps its contact and its values.
+    @inline(__always)
+    private static func classify(_ frameSlots: UInt64, in table: UnsafeMutableBufferPointer<Slot>)
+        -> (moved: UInt64, others: UInt64) {
+        var moved: UInt64 = 0
+        var others: UInt64 = 0
+        var remaining = frameSlots
+        while remaining != 0 {
+            let slot = remaining.trailingZeroBitCount
+            let bit = remaining & (0 &- remaining)
+            remaining &= remaining &- 1
+            let new = table[slot].pending
+            let old = table[slot].committed
+            guard case .touching = table[slot].phase, table[slot].onCurrentScreen,
+                  new.trackingID == old.trackingID, new.toolType != ToolType.palm else {
+                others |= bit
+                continue
+            }
+            if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor || new.pressure != old.pressure {
+                moved |= bit
+            }
+        }
+        return (moved, others)
+    }
+
+    /// Commits a frame in which every changed slot keeps its contact (nearly every frame: the
+    /// fingers move). Its moves are written into the change buffer in place, at their final
+    /// count, and the slots read once more through one pointer: appending them one by one
+    /// cost a uniqueness check, a capacity check and an array access each, plus emptying the
+    /// buffer first, more than the rest of the frame's work.
+    private mutating func commitMoves(_ moved: UInt64, of frameSlots: UInt64, at time: Timestamp) -> TouchFrame? {
+        let count = moved.nonzeroBitCount
+        if count != changes.count {
+            changes.removeAll(keepingCapacity: true)
+            changes.append(contentsOf: repeatElement(TouchChange.cancel(ContactID(0)), count: count))
+        }
+        slots.withSlots { table in
+            changes.withUnsafeMutableBufferPointer { out in
+                var index = 0
+                var remaining = frameSlots
+                while remaining != 0 {
+                    let slot = remaining.trailingZeroBitCount
+                    let bit = remaining & (0 &- remaining)
+                    remaining &= remaining &- 1
+                    let new = table[slot].pending
+                    if moved & bit != 0 {
+                        guard case .touching(let contact) = table[slot].phase else {
+                            preconditionFailure("classify(_:in:) puts only touching slots in moved")
+                        }
+                        out[index] = mapper.move(contact, new)
+                        index += 1
+                    }
+                    table[slot].committed = new
+                }
+            }
+        }
+        return count == 0 ? nil : TouchFrame(time: time, changes: changes)
     }
 
     /// Moves one slot from its committed values to its pending ones (the table in the type's
@@ -503,6 +599,7 @@ public struct ContactTracker: Sendable {
         }
     }
 
+    @inline(never)
     private mutating func report(_ anomaly: InputAnomaly) {
         anomalyCount += 1
         if anomalies.count < Self.anomalyLimit {
