@@ -161,7 +161,12 @@ public struct ContactTracker: Sendable {
     private var currentSlot = 0
     /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, so that it is never committed.
     private var currentBit: UInt64 = 1
-    private var stream = StreamState.reading
+    private var stream = StreamState.reading {
+        didSet { readsSlots = multitouch && stream == .reading }
+    }
+    /// A multitouch device while reading: its `EV_ABS` events write slot values (the one test
+    /// on the path of nearly every event).
+    private var readsSlots: Bool
     /// Events since the last `SYN_REPORT`, to report a frame cut short at the end of input.
     private var eventsInFrame = 0
     private var lastEventTime = Timestamp.zero
@@ -177,9 +182,11 @@ public struct ContactTracker: Sendable {
         case .multitouch(let count):
             slotCount = min(max(count, 1), Self.maximumSlots)
             multitouch = true
+            readsSlots = true
         case .singleTouch:
             slotCount = 1
             multitouch = false
+            readsSlots = false
         }
         assert(Self.maximumSlots <= SlotTable.capacity)
         slotScreens = Array(repeating: mapping.screen, count: slotCount)
@@ -210,15 +217,15 @@ public struct ContactTracker: Sendable {
     @inline(__always)
     public mutating func process(_ event: RawEvent) -> TouchFrame? {
         lastEventTime = event.time
-        if event.type == EventType.abs && stream == .reading {
+        if event.type == EventType.abs && readsSlots {
             eventsInFrame &+= 1 // Cannot overflow: an Int counts 2^63 events.
-            processAbs(event)
+            processSlotAbs(event)
             return nil
         }
         return processOther(event)
     }
 
-    /// ``process(_:)`` for every event but `EV_ABS` while reading.
+    /// ``process(_:)`` for every event but a multitouch device's `EV_ABS` while reading.
     private mutating func processOther(_ event: RawEvent) -> TouchFrame? {
         if stream == .discardingAfterDrop {
             if event.isFrameEnd {
@@ -233,6 +240,7 @@ public struct ContactTracker: Sendable {
         }
         eventsInFrame += 1
         switch event.type {
+        case EventType.abs: processSingleTouchAbs(event)
         case EventType.syn: processSync(event)
         case EventType.key: processKey(event)
         default: break // EV_MSC (timestamps, scan codes) and the rest say nothing about contacts.
@@ -337,26 +345,27 @@ public struct ContactTracker: Sendable {
     /// and, with several fingers, a slot (a `switch` of all the codes is a jump table, dearer
     /// than one or two comparisons).
     @inline(__always)
-    private mutating func processAbs(_ event: RawEvent) {
+    private mutating func processSlotAbs(_ event: RawEvent) {
         let value = event.value
-        if multitouch {
-            let code = event.code
-            if code == AbsCode.mtPositionX {
-                updateCurrentSlot { $0.x = value }
-            } else if code == AbsCode.mtPositionY {
-                updateCurrentSlot { $0.y = value }
-            } else if code == AbsCode.mtSlot {
-                selectSlot(event)
-            } else {
-                processContactAbs(event)
-            }
+        let code = event.code
+        if code == AbsCode.mtPositionX {
+            updateCurrentSlot { $0.x = value }
+        } else if code == AbsCode.mtPositionY {
+            updateCurrentSlot { $0.y = value }
+        } else if code == AbsCode.mtSlot {
+            selectSlot(event)
         } else {
-            switch event.code {
-            case AbsCode.x: updateSlot(0) { $0.x = value }
-            case AbsCode.y: updateSlot(0) { $0.y = value }
-            case AbsCode.pressure: updateSlot(0) { $0.pressure = value }
-            default: break
-            }
+            processContactAbs(event)
+        }
+    }
+
+    private mutating func processSingleTouchAbs(_ event: RawEvent) {
+        let value = event.value
+        switch event.code {
+        case AbsCode.x: updateSlot(0) { $0.x = value }
+        case AbsCode.y: updateSlot(0) { $0.y = value }
+        case AbsCode.pressure: updateSlot(0) { $0.pressure = value }
+        default: break
         }
     }
 
@@ -375,13 +384,18 @@ public struct ContactTracker: Sendable {
 
     @inline(__always)
     private mutating func selectSlot(_ event: RawEvent) {
-        if UInt(bitPattern: Int(event.value)) < UInt(slotCount) {
+        if UInt(bitPattern: Int(event.value)) < UInt(bitPattern: slotCount) {
             select(slot: Int(event.value))
         } else {
-            report(.slotOutOfRange(time: event.time, slot: event.value, slotCount: slotCount))
-            currentSlot = SlotTable.scratch
-            currentBit = 0
+            selectOutOfRange(event)
         }
+    }
+
+    @inline(never)
+    private mutating func selectOutOfRange(_ event: RawEvent) {
+        report(.slotOutOfRange(time: event.time, slot: event.value, slotCount: slotCount))
+        currentSlot = SlotTable.scratch
+        currentBit = 0
     }
 
     /// Makes `slot` (0 ..< `slotCount`) the one `ABS_MT_*` events address.
@@ -424,14 +438,75 @@ public struct ContactTracker: Sendable {
 
     // MARK: - Frames
 
+    @inline(__always)
     private mutating func commitFrame(at time: Timestamp) -> TouchFrame? {
         guard dirty != 0 else { return nil }
         let frameSlots = dirty
         dirty = 0
-        let (moved, others) = slots.withSlots { Self.classify(frameSlots, in: $0) }
-        if others == 0 {
-            return commitMoves(moved, of: frameSlots, at: time)
+        guard let count = commitMoves(of: frameSlots) else {
+            return commitTransitions(of: frameSlots, at: time)
         }
+        return count == 0 ? nil : TouchFrame(time: time, changes: changes)
+    }
+
+    /// Commits a frame in which every changed slot keeps its contact (same tracking id, not a
+    /// palm, on the current screen), which is nearly every frame: the fingers move. Returns
+    /// the number of moves, now in `changes`; or nil, having changed nothing, when a slot needs
+    /// the whole table of the type's doc.
+    ///
+    /// The moves are written into the reused change buffer in place, sized once to one per
+    /// changed slot (a slot whose values did not change after all trims it afterwards), and
+    /// the slots are read through one pointer: emptying the buffer and appending each move
+    /// with its own uniqueness and capacity checks cost more than the rest of the frame.
+    @inline(__always)
+    private mutating func commitMoves(of frameSlots: UInt64) -> Int? {
+        let capacity = frameSlots.nonzeroBitCount
+        if changes.count != capacity {
+            changes.removeAll(keepingCapacity: true)
+            changes.append(contentsOf: repeatElement(TouchChange.cancel(ContactID(0)), count: capacity))
+        }
+        let mapper = self.mapper
+        var count = 0
+        let allKeepTheirContact = slots.withSlots { table in
+            changes.withUnsafeMutableBufferPointer { out in
+                var remaining = frameSlots
+                // Lowest bit first: slot order.
+                while remaining != 0 {
+                    let slot = remaining.trailingZeroBitCount
+                    remaining &= remaining &- 1
+                    let new = table[slot].pending
+                    let old = table[slot].committed
+                    guard case .touching(let contact) = table[slot].phase, table[slot].onCurrentScreen,
+                          new.trackingID == old.trackingID, new.toolType != ToolType.palm else {
+                        return false
+                    }
+                    if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
+                        || new.pressure != old.pressure {
+                        out[count] = mapper.move(contact, new)
+                        count += 1
+                    }
+                }
+                return true
+            }
+        }
+        guard allKeepTheirContact else { return nil }
+        slots.withSlots { table in
+            var remaining = frameSlots
+            while remaining != 0 {
+                let slot = remaining.trailingZeroBitCount
+                remaining &= remaining &- 1
+                table[slot].committed = table[slot].pending
+            }
+        }
+        if count < capacity {
+            changes.removeLast(capacity - count)
+        }
+        return count
+    }
+
+    /// Commits a frame slot by slot through the whole table (contacts that begin or end).
+    @inline(never)
+    private mutating func commitTransitions(of frameSlots: UInt64, at time: Timestamp) -> TouchFrame? {
         changes.removeAll(keepingCapacity: true)
         var remaining = frameSlots
         // Lowest bit first: slot order.
@@ -441,68 +516,6 @@ public struct ContactTracker: Sendable {
             transition(slot: slot, at: time, ending: .up)
         }
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
-    }
-
-    /// Sorts a frame's changed slots for ``commitMoves(_:of:at:)``: `moved` are those whose
-    /// contact stays (same tracking id, not a palm, on the current screen) and whose values
-    /// changed, so the frame moves it; `others` need the whole table of the type's doc. A slot
-    /// in neither keeps its contact and its values.
-    @inline(__always)
-    private static func classify(_ frameSlots: UInt64, in table: UnsafeMutableBufferPointer<Slot>)
-        -> (moved: UInt64, others: UInt64) {
-        var moved: UInt64 = 0
-        var others: UInt64 = 0
-        var remaining = frameSlots
-        while remaining != 0 {
-            let slot = remaining.trailingZeroBitCount
-            let bit = remaining & (0 &- remaining)
-            remaining &= remaining &- 1
-            let new = table[slot].pending
-            let old = table[slot].committed
-            guard case .touching = table[slot].phase, table[slot].onCurrentScreen,
-                  new.trackingID == old.trackingID, new.toolType != ToolType.palm else {
-                others |= bit
-                continue
-            }
-            if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor || new.pressure != old.pressure {
-                moved |= bit
-            }
-        }
-        return (moved, others)
-    }
-
-    /// Commits a frame in which every changed slot keeps its contact (nearly every frame: the
-    /// fingers move). Its moves are written into the change buffer in place, at their final
-    /// count, and the slots read once more through one pointer: appending them one by one
-    /// cost a uniqueness check, a capacity check and an array access each, plus emptying the
-    /// buffer first, more than the rest of the frame's work.
-    private mutating func commitMoves(_ moved: UInt64, of frameSlots: UInt64, at time: Timestamp) -> TouchFrame? {
-        let count = moved.nonzeroBitCount
-        if count != changes.count {
-            changes.removeAll(keepingCapacity: true)
-            changes.append(contentsOf: repeatElement(TouchChange.cancel(ContactID(0)), count: count))
-        }
-        slots.withSlots { table in
-            changes.withUnsafeMutableBufferPointer { out in
-                var index = 0
-                var remaining = frameSlots
-                while remaining != 0 {
-                    let slot = remaining.trailingZeroBitCount
-                    let bit = remaining & (0 &- remaining)
-                    remaining &= remaining &- 1
-                    let new = table[slot].pending
-                    if moved & bit != 0 {
-                        guard case .touching(let contact) = table[slot].phase else {
-                            preconditionFailure("classify(_:in:) puts only touching slots in moved")
-                        }
-                        out[index] = mapper.move(contact, new)
-                        index += 1
-                    }
-                    table[slot].committed = new
-                }
-            }
-        }
-        return count == 0 ? nil : TouchFrame(time: time, changes: changes)
     }
 
     /// Moves one slot from its committed values to its pending ones (the table in the type's
