@@ -157,7 +157,8 @@ public struct ContactTracker: Sendable {
     /// The slot `ABS_MT_*` events address; `SlotTable.scratch` after `ABS_MT_SLOT` named a
     /// slot out of range (its values are never committed). Slot 0 until the first
     /// `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots and never sends
-    /// `ABS_MT_SLOT`).
+    /// `ABS_MT_SLOT`). Set only by `select(slot:)` (below `slotCount`) and `selectOutOfRange`,
+    /// so value events write it unchecked.
     private var currentSlot = 0
     /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, so that it is never committed.
     private var currentBit: UInt64 = 1
@@ -416,7 +417,7 @@ public struct ContactTracker: Sendable {
     /// scratch slot, whose bit is 0.
     @inline(__always)
     private mutating func updateCurrentSlot(_ update: (inout SlotValues) -> Void) {
-        slots.update(currentSlot) { update(&$0.pending) }
+        slots.updateUnchecked(currentSlot) { update(&$0.pending) }
         dirty |= currentBit
     }
 
@@ -438,76 +439,69 @@ public struct ContactTracker: Sendable {
 
     // MARK: - Frames
 
+    /// Commits the frame's changed slots in slot order: first as many as keep their contact
+    /// (``commitMoves(of:)``), which is all of them in nearly every frame, then the rest
+    /// through the whole table of the type's doc.
     @inline(__always)
     private mutating func commitFrame(at time: Timestamp) -> TouchFrame? {
         guard dirty != 0 else { return nil }
-        let frameSlots = dirty
+        let remaining = commitMoves(of: dirty)
         dirty = 0
-        guard let count = commitMoves(of: frameSlots) else {
-            return commitTransitions(of: frameSlots, at: time)
+        if remaining != 0 {
+            commitTransitions(of: remaining, at: time)
         }
-        return count == 0 ? nil : TouchFrame(time: time, changes: changes)
+        return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
     }
 
-    /// Commits a frame in which every changed slot keeps its contact (same tracking id, not a
-    /// palm, on the current screen), which is nearly every frame: the fingers move. Returns
-    /// the number of moves, now in `changes`; or nil, having changed nothing, when a slot needs
-    /// the whole table of the type's doc.
+    /// Commits the changed slots `frameSlots`, lowest first, for as long as each keeps its
+    /// contact (same tracking id, not a palm, on the current screen): the frame's changes
+    /// become their moves. Returns the slots left, from the first one that does not.
     ///
     /// The moves are written into the reused change buffer in place, sized once to one per
-    /// changed slot (a slot whose values did not change after all trims it afterwards), and
-    /// the slots are read through one pointer: emptying the buffer and appending each move
-    /// with its own uniqueness and capacity checks cost more than the rest of the frame.
+    /// changed slot and trimmed afterwards, and the slots are read through one pointer:
+    /// emptying the buffer and appending each move with its own uniqueness and capacity checks
+    /// cost more than the rest of the frame.
     @inline(__always)
-    private mutating func commitMoves(of frameSlots: UInt64) -> Int? {
+    private mutating func commitMoves(of frameSlots: UInt64) -> UInt64 {
         let capacity = frameSlots.nonzeroBitCount
         if changes.count != capacity {
             changes.removeAll(keepingCapacity: true)
             changes.append(contentsOf: repeatElement(TouchChange.cancel(ContactID(0)), count: capacity))
         }
         let mapper = self.mapper
-        var count = 0
-        let allKeepTheirContact = slots.withSlots { table in
+        let (count, remaining) = slots.withSlots { table in
             changes.withUnsafeMutableBufferPointer { out in
+                var count = 0
                 var remaining = frameSlots
-                // Lowest bit first: slot order.
                 while remaining != 0 {
                     let slot = remaining.trailingZeroBitCount
-                    remaining &= remaining &- 1
                     let new = table[slot].pending
                     let old = table[slot].committed
                     guard case .touching(let contact) = table[slot].phase, table[slot].onCurrentScreen,
                           new.trackingID == old.trackingID, new.toolType != ToolType.palm else {
-                        return false
+                        break
                     }
                     if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
                         || new.pressure != old.pressure {
                         out[count] = mapper.move(contact, new)
-                        count += 1
+                        count &+= 1 // At most 64.
                     }
+                    table[slot].committed = table[slot].pending
+                    remaining &= remaining &- 1
                 }
-                return true
-            }
-        }
-        guard allKeepTheirContact else { return nil }
-        slots.withSlots { table in
-            var remaining = frameSlots
-            while remaining != 0 {
-                let slot = remaining.trailingZeroBitCount
-                remaining &= remaining &- 1
-                table[slot].committed = table[slot].pending
+                return (count, remaining)
             }
         }
         if count < capacity {
             changes.removeLast(capacity - count)
         }
-        return count
+        return remaining
     }
 
-    /// Commits a frame slot by slot through the whole table (contacts that begin or end).
+    /// Commits the changed slots `frameSlots` one by one through the whole table (contacts
+    /// that begin or end), appending to the frame's changes.
     @inline(never)
-    private mutating func commitTransitions(of frameSlots: UInt64, at time: Timestamp) -> TouchFrame? {
-        changes.removeAll(keepingCapacity: true)
+    private mutating func commitTransitions(of frameSlots: UInt64, at time: Timestamp) {
         var remaining = frameSlots
         // Lowest bit first: slot order.
         while remaining != 0 {
@@ -515,7 +509,6 @@ public struct ContactTracker: Sendable {
             remaining &= remaining &- 1
             transition(slot: slot, at: time, ending: .up)
         }
-        return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
     }
 
     /// Moves one slot from its committed values to its pending ones (the table in the type's

@@ -43,6 +43,18 @@ struct SlotTable: Sendable {
         }
     }
 
+    /// Runs `body` on the slot numbered `slot`, which the caller guarantees is below
+    /// ``capacity`` or ``scratch`` (checked in debug builds only): for the tracker's current
+    /// slot, set only by selecting a slot below its slot count or the scratch slot, on the path
+    /// of every value event.
+    @inline(__always)
+    mutating func updateUnchecked<Result>(_ slot: Int, _ body: (inout Slot) throws -> Result) rethrows -> Result {
+        assert(UInt(bitPattern: slot) <= UInt(Self.scratch), "slot out of range")
+        return try withUnsafeMutableBytes(of: &rows) { bytes in
+            try body(&bytes.baseAddress!.assumingMemoryBound(to: Slot.self)[slot])
+        }
+    }
+
     /// Runs `body` on the slot numbered `slot`: below ``capacity``, or ``scratch`` (checked).
     @inline(__always)
     mutating func update<Result>(_ slot: Int, _ body: (inout Slot) throws -> Result) rethrows -> Result {
