@@ -514,8 +514,9 @@ public struct ContactTracker: Sendable {
     /// Moves one slot from its committed values to its pending ones (the table in the type's
     /// doc), appending the changes; the pending values become the committed ones.
     ///
-    /// Inlined into the frame's loop: a finger that moves is the common case and costs one
-    /// read of the slot, the mapping and one append; the rest is out of line.
+    /// A contact that stays and moves is tested first: after ``commitMoves(of:)`` it is still
+    /// the commonest case (the slots after one whose contact begins or ends); the rest of the
+    /// table is out of line.
     @inline(__always)
     private mutating func transition(slot: Int, at time: Timestamp, ending: Ending) {
         let (old, new, phase, onCurrentScreen) = slots.update(slot) { slot in
