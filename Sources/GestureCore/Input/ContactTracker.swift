@@ -97,7 +97,9 @@ public struct ContactTracker: Sendable {
     /// How device values become points. Its screen is the one contacts that begin get;
     /// changing it (`screen.set`, SPEC 9) leaves the contacts that are down on the screen they
     /// began on.
-    public var mapping: DeviceMapping
+    public var mapping: DeviceMapping {
+        didSet { mappingChanged() }
+    }
 
     /// At most this many anomalies are kept between `takeAnomalies()` calls; the count goes on.
     public static let anomalyLimit = 64
@@ -109,6 +111,7 @@ public struct ContactTracker: Sendable {
     /// kernel refuses more than 1,024 (`input_mt_init_slots`), and hid-multitouch, which may
     /// declare up to 250, gives a new contact the lowest free slot
     /// (`input_mt_get_slot_by_key`), so slots beyond 64 only fill with 65 fingers down.
+    /// It is also the width of the tracker's set of changed slots, one `UInt64`.
     public static let maximumSlots = 64
 
     /// What to say about a device that declares `declared` slots, more than ``maximumSlots``
@@ -127,19 +130,44 @@ public struct ContactTracker: Sendable {
     /// applying events to the state it had before the drop.
     public private(set) var needsResync = false
 
+    /// One slot's whole state, in one place: an event writes one field of one slot, and a
+    /// frame reads and commits each slot it changed in one go.
+    struct Slot: Sendable {
+        var pending = SlotValues()
+        var committed = SlotValues()
+        var phase = SlotPhase.empty
+        /// Whether the contact's screen (`slotScreens`) is the mapping's screen, which `mapper`
+        /// maps onto: false only for a contact that began before a screen change.
+        var onCurrentScreen = true
+    }
+
     private let slotCount: Int
-    private var committed: [SlotValues]
-    private var pending: [SlotValues]
-    private var dirty: [Bool]
-    private var anyDirty = false
-    private var phases: [SlotPhase]
+    private let multitouch: Bool
+    /// Slots 0 ..< `slotCount` are used; the rest stay as they were made.
+    private var slots = SlotTable()
+    /// The slots whose pending values may differ from their committed ones, one bit per slot
+    /// (``maximumSlots`` is 64): a frame visits only those, in slot order, and a frame that
+    /// changed nothing costs one comparison.
+    private var dirty: UInt64 = 0
     /// The screen each slot's contact began on, which maps it until it ends.
     private var slotScreens: [ScreenGeometry]
-    /// The slot `ABS_MT_*` events address; nil after `ABS_MT_SLOT` named a slot out of range.
-    /// Slot 0 until the first `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots
-    /// and never sends `ABS_MT_SLOT`).
-    private var currentSlot: Int? = 0
-    private var stream = StreamState.reading
+    /// `mapping` onto its own screen, worked out once: it maps every contact that began on the
+    /// current screen (nearly always all of them).
+    private var mapper: ContactMapper
+    /// The slot `ABS_MT_*` events address; `SlotTable.scratch` after `ABS_MT_SLOT` named a
+    /// slot out of range (its values are never committed). Slot 0 until the first
+    /// `ABS_MT_SLOT` (the QUANTA OpticalTouchScreen declares 10 slots and never sends
+    /// `ABS_MT_SLOT`). Set only by `select(slot:)` (below `slotCount`) and `selectOutOfRange`,
+    /// so value events write it unchecked.
+    private var currentSlot = 0
+    /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, so that it is never committed.
+    private var currentBit: UInt64 = 1
+    private var stream = StreamState.reading {
+        didSet { readsSlots = multitouch && stream == .reading }
+    }
+    /// A multitouch device while reading: its `EV_ABS` events write slot values (the one test
+    /// on the path of nearly every event).
+    private var readsSlots: Bool
     /// Events since the last `SYN_REPORT`, to report a frame cut short at the end of input.
     private var eventsInFrame = 0
     private var lastEventTime = Timestamp.zero
@@ -152,14 +180,18 @@ public struct ContactTracker: Sendable {
         self.mode = mode
         self.mapping = mapping
         switch mode {
-        case .multitouch(let count): slotCount = min(max(count, 1), Self.maximumSlots)
-        case .singleTouch: slotCount = 1
+        case .multitouch(let count):
+            slotCount = min(max(count, 1), Self.maximumSlots)
+            multitouch = true
+            readsSlots = true
+        case .singleTouch:
+            slotCount = 1
+            multitouch = false
+            readsSlots = false
         }
-        committed = Array(repeating: SlotValues(), count: slotCount)
-        pending = committed
-        dirty = Array(repeating: false, count: slotCount)
-        phases = Array(repeating: .empty, count: slotCount)
+        assert(Self.maximumSlots <= SlotTable.capacity)
         slotScreens = Array(repeating: mapping.screen, count: slotCount)
+        mapper = ContactMapper(mapping, screen: mapping.screen)
         changes.reserveCapacity(slotCount * 2)
     }
 
@@ -180,17 +212,28 @@ public struct ContactTracker: Sendable {
     /// nil when it completes none or the frame changed no contact.
     ///
     /// The returned frame shares its change buffer with the tracker until the next frame.
+    ///
+    /// This runs for every event a device sends (a 10-finger frame is 30-odd events), so
+    /// `EV_ABS`, nearly all of them, is tested first and only writes one pending value.
+    @inline(__always)
     public mutating func process(_ event: RawEvent) -> TouchFrame? {
         lastEventTime = event.time
-        switch stream {
-        case .discardingAfterDrop:
+        if event.type == EventType.abs && readsSlots {
+            eventsInFrame &+= 1 // Cannot overflow: an Int counts 2^63 events.
+            processSlotAbs(event)
+            return nil
+        }
+        return processOther(event)
+    }
+
+    /// ``process(_:)`` for every event but a multitouch device's `EV_ABS` while reading.
+    private mutating func processOther(_ event: RawEvent) -> TouchFrame? {
+        if stream == .discardingAfterDrop {
             if event.isFrameEnd {
                 stream = .reading
                 needsResync = true
             }
             return nil
-        case .reading:
-            break
         }
         if event.isFrameEnd {
             eventsInFrame = 0
@@ -198,8 +241,8 @@ public struct ContactTracker: Sendable {
         }
         eventsInFrame += 1
         switch event.type {
+        case EventType.abs: processSingleTouchAbs(event)
         case EventType.syn: processSync(event)
-        case EventType.abs: processAbs(event)
         case EventType.key: processKey(event)
         default: break // EV_MSC (timestamps, scan codes) and the rest say nothing about contacts.
         }
@@ -217,15 +260,16 @@ public struct ContactTracker: Sendable {
         discardPendingValues()
         changes.removeAll(keepingCapacity: true)
         for slot in 0..<slotCount {
-            switch phases[slot] {
+            let phase = slots.update(slot) { slot in
+                defer { slot = Slot() }
+                return slot.phase
+            }
+            switch phase {
             case .touching(let contact): changes.append(.cancel(contact))
             case .empty, .ignored: break
             }
-            phases[slot] = .empty
-            committed[slot] = SlotValues()
-            pending[slot] = SlotValues()
         }
-        currentSlot = 0
+        select(slot: 0)
         stream = .reading
         needsResync = false
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
@@ -247,11 +291,11 @@ public struct ContactTracker: Sendable {
         stream = .reading
         needsResync = false
         eventsInFrame = 0
-        currentSlot = (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0
+        select(slot: (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0)
         changes.removeAll(keepingCapacity: true)
         for slot in 0..<slotCount {
             let truth = slot < snapshot.slots.count ? snapshot.slots[slot] : .empty
-            var values = committed[slot]
+            var values = slots.update(slot) { $0.committed }
             values.trackingID = truth.trackingID < 0 ? -1 : truth.trackingID
             if let position = truth.position {
                 values.x = position.x
@@ -260,9 +304,8 @@ public struct ContactTracker: Sendable {
             values.touchMajor = truth.touchMajor ?? values.touchMajor
             values.pressure = truth.pressure ?? values.pressure
             values.toolType = truth.toolType
-            pending[slot] = values
+            slots.update(slot) { $0.pending = values }
             transition(slot: slot, at: time, ending: .cancel)
-            committed[slot] = values
         }
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
     }
@@ -275,8 +318,9 @@ public struct ContactTracker: Sendable {
 
     /// The contacts down now, in slot order.
     public var activeContacts: [ContactID] {
-        phases.compactMap {
-            switch $0 {
+        var table = slots
+        return (0..<slotCount).compactMap { slot in
+            switch table.update(slot, { $0.phase }) {
             case .touching(let contact): contact
             case .empty, .ignored: nil
             }
@@ -298,87 +342,205 @@ public struct ContactTracker: Sendable {
         }
     }
 
-    private mutating func processAbs(_ event: RawEvent) {
-        switch mode {
-        case .multitouch:
-            switch event.code {
-            case AbsCode.mtSlot:
-                if event.value >= 0 && Int(event.value) < slotCount {
-                    currentSlot = Int(event.value)
-                } else {
-                    report(.slotOutOfRange(time: event.time, slot: event.value, slotCount: slotCount))
-                    currentSlot = nil
-                }
-            case AbsCode.mtTrackingID: updateCurrentSlot { $0.trackingID = event.value < 0 ? -1 : event.value }
-            case AbsCode.mtPositionX: updateCurrentSlot { $0.x = event.value }
-            case AbsCode.mtPositionY: updateCurrentSlot { $0.y = event.value }
-            case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = event.value }
-            case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = event.value }
-            case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = event.value }
-            default: break // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used.
-            }
-        case .singleTouch:
-            switch event.code {
-            case AbsCode.x: updateSlot(0) { $0.x = event.value }
-            case AbsCode.y: updateSlot(0) { $0.y = event.value }
-            case AbsCode.pressure: updateSlot(0) { $0.pressure = event.value }
-            default: break
-            }
+    /// The codes tested one after the other, the commonest first: a move is a position or two
+    /// and, with several fingers, a slot (a `switch` of all the codes is a jump table, dearer
+    /// than one or two comparisons).
+    @inline(__always)
+    private mutating func processSlotAbs(_ event: RawEvent) {
+        let value = event.value
+        let code = event.code
+        if code == AbsCode.mtPositionX {
+            updateCurrentSlot { $0.x = value }
+        } else if code == AbsCode.mtPositionY {
+            updateCurrentSlot { $0.y = value }
+        } else if code == AbsCode.mtSlot {
+            selectSlot(event)
+        } else {
+            processContactAbs(event)
         }
+    }
+
+    private mutating func processSingleTouchAbs(_ event: RawEvent) {
+        let value = event.value
+        switch event.code {
+        case AbsCode.x: updateSlot(0) { $0.x = value }
+        case AbsCode.y: updateSlot(0) { $0.y = value }
+        case AbsCode.pressure: updateSlot(0) { $0.pressure = value }
+        default: break
+        }
+    }
+
+    /// The multitouch values other than positions and slots.
+    @inline(never)
+    private mutating func processContactAbs(_ event: RawEvent) {
+        let value = event.value
+        switch event.code {
+        case AbsCode.mtTrackingID: updateCurrentSlot { $0.trackingID = value < 0 ? -1 : value }
+        case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = value }
+        case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = value }
+        case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = value }
+        default: break // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used.
+        }
+    }
+
+    @inline(__always)
+    private mutating func selectSlot(_ event: RawEvent) {
+        if UInt(bitPattern: Int(event.value)) < UInt(bitPattern: slotCount) {
+            select(slot: Int(event.value))
+        } else {
+            selectOutOfRange(event)
+        }
+    }
+
+    @inline(never)
+    private mutating func selectOutOfRange(_ event: RawEvent) {
+        report(.slotOutOfRange(time: event.time, slot: event.value, slotCount: slotCount))
+        currentSlot = SlotTable.scratch
+        currentBit = 0
+    }
+
+    /// Makes `slot` (0 ..< `slotCount`) the one `ABS_MT_*` events address.
+    @inline(__always)
+    private mutating func select(slot: Int) {
+        currentSlot = slot
+        currentBit = 1 &<< UInt64(truncatingIfNeeded: slot)
     }
 
     private mutating func processKey(_ event: RawEvent) {
-        switch mode {
-        case .multitouch:
-            break // BTN_TOUCH and BTN_TOOL_* only summarise the slots.
-        case .singleTouch:
-            if event.code == KeyCode.btnTouch {
-                updateSlot(0) { $0.trackingID = event.value != 0 ? 0 : -1 }
-            }
+        // Multitouch: BTN_TOUCH and BTN_TOOL_* only summarise the slots.
+        if !multitouch && event.code == KeyCode.btnTouch {
+            updateSlot(0) { $0.trackingID = event.value != 0 ? 0 : -1 }
         }
     }
 
+    /// Events for an out-of-range slot were reported when it was selected; they go to the
+    /// scratch slot, whose bit is 0.
+    @inline(__always)
     private mutating func updateCurrentSlot(_ update: (inout SlotValues) -> Void) {
-        // Events for an out-of-range slot were reported when it was selected.
-        guard let slot = currentSlot else { return }
-        updateSlot(slot, update)
+        slots.updateUnchecked(currentSlot) { update(&$0.pending) }
+        dirty |= currentBit
     }
 
+    @inline(__always)
     private mutating func updateSlot(_ slot: Int, _ update: (inout SlotValues) -> Void) {
-        update(&pending[slot])
-        dirty[slot] = true
-        anyDirty = true
+        slots.update(slot) { update(&$0.pending) }
+        dirty |= 1 &<< UInt64(truncatingIfNeeded: slot)
     }
 
     private mutating func discardPendingValues() {
-        guard anyDirty else { return }
-        for slot in 0..<slotCount where dirty[slot] {
-            pending[slot] = committed[slot]
-            dirty[slot] = false
+        var remaining = dirty
+        dirty = 0
+        while remaining != 0 {
+            let slot = remaining.trailingZeroBitCount
+            remaining &= remaining &- 1
+            slots.update(slot) { $0.pending = $0.committed }
         }
-        anyDirty = false
     }
 
     // MARK: - Frames
 
+    /// Commits the frame's changed slots in slot order: first as many as keep their contact
+    /// (``commitMoves(of:)``), which is all of them in nearly every frame, then the rest
+    /// through the whole table of the type's doc.
+    @inline(__always)
     private mutating func commitFrame(at time: Timestamp) -> TouchFrame? {
-        guard anyDirty else { return nil }
-        changes.removeAll(keepingCapacity: true)
-        for slot in 0..<slotCount where dirty[slot] {
-            transition(slot: slot, at: time, ending: .up)
-            committed[slot] = pending[slot]
-            dirty[slot] = false
+        guard dirty != 0 else { return nil }
+        let remaining = commitMoves(of: dirty)
+        dirty = 0
+        if remaining != 0 {
+            commitTransitions(of: remaining, at: time)
         }
-        anyDirty = false
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
     }
 
+    /// Commits the changed slots `frameSlots`, lowest first, for as long as each keeps its
+    /// contact (same tracking id, not a palm, on the current screen): the frame's changes
+    /// become their moves. Returns the slots left, from the first one that does not.
+    ///
+    /// The moves are written into the reused change buffer in place, sized once to one per
+    /// changed slot and trimmed afterwards, and the slots are read through one pointer:
+    /// emptying the buffer and appending each move with its own uniqueness and capacity checks
+    /// cost more than the rest of the frame.
+    @inline(__always)
+    private mutating func commitMoves(of frameSlots: UInt64) -> UInt64 {
+        let capacity = frameSlots.nonzeroBitCount
+        if changes.count != capacity {
+            changes.removeAll(keepingCapacity: true)
+            changes.append(contentsOf: repeatElement(TouchChange.cancel(ContactID(0)), count: capacity))
+        }
+        let mapper = self.mapper
+        let (count, remaining) = slots.withSlots { table in
+            changes.withUnsafeMutableBufferPointer { out in
+                var count = 0
+                var remaining = frameSlots
+                while remaining != 0 {
+                    let slot = remaining.trailingZeroBitCount
+                    let new = table[slot].pending
+                    let old = table[slot].committed
+                    guard case .touching(let contact) = table[slot].phase, table[slot].onCurrentScreen,
+                          new.trackingID == old.trackingID, new.toolType != ToolType.palm else {
+                        break
+                    }
+                    if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
+                        || new.pressure != old.pressure {
+                        out[count] = mapper.move(contact, new)
+                        count &+= 1 // At most 64.
+                    }
+                    table[slot].committed = table[slot].pending
+                    remaining &= remaining &- 1
+                }
+                return (count, remaining)
+            }
+        }
+        if count < capacity {
+            changes.removeLast(capacity - count)
+        }
+        return remaining
+    }
+
+    /// Commits the changed slots `frameSlots` one by one through the whole table (contacts
+    /// that begin or end), appending to the frame's changes.
+    @inline(never)
+    private mutating func commitTransitions(of frameSlots: UInt64, at time: Timestamp) {
+        var remaining = frameSlots
+        // Lowest bit first: slot order.
+        while remaining != 0 {
+            let slot = remaining.trailingZeroBitCount
+            remaining &= remaining &- 1
+            transition(slot: slot, at: time, ending: .up)
+        }
+    }
+
     /// Moves one slot from its committed values to its pending ones (the table in the type's
-    /// doc), appending the changes.
+    /// doc), appending the changes; the pending values become the committed ones.
+    ///
+    /// A contact that stays and moves is tested first: after ``commitMoves(of:)`` it is still
+    /// the commonest case (the slots after one whose contact begins or ends); the rest of the
+    /// table is out of line.
+    @inline(__always)
     private mutating func transition(slot: Int, at time: Timestamp, ending: Ending) {
-        let old = committed[slot]
-        let new = pending[slot]
-        switch phases[slot] {
+        let (old, new, phase, onCurrentScreen) = slots.update(slot) { slot in
+            let old = slot.committed
+            slot.committed = slot.pending
+            return (old, slot.pending, slot.phase, slot.onCurrentScreen)
+        }
+        if case .touching(let contact) = phase, new.trackingID == old.trackingID, new.toolType != ToolType.palm {
+            if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor || new.pressure != old.pressure {
+                if onCurrentScreen {
+                    changes.append(mapper.move(contact, new))
+                } else {
+                    changes.append(ContactMapper(mapping, screen: slotScreens[slot]).move(contact, new))
+                }
+            }
+            return
+        }
+        transitionOtherwise(slot: slot, old: old, new: new, phase: phase, at: time, ending: ending)
+    }
+
+    /// ``transition(slot:at:ending:)`` for everything but a contact that stays and moves (or not).
+    private mutating func transitionOtherwise(slot: Int, old: SlotValues, new: SlotValues, phase: SlotPhase,
+                                              at time: Timestamp, ending: Ending) {
+        switch phase {
         case .empty:
             if new.trackingID >= 0 {
                 begin(slot: slot, at: time)
@@ -391,23 +553,18 @@ public struct ContactTracker: Sendable {
                 case .up: changes.append(.up(contact))
                 case .cancel: changes.append(.cancel(contact))
                 }
-                phases[slot] = .empty
+                slots.update(slot) { $0.phase = .empty }
                 if new.trackingID >= 0 {
                     begin(slot: slot, at: time)
                 }
-            } else if new.toolType == ToolType.palm {
+            } else {
+                // The same contact, now a palm (the fast path took every other case).
                 changes.append(.cancel(contact))
-                phases[slot] = .ignored(trackingID: new.trackingID)
-            } else if new.x != old.x || new.y != old.y || new.touchMajor != old.touchMajor
-                        || new.pressure != old.pressure {
-                let screen = slotScreens[slot]
-                changes.append(.move(contact, mapping.point(DevicePosition(x: new.x, y: new.y), on: screen),
-                                     majorRadius: mapping.majorRadius(new.touchMajor, on: screen),
-                                     force: mapping.force(new.pressure)))
+                slots.update(slot) { $0.phase = .ignored(trackingID: new.trackingID) }
             }
         case .ignored(let trackingID):
             if new.trackingID != trackingID {
-                phases[slot] = .empty
+                slots.update(slot) { $0.phase = .empty }
                 if new.trackingID >= 0 {
                     begin(slot: slot, at: time)
                 }
@@ -418,28 +575,38 @@ public struct ContactTracker: Sendable {
     /// Starts the contact now in `slot`'s pending values (its phase is `.empty`), at the slot's
     /// last known position when the frame brought none.
     private mutating func begin(slot: Int, at time: Timestamp) {
-        let values = pending[slot]
-        let contact: ContactID
-        switch mode {
-        case .multitouch: contact = ContactID(Int(values.trackingID))
-        case .singleTouch: contact = ContactID(0)
-        }
+        let values = slots.update(slot) { $0.pending }
+        let contact = multitouch ? ContactID(Int(values.trackingID)) : ContactID(0)
         if values.toolType == ToolType.palm {
-            phases[slot] = .ignored(trackingID: values.trackingID)
+            slots.update(slot) { $0.phase = .ignored(trackingID: values.trackingID) }
             return
         }
-        if let otherSlot = phases.firstIndex(of: .touching(contact)) {
+        let slotCount = slotCount
+        let touching = SlotPhase.touching(contact)
+        if let otherSlot = slots.withSlots({ $0[..<slotCount].firstIndex { $0.phase == touching } }) {
             report(.duplicateTrackingID(time: time, slot: slot, trackingID: values.trackingID, otherSlot: otherSlot))
-            phases[slot] = .ignored(trackingID: values.trackingID)
+            slots.update(slot) { $0.phase = .ignored(trackingID: values.trackingID) }
             return
         }
-        changes.append(.down(contact, mapping.point(DevicePosition(x: values.x, y: values.y)),
-                             majorRadius: mapping.majorRadius(values.touchMajor),
-                             force: mapping.force(values.pressure)))
-        phases[slot] = .touching(contact)
+        changes.append(mapper.down(contact, values))
+        slots.update(slot) {
+            $0.phase = touching
+            $0.onCurrentScreen = true
+        }
         slotScreens[slot] = mapping.screen
     }
 
+    /// The mapping changed (a new screen, `screen.set`): contacts that begin from now on are
+    /// mapped onto its screen; those down on another screen keep theirs.
+    private mutating func mappingChanged() {
+        mapper = ContactMapper(mapping, screen: mapping.screen)
+        for slot in 0..<slotCount {
+            let current = slotScreens[slot] == mapping.screen
+            slots.update(slot) { $0.onCurrentScreen = current }
+        }
+    }
+
+    @inline(never)
     private mutating func report(_ anomaly: InputAnomaly) {
         anomalyCount += 1
         if anomalies.count < Self.anomalyLimit {

@@ -84,8 +84,8 @@ public struct DeviceMapping: Hashable, Sendable {
     /// Calibration is ignored here; it corrects positions, not sizes.
     public func majorRadius(_ touchMajor: Int32, on screen: ScreenGeometry? = nil) -> Double? {
         guard touchMajorAxis != nil else { return nil }
-        let unitsPerPanel = Double(xAxis.maximum) - Double(xAxis.minimum) + 1
-        return Double(touchMajor) / 2 / unitsPerPanel * (screen ?? self.screen).extentAlongPanelX
+        return Self.radius(touchMajor, unitsPerPanel: Self.cells(of: xAxis),
+                           extent: (screen ?? self.screen).extentAlongPanelX)
     }
 
     /// Screen points per millimetre of the panel, from the position axes' resolutions (units
@@ -110,16 +110,47 @@ public struct DeviceMapping: Hashable, Sendable {
     /// device has no pressure range or an empty one.
     public func force(_ pressure: Int32) -> Double? {
         guard let axis = pressureAxis, axis.maximum > axis.minimum else { return nil }
-        let fraction = (Double(pressure) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum))
-        return min(max(fraction, 0), 1)
+        return Self.force(pressure, minimum: Double(axis.minimum),
+                          range: Double(axis.maximum) - Double(axis.minimum))
     }
 
-    /// The largest double below 1, the top of SPEC 2's `[0, 1)`.
-    static let belowOne: Double = 1.0.nextDown
+    // The formulas themselves, on constants worked out from the axes. ``ContactTracker`` works
+    // the constants out once per screen (``ContactMapper``) instead of once per value; both go
+    // through these functions, so a point is the same to the last bit either way.
+
+    /// The largest double below 1, the top of SPEC 2's `[0, 1)` (`1.0.nextDown`, written as a
+    /// literal so that reading it costs no lazy-initialisation check per value).
+    static let belowOne: Double = 0x1.fffffffffffffp-1
 
     static func fraction(_ value: Int32, of axis: AbsInfo) -> Double {
-        // Double arithmetic: `max - min + 1` overflows Int32 for axes declared INT32_MIN ... INT32_MAX.
-        let fraction = (Double(value) - Double(axis.minimum)) / (Double(axis.maximum) - Double(axis.minimum) + 1)
+        fraction(value, minimum: Double(axis.minimum), cells: cells(of: axis))
+    }
+
+    /// The number of device values an axis spans, `max - min + 1`. In Double arithmetic:
+    /// `max - min + 1` overflows Int32 for axes declared INT32_MIN ... INT32_MAX.
+    @inline(__always)
+    static func cells(of axis: AbsInfo) -> Double {
+        Double(axis.maximum) - Double(axis.minimum) + 1
+    }
+
+    /// SPEC 2's `u` or `v` of `value` on an axis starting at `minimum` and `cells` values long.
+    @inline(__always)
+    static func fraction(_ value: Int32, minimum: Double, cells: Double) -> Double {
+        let fraction = (Double(value) - minimum) / cells
         return min(max(fraction, 0), belowOne)
+    }
+
+    /// ``majorRadius(_:on:)`` for a panel `unitsPerPanel` values wide along X and a screen
+    /// `extent` points long in that direction.
+    @inline(__always)
+    static func radius(_ touchMajor: Int32, unitsPerPanel: Double, extent: Double) -> Double {
+        Double(touchMajor) / 2 / unitsPerPanel * extent
+    }
+
+    /// ``force(_:)`` for a pressure axis starting at `minimum` and `range` (> 0) long.
+    @inline(__always)
+    static func force(_ pressure: Int32, minimum: Double, range: Double) -> Double {
+        let fraction = (Double(pressure) - minimum) / range
+        return min(max(fraction, 0), 1)
     }
 }

@@ -13,6 +13,11 @@ struct InputStage {
     private var converter: (any RawEventConverter)?
     private let makeConverter: RawEventConverterFactory?
     private var converted: [RawEvent] = []
+    /// No remap and no converter: events go to the tracker as they are. (`converter` is only
+    /// ever replaced by a fresh one, never removed or added, so this holds for the stage's life.)
+    private let passesThrough: Bool
+    /// `passesThrough` once the monitor is done: one test per event on the common path.
+    private var direct = false
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
@@ -48,6 +53,7 @@ struct InputStage {
             }
         }
         self.description = source
+        passesThrough = self.remap == nil && converter == nil
         do {
             tracker = ContactTracker(description: source, mapping: try DeviceMapping(description: source, screen: screen))
         } catch {
@@ -57,8 +63,26 @@ struct InputStage {
 
     /// Feeds one raw event; returns the touch frame it completes, if any. One raw event
     /// completes at most one frame: mtdev turns each `SYN_REPORT` it is given into exactly one.
+    ///
+    /// Every event of the device comes through here, so once the monitor is done a device with
+    /// neither remapped axes nor a converter (nearly all of them) goes straight to the tracker
+    /// after one test, instead of testing the monitor and unwrapping the optional `remap` (an
+    /// ``AxisRemap`` holding a ``DeviceDescription``) and `converter` per event. Inlined into
+    /// the pipeline's `feed`: a position event costs some 20 instructions here, and a call
+    /// would add half as many again.
+    @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
-        if monitor.state == .watching, let warning = monitor.observe(event) { axisWarning = warning }
+        if direct { return tracker.process(event) }
+        return feedOtherwise(event)
+    }
+
+    /// ``feed(_:)`` while the monitor watches, or for a device with remapped axes or a converter.
+    private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
+        if monitor.state == .watching {
+            if let warning = monitor.observe(event) { axisWarning = warning }
+            if monitor.state == .done { direct = passesThrough }
+        }
+        if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
             guard let rewritten = remap.apply(event) else { return nil }

@@ -152,6 +152,85 @@ import Testing
         #expect(addresses[0] == addresses[1])
     }
 
+    // MARK: Frames written in place
+
+    /// Moves are written into the tracker's change buffer in place; a frame the caller still
+    /// holds keeps its own changes (copy on write), even when the next frame has as many.
+    @Test func aFrameTheCallerKeepsIsNotOverwrittenByTheNext() {
+        var script = S()
+        script.frame(0, [S.slot(0), S.id(1), S.x(1), S.y(1), S.slot(1), S.id(2), S.x(5), S.y(5)])
+        script.frame(10, [S.slot(0), S.x(2), S.slot(1), S.x(6)])
+        script.frame(20, [S.slot(0), S.x(3), S.slot(1), S.x(7)])
+        var tracker = Self.tracker()
+        #expect(script.run(&tracker) == [
+            TouchFrame(time: Self.at(0), changes: [.down(Self.c(1), Self.p(1, 1)), .down(Self.c(2), Self.p(5, 5))]),
+            TouchFrame(time: Self.at(10), changes: [.move(Self.c(1), Self.p(2, 1)), .move(Self.c(2), Self.p(6, 5))]),
+            TouchFrame(time: Self.at(20), changes: [.move(Self.c(1), Self.p(3, 1)), .move(Self.c(2), Self.p(7, 5))]),
+        ])
+    }
+
+    /// Contacts that keep moving are committed by the fast path up to the first slot whose
+    /// contact begins or ends, the rest through the whole table: one frame, slot order.
+    @Test func aFrameMixingMovesWithContactsThatBeginAndEndKeepsSlotOrder() {
+        var script = S()
+        script.frame(0, [S.slot(0), S.id(1), S.x(1), S.y(1), S.slot(1), S.id(2), S.x(2), S.y(2),
+                         S.slot(3), S.id(4), S.x(4), S.y(4)])
+        // Slot 0 moves, slot 1 lifts, slot 2 begins, slot 3 moves (events in another order).
+        script.frame(10, [S.slot(3), S.x(40), S.slot(2), S.id(3), S.x(3), S.y(3), S.slot(1), S.id(-1),
+                          S.slot(0), S.x(10)])
+        // Slot 0 lifts, slot 2 moves, slot 3 is sent its y again unchanged.
+        script.frame(20, [S.slot(0), S.id(-1), S.slot(2), S.x(30), S.slot(3), S.y(4)])
+        var tracker = Self.tracker()
+        #expect(script.run(&tracker) == [
+            TouchFrame(time: Self.at(0), changes: [.down(Self.c(1), Self.p(1, 1)), .down(Self.c(2), Self.p(2, 2)),
+                                                   .down(Self.c(4), Self.p(4, 4))]),
+            TouchFrame(time: Self.at(10), changes: [.move(Self.c(1), Self.p(10, 1)), .up(Self.c(2)),
+                                                    .down(Self.c(3), Self.p(3, 3)), .move(Self.c(4), Self.p(40, 4))]),
+            TouchFrame(time: Self.at(20), changes: [.up(Self.c(1)), .move(Self.c(3), Self.p(30, 3))]),
+        ])
+        #expect(tracker.activeContacts == [Self.c(3), Self.c(4)])
+        #expect(tracker.anomalyCount == 0)
+    }
+
+    /// A slot sent values it already had changes nothing, between slots that move.
+    @Test func slotsSentTheirOwnValuesAgainAddNothingBetweenMoves() {
+        var script = S()
+        script.frame(0, [S.slot(0), S.id(1), S.x(1), S.y(1), S.slot(1), S.id(2), S.x(2), S.y(2),
+                         S.slot(2), S.id(3), S.x(3), S.y(3)])
+        script.frame(10, [S.slot(0), S.x(1), S.slot(1), S.x(20), S.slot(2), S.y(3)])
+        script.frame(20, [S.slot(0), S.x(1), S.slot(2), S.y(3)])
+        script.frame(30, [S.slot(0), S.x(10), S.slot(1), S.x(2), S.slot(2), S.x(30)])
+        var tracker = Self.tracker()
+        let frames = script.run(&tracker)
+        #expect(frames.dropFirst() == [
+            TouchFrame(time: Self.at(10), changes: [.move(Self.c(2), Self.p(20, 2))]),
+            TouchFrame(time: Self.at(30), changes: [.move(Self.c(1), Self.p(10, 1)), .move(Self.c(2), Self.p(2, 2)),
+                                                    .move(Self.c(3), Self.p(30, 3))]),
+        ])
+    }
+
+    /// After a screen change, a contact that began before moves on its own screen and one that
+    /// began after on the new one, in the same frame, whichever slot comes first.
+    @Test func contactsOnTheOldAndTheNewScreenMoveInOneFrame() {
+        var tracker = Self.tracker()
+        var before = S()
+        before.frame(0, [S.slot(1), S.id(1), S.x(100), S.y(100)])
+        #expect(before.run(&tracker) == [TouchFrame(time: Self.at(0), changes: [.down(Self.c(1), Self.p(100, 100))])])
+        tracker.mapping.screen = ScreenGeometry(width: 1024, height: 1024, rotation: .clockwise180)
+        var after = S()
+        after.frame(10, [S.slot(0), S.id(2), S.x(100), S.y(100)])
+        after.frame(20, [S.slot(0), S.x(200), S.slot(1), S.x(200)])
+        after.frame(30, [S.slot(1), S.y(200)])
+        after.frame(40, [S.slot(0), S.y(200)])
+        #expect(after.run(&tracker) == [
+            // 180°: (1 - u, 1 - v) of the screen.
+            TouchFrame(time: Self.at(10), changes: [.down(Self.c(2), Self.p(924, 924))]),
+            TouchFrame(time: Self.at(20), changes: [.move(Self.c(2), Self.p(824, 924)), .move(Self.c(1), Self.p(200, 100))]),
+            TouchFrame(time: Self.at(30), changes: [.move(Self.c(1), Self.p(200, 200))]),
+            TouchFrame(time: Self.at(40), changes: [.move(Self.c(2), Self.p(824, 824))]),
+        ])
+    }
+
     // MARK: Limits (issue 12)
 
     /// A device (or recording) declaring `ABS_MT_SLOT` up to 2^31 - 1 made the tracker
