@@ -40,37 +40,60 @@ public struct EventEncoder {
     /// Appends one line for an engine event, without wrapping it in an ``OutputEvent`` (a
     /// delivery carries its touches inline, so every copy of an event costs).
     public mutating func encode(_ event: EngineEvent, into output: inout [UInt8]) {
+        assert(writer.count == 0, "lines buffered and not flushed")
         writer.reset()
-        writer.beginObject()
-        encodeEngine(event)
-        writer.endObject()
-        writer.newline()
+        encodeLine(event)
         writer.append(to: &output)
+        writer.reset()
     }
 
-    /// The same for an event read in place (a driver's batch): only the delivery's payload is
-    /// copied out, not the whole enum, whose copy goes through its value witnesses and cost
-    /// more than a delivery's header.
-    public mutating func encode(at event: UnsafePointer<EngineEvent>, into output: inout [UInt8]) {
-        writer.reset()
-        writer.beginObject()
+    /// Adds the line of the event at `event` (a driver's batch, read in place: only a
+    /// delivery's or a gesture's payload is copied out, not the whole enum, whose copy goes
+    /// through its value witnesses) to the lines kept for ``flush(into:)``, which hands them
+    /// over in one copy: a frame's lines cost one append, not one each.
+    public mutating func buffer(at event: UnsafePointer<EngineEvent>) {
         switch event.pointee {
         case .touches(let delivery): encodeTouches(delivery)
-        case .gesture, .control, .hitTest: encodeEngine(event.pointee)
+        case .gesture(let gesture): encodeGesture(gesture)
+        case .control, .hitTest: encodeLine(event.pointee)
         }
-        writer.endObject()
-        writer.newline()
+    }
+
+    /// Bytes of the lines ``buffer(at:)`` kept and ``flush(into:)`` has not handed over.
+    public var bufferedCount: Int { writer.count }
+
+    /// Appends the kept lines to `output` and forgets them.
+    public mutating func flush(into output: inout [UInt8]) {
+        guard writer.count > 0 else { return }
         writer.append(to: &output)
+        writer.reset()
+    }
+
+    /// One whole line, after what the writer holds.
+    private mutating func encodeLine(_ event: EngineEvent) {
+        switch event {
+        case .touches(let delivery): encodeTouches(delivery)
+        case .gesture(let gesture): encodeGesture(gesture)
+        case .control, .hitTest:
+            writer.beginObject()
+            encodeEngine(event)
+            writer.endObject()
+            writer.newline()
+        }
     }
 
     /// Writes one line and appends it to `output`.
+    /// The writer is empty before and after: ``buffer(at:)`` keeps lines in it only until
+    /// its caller's ``flush(into:)``.
     private mutating func line(into output: inout [UInt8], _ body: (inout EventEncoder) -> Void) {
+        assert(writer.count == 0, "lines buffered and not flushed")
         writer.reset()
         writer.beginObject()
         body(&self)
         writer.endObject()
         writer.newline()
         writer.append(to: &output)
+        writer.reset()
     }
 
     /// One line for `event`, as a string (tests, tools).
@@ -93,7 +116,7 @@ public struct EventEncoder {
     private mutating func encodeTouches(_ e: TouchesEvent) {
         let tree = e.tree
         let view = e.view
-        let room = 160 + e.touches.count * Self.maximumTouchLength
+        let room = 163 + e.touches.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         let sequence = nextSequence
         nextSequence += 1
@@ -102,8 +125,8 @@ public struct EventEncoder {
                 tree.nextResponders.withUnsafeBufferPointer { next in
                     e.touches.withUnsafeBufferPointer { touches in
                         let ids = idBytes.baseAddress!
-                        writer.withCursor(room: room) { out in
-                            out.raw(#""type":"touches","seq":"#)
+                        writer.withLine(room: room) { out in
+                            out.raw(#"{"type":"touches","seq":"#)
                             out.int(sequence)
                             out.raw(#","time":"#)
                             out.int(e.time.microseconds)
@@ -139,7 +162,7 @@ public struct EventEncoder {
                                 if let force = touch.force { out.raw(#","force":"#); out.number(force) }
                                 out.raw("}")
                             }
-                            out.raw("]")
+                            out.raw("]}\n")
                         }
                     }
                 }
@@ -155,7 +178,7 @@ public struct EventEncoder {
         let view = e.view
         var recognizer = e.recognizer
         recognizer.makeContiguousUTF8()
-        let room = 640 + recognizer.utf8.count * 6 + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        let room = 643 + recognizer.utf8.count * 6 + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touches.count * 21
         let sequence = nextSequence
         nextSequence += 1
@@ -163,8 +186,8 @@ public struct EventEncoder {
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 _ = recognizer.utf8.withContiguousStorageIfAvailable { name in
-                    writer.withCursor(room: room) { out in
-                        out.raw(#""type":"gesture","seq":"#)
+                    writer.withLine(room: room) { out in
+                        out.raw(#"{"type":"gesture","seq":"#)
                         out.int(sequence)
                         out.raw(#","time":"#)
                         out.int(e.time.microseconds)
@@ -208,6 +231,7 @@ public struct EventEncoder {
                             case .down: out.raw(#""down""#)
                             }
                         }
+                        out.raw("}\n")
                     }
                 }
             }
@@ -257,10 +281,9 @@ public struct EventEncoder {
 
     private mutating func encodeEngine(_ event: EngineEvent) {
         switch event {
-        case .touches(let e):
-            encodeTouches(e)
-        case .gesture(let e):
-            encodeGesture(e)
+        case .touches, .gesture:
+            // Whole lines of their own (``encodeLine(_:)``).
+            break
         case .control(let e):
             header("control", e.time)
             writer.key("view"); writer.string(e.tree.id(of: e.view))

@@ -217,19 +217,20 @@ public struct JSONWriter {
         needsComma = true
     }
 
-    /// Room for `maximum` bytes (after a separating comma when one is due), written by `body`
-    /// through a ``Cursor`` with no capacity check per value: for an encoder that knows a bound
-    /// on what it writes (a touch delivery), so its fields cost a few stores each.
-    public mutating func withCursor(room maximum: Int, _ body: (inout Cursor) -> Void) {
+    /// Room for a whole line of at most `maximum` bytes after what the writer holds, written
+    /// by `body` through a ``Cursor``, braces and line break included; the writer is then at
+    /// the start of a line again.
+    public mutating func withLine(room maximum: Int, _ body: (inout Cursor) -> Void) {
+        needsComma = false
         write(atMost: maximum) { out in
             var cursor = Cursor(out)
             body(&cursor)
             return out.distance(to: cursor.position)
         }
-        needsComma = true
+        needsComma = false
     }
 
-    /// Writes into room a ``JSONWriter`` reserved (``withCursor(room:_:)``): text as given, no
+    /// Writes into room a ``JSONWriter`` reserved (``withLine(room:_:)``): text as given, no
     /// separators of its own; the caller spells the punctuation in its literals.
     public struct Cursor {
         public private(set) var position: UnsafeMutablePointer<UInt8>

@@ -311,16 +311,19 @@ public struct GesturePipeline {
         guard !events.isEmpty else { return }
         // Read in place: an event read out of the array is a copy, and copying the enum
         // (its payloads hold references and arrays) cost more than encoding a delivery's header.
+        // The lines are kept by the encoder and handed over in one copy.
         let batch = events
+        let base = output.bytes.count
         batch.withUnsafeBufferPointer { batch in
             for index in batch.indices {
-                let start = output.bytes.count
-                encoder.encode(at: batch.baseAddress! + index, into: &output.bytes)
+                let start = base + encoder.bufferedCount
+                encoder.buffer(at: batch.baseAddress! + index)
                 if keepsEvents { output.events.append(.engine(batch[index])) }
                 if keepsSummaries { output.summaries.append(EventSummary(batch[index])) }
-                if keepsLines || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+                if keepsLines || keepsSummaries { output.lines.append(start..<base + encoder.bufferedCount) }
             }
         }
+        encoder.flush(into: &output.bytes)
         events.removeAll(keepingCapacity: true)
     }
 
