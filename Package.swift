@@ -124,7 +124,7 @@ let package = Package(
         .executableTarget(name: "embed-text", path: "Plugins/embed-text"),
         .plugin(name: "EmbedClientModule", capability: .buildTool(), dependencies: ["embed-text"]),
 
-        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore"]),
+        .testTarget(name: "GestureCoreTests", dependencies: ["GestureCore", "TestSupport"]),
         .testTarget(name: "GestureConfigTests", dependencies: ["GestureConfig", "GestureCore"]),
         .testTarget(name: "RecordingsTests", dependencies: ["Recordings", "GestureCore", "TestSupport"]),
         .testTarget(name: "EvdevInputTests", dependencies: ["EvdevInput", "GestureCore", "GestureSystem", "Recordings", systemPackage]),

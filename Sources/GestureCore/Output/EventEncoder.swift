@@ -194,11 +194,11 @@ public struct EventEncoder {
                         out.raw(#","recognizer":"#)
                         out.string(name)
                         out.raw(#","kind":"#)
-                        Self.kind(e.kind, &out)
+                        out.plainString(e.kind.rawValue)
                         out.raw(#","view":"#)
                         out.bytes(idBytes.baseAddress! + starts[view], count: starts[view + 1] - starts[view])
                         out.raw(#","state":"#)
-                        Self.state(e.state, &out)
+                        out.plainString(e.state.rawValue)
                         out.raw(#","x":"#); out.number(v.location.x)
                         out.raw(#","y":"#); out.number(v.location.y)
                         out.raw(#","touches":["#)
@@ -224,43 +224,12 @@ public struct EventEncoder {
                         }
                         if let direction = v.direction {
                             out.raw(#","direction":"#)
-                            switch direction {
-                            case .right: out.raw(#""right""#)
-                            case .left: out.raw(#""left""#)
-                            case .up: out.raw(#""up""#)
-                            case .down: out.raw(#""down""#)
-                            }
+                            out.plainString(direction.rawValue)
                         }
                         out.raw("}\n")
                     }
                 }
             }
-        }
-    }
-
-    /// A recognizer kind as a quoted JSON string (its raw value).
-    private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
-        switch kind {
-        case .tap: out.raw(#""tap""#)
-        case .longPress: out.raw(#""longPress""#)
-        case .pan: out.raw(#""pan""#)
-        case .swipe: out.raw(#""swipe""#)
-        case .pinch: out.raw(#""pinch""#)
-        case .rotation: out.raw(#""rotation""#)
-        case .edgePan: out.raw(#""edgePan""#)
-        }
-    }
-
-    /// A gesture state as a quoted JSON string (its raw value).
-    private static func state(_ state: GestureState, _ out: inout JSONWriter.Cursor) {
-        switch state {
-        case .possible: out.raw(#""possible""#)
-        case .began: out.raw(#""began""#)
-        case .changed: out.raw(#""changed""#)
-        case .ended: out.raw(#""ended""#)
-        case .cancelled: out.raw(#""cancelled""#)
-        case .recognized: out.raw(#""recognized""#)
-        case .failed: out.raw(#""failed""#)
         }
     }
 

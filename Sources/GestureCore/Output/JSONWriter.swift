@@ -259,6 +259,20 @@ public struct JSONWriter {
             position += JSONWriter.quote(text, at: position)
         }
 
+        /// `text` quoted, as it is: for the raw values of the stream's enums (kinds, states,
+        /// directions), plain ASCII words that need no escaping; room for its length and 2.
+        @inline(__always)
+        public mutating func plainString(_ text: String) {
+            position.pointee = UInt8(ascii: "\"")
+            position += 1
+            for byte in text.utf8 {
+                position.pointee = byte
+                position += 1
+            }
+            position.pointee = UInt8(ascii: "\"")
+            position += 1
+        }
+
         /// `count` bytes encoded before, from `source`.
         @inline(__always)
         public mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
