@@ -89,17 +89,17 @@ public final class EvdevDevice: InputSource {
     /// with the `EVIOCG*` ioctls. Like libevdev's resync it first drains what the kernel still
     /// queues (all of it older than the state read next), then reads the state through a
     /// fresh libevdev on the same descriptor (``snapshot()``), handed on as one
-    /// ``DeviceReading/resynchronised(_:time:)`` that the contact tracker reconciles against
-    /// what it had.
-    public func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
+    /// ``ReadEnd/resynchronised(_:time:)`` that the contact tracker reconciles against what it
+    /// had, after the events before it.
+    public func readAvailable(into output: inout [RawEvent]) throws(EvdevError) -> ReadEnd {
         while true {
             guard let count = try readBatch() else { return .removed }
             for index in 0..<count {
                 let event = batch[index]
                 if event.type == UInt16(EventType.syn) && event.code == Self.synDropped {
-                    return try resynchronise(droppedAt: RawEvent(event).time, into: &output)
+                    return try resynchronise(droppedAt: RawEvent(event).time)
                 }
-                output.append(.event(RawEvent(event)))
+                output.append(RawEvent(event))
             }
             // A short read took everything the kernel had.
             if count < Self.batchCapacity { return .drained }
@@ -131,7 +131,7 @@ public final class EvdevDevice: InputSource {
         }
     }
 
-    private func resynchronise(droppedAt time: Timestamp, into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
+    private func resynchronise(droppedAt time: Timestamp) throws(EvdevError) -> ReadEnd {
         for _ in 0..<Self.maximumDrainReads {
             guard let count = try readBatch() else { return .removed }
             if count == 0 { break }
@@ -140,8 +140,7 @@ public final class EvdevDevice: InputSource {
         case .gone:
             return .removed
         case .read(let snapshot):
-            output.append(.resynchronised(snapshot, time: time))
-            return .drained
+            return .resynchronised(snapshot, time: time)
         }
     }
 

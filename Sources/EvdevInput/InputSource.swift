@@ -12,8 +12,9 @@ public protocol InputSource: AnyObject {
     var description: DeviceDescription { get }
     /// Its entry in udev's database, which classifies it (SPEC 6); nil without one.
     var udevProperties: [String: String]? { get }
-    /// Appends everything readable now; returns whether the source is drained or gone.
-    func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd
+    /// Appends the events readable now; returns whether the source is drained, gone, or
+    /// resynchronised after the events appended.
+    func readAvailable(into output: inout [RawEvent]) throws(EvdevError) -> ReadEnd
 }
 
 /// Finds and opens the configured device, and tells the input loop when devices may have come

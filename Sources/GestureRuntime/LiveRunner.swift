@@ -30,7 +30,7 @@ public final class LiveRunner {
     private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
-    private var readings: [DeviceReading] = []
+    private var readings: [RawEvent] = []
     /// The other output buffer (see ``publish()``).
     private var spare = PipelineOutput()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
@@ -253,15 +253,12 @@ public final class LiveRunner {
             failure = error
             end = .removed
         }
-        for reading in readings {
-            switch reading {
-            case .event(let event): pipeline.feed(event)
-            case .resynchronised(let snapshot, let time): pipeline.resynchronise(with: snapshot, at: time)
-            }
-        }
+        for event in readings { pipeline.feed(event) }
         switch end {
         case .drained:
             break
+        case .resynchronised(let snapshot, let time):
+            pipeline.resynchronise(with: snapshot, at: time)
         case .removed:
             detach(because: failure.map { "\(current.path) could not be read: \($0); waiting for it to be plugged in again" }
                 ?? "\(current.path) was removed; every touch on it was cancelled",

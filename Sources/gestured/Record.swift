@@ -56,7 +56,7 @@ struct Record: ParsableCommand {
             let loop = try EventLoop()
             var recorder = EvemuRecorder(output: writer)
             recorder.writeDescription(source.description)
-            var readings: [DeviceReading] = []
+            var readings: [RawEvent] = []
             var failure: EvdevError?
             try loop.watch(source.fileDescriptor) { _ in
                 readings.removeAll(keepingCapacity: true)
@@ -68,6 +68,10 @@ struct Record: ParsableCommand {
                     end = .removed
                 }
                 recorder.write(readings)
+                if case .resynchronised(_, let time) = end {
+                    // A replay of this file cannot resynchronise; say where events were lost.
+                    recorder.comment("SYN_DROPPED at \(time.microseconds) µs: the kernel dropped events here")
+                }
                 if end == .removed {
                     recorder.comment(failure == nil ? "the device was removed" : "reading failed")
                     printError("gestured: \(source.path) " + (failure.map { "could not be read: \($0)" } ?? "was removed; recording ends"))
@@ -106,19 +110,13 @@ struct EvemuRecorder {
         output.write(Array(EvemuWriter.descriptionText(description).utf8))
     }
 
-    mutating func write(_ readings: [DeviceReading]) {
+    mutating func write(_ events: [RawEvent]) {
         var text = ""
-        for reading in readings {
-            switch reading {
-            case .event(var event):
-                let origin = self.origin ?? event.time
-                self.origin = origin
-                event.time = Timestamp(microseconds: max(0, event.time.microseconds - origin.microseconds))
-                text += EvemuWriter.eventLine(event)
-            case .resynchronised(_, let time):
-                // A replay of this file cannot resynchronise; say where events were lost.
-                text += "# SYN_DROPPED at \(time.microseconds) µs: the kernel dropped events here\n"
-            }
+        for var event in events {
+            let origin = self.origin ?? event.time
+            self.origin = origin
+            event.time = Timestamp(microseconds: max(0, event.time.microseconds - origin.microseconds))
+            text += EvemuWriter.eventLine(event)
         }
         if !text.isEmpty { output.write(Array(text.utf8)) }
     }

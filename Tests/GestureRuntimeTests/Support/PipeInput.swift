@@ -57,7 +57,7 @@ final class PipeSource: InputSource {
         writeOpen = false
     }
 
-    func readAvailable(into output: inout [DeviceReading]) throws(EvdevError) -> ReadEnd {
+    func readAvailable(into output: inout [RawEvent]) throws(EvdevError) -> ReadEnd {
         var buffer = [UInt8](repeating: 0, count: 16)
         while true {
             let count: Int?
@@ -73,10 +73,11 @@ final class PipeSource: InputSource {
                                  code: UInt16(truncatingIfNeeded: record.1 >> 16),
                                  value: Int32(bitPattern: UInt32(truncatingIfNeeded: record.1 >> 32)))
             if event.type == EventType.syn && event.code == SynCode.dropped {
-                output.append(.resynchronised(snapshot(), time: event.time))
-            } else {
-                output.append(.event(event))
+                // As the device does: the read ends here; what follows is read at the next
+                // wake-up (the loop waits level-triggered).
+                return .resynchronised(snapshot(), time: event.time)
             }
+            output.append(event)
         }
     }
 }
