@@ -302,11 +302,13 @@ struct GestureArena {
                                      events: inout [EngineEvent]) {
         slots[index].state = state
         guard state != .failed || tracing else { return }
-        // The values read in place, then each field: read whole, the 2 KB slot was copied.
+        // The values read in place, then each field on its own: read whole (or through a
+        // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
+        let touches = RecognizerSlot.owned(slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches)
         events.append(.gesture(GestureEvent(time: time, recognizer: slots[index].spec.id,
                                             kind: slots[index].spec.kind, tree: slots[index].tree,
                                             view: slots[index].view, state: state,
-                                            touches: slots[index].ownedTouches, values: values)))
+                                            touches: touches, values: values)))
     }
 }

@@ -85,10 +85,14 @@ struct RecognizerSlot {
 
     /// The touches of its gesture, as its events list them.
     @inline(__always)
-    var ownedTouches: [TouchID] {
-        if ignoredTouches.isEmpty { return sequenceTouches }
-        let ignored = ignoredTouches
-        return sequenceTouches.filter { !ignored.contains($0) }
+    var ownedTouches: [TouchID] { Self.owned(sequenceTouches, ignoring: ignoredTouches) }
+
+    /// `sequence` without the touches `ignored`: what ``ownedTouches`` is, for a caller that
+    /// reads the two arrays of a slot in the arena's array one by one (see
+    /// `GestureArena.transition`).
+    @inline(__always)
+    static func owned(_ sequence: [TouchID], ignoring ignored: [TouchID]) -> [TouchID] {
+        ignored.isEmpty ? sequence : sequence.filter { !ignored.contains($0) }
     }
 
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a

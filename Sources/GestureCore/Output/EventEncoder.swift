@@ -114,24 +114,29 @@ public struct EventEncoder {
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
     /// through one cursor, its view ids copied from the tree's quoted ones.
     private mutating func encodeTouches(_ e: TouchesEvent) {
+        // The fields the closures below use, as locals: a closure capturing the event copied
+        // all of it (its references retained) for every delivery.
         let tree = e.tree
         let view = e.view
-        let room = 163 + e.touches.count * Self.maximumTouchLength
+        let time = e.time
+        let phase = e.phase
+        let list = e.touches
+        let room = 163 + list.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         let sequence = nextSequence
         nextSequence += 1
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
-                    e.touches.withUnsafeBufferPointer { touches in
+                    list.withUnsafeBufferPointer { touches in
                         let ids = idBytes.baseAddress!
                         writer.withLine(room: room) { out in
                             out.raw(#"{"type":"touches","seq":"#)
                             out.int(sequence)
                             out.raw(#","time":"#)
-                            out.int(e.time.microseconds)
+                            out.int(time.microseconds)
                             out.raw(#","phase":"#)
-                            Self.phase(e.phase, &out)
+                            Self.phase(phase, &out)
                             out.raw(#","view":"#)
                             out.bytes(ids + starts[view], count: starts[view + 1] - starts[view])
                             out.raw(#","responders":["#)
