@@ -266,6 +266,9 @@ public struct Engine {
         insertCancellations(at: time, into: &events)
         pending.removeAll(keepingCapacity: true)
         for index in touches.indices {
+            // Nothing held, in the current layout: nothing to release or cancel (nearly every
+            // touch in nearly every frame, without the two calls).
+            if !touches[index].delivery.isHeld && touches[index].tree === tree { continue }
             release(index)
             if !viewStillReceives(index) { cancelDelivery(index) }
         }
@@ -364,7 +367,12 @@ public struct Engine {
         switch touches[index].delivery {
         case .finished: return
         case .delivering:
-            deliver(index, touches[index].info(phase))
+            if phase == .moved {
+                // A move of a touch its view receives: straight to the pending list.
+                addPending(index, touches[index].info(.moved))
+            } else {
+                deliver(index, touches[index].info(phase))
+            }
             return
         case .notBegun, .heldBegan, .heldEnded: break
         }
@@ -422,6 +430,7 @@ public struct Engine {
         var sent = false
     }
 
+    @inline(__always)
     private mutating func addPending(_ index: Int, _ info: TouchInfo) {
         pending.append(PendingDelivery(touch: index, info: info, view: touches[index].view ?? -1,
                                        tree: ObjectIdentifier(touches[index].tree)))

@@ -72,4 +72,12 @@ enum ViewDelivery {
         if case .finished = self { return true }
         return false
     }
+
+    /// A delivery is held (`heldBegan` or `heldEnded`).
+    var isHeld: Bool {
+        switch self {
+        case .heldBegan, .heldEnded: true
+        case .notBegun, .delivering, .finished: false
+        }
+    }
 }
