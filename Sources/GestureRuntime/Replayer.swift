@@ -163,6 +163,13 @@ public struct Replayer {
                     output(pipeline.output.bytes)
                     pipeline.output.removeAll()
                 }
+                // Nearly every step, inline: an input event with no deadline before it and no
+                // stop asked for; anything else through step(stop:).
+                if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
+                   !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
+                    feedUpcoming(event)
+                    continue
+                }
                 more = step(stop: stop)
             }
         }
@@ -218,14 +225,7 @@ public struct Replayer {
                 pipeline.advance(to: deadline)
                 return true
             }
-            lastReadTime = event.time
-            pipeline.feed(event)
-            do {
-                upcoming = try stream.next()
-            } catch {
-                upcoming = nil
-                readError = error
-            }
+            feedUpcoming(event)
             return true
         case .deadlines:
             guard !stopRequested, stop?.isSet != true, let deadline = pipeline.nextDeadline else {
@@ -241,6 +241,19 @@ public struct Replayer {
 }
 
 extension Replayer {
+    /// The next raw event of the recording goes in, and the one after it is read.
+    @inline(__always)
+    private mutating func feedUpcoming(_ event: RawEvent) {
+        lastReadTime = event.time
+        pipeline.feed(event)
+        do {
+            upcoming = try stream.next()
+        } catch {
+            upcoming = nil
+            readError = error
+        }
+    }
+
     /// The recording has no more events: what the reader could only say at its end, or the
     /// malformed line that ended it, goes into the stream before the touches are cancelled.
     private mutating func endOfInput() {

@@ -56,6 +56,15 @@ struct RecognizerTouches: Sendable {
 
     /// Bookkeeping after the state machine saw `input`: an ended or cancelled touch is
     /// forgotten. Done after, so the transition still sees the touch where it lifted.
+    /// `touch` moved to `location`: false when it is not tracked (what ``accepts(_:)`` says of
+    /// a move), else its entry updated as ``admit(_:)`` does, with one search instead of two.
+    @inline(__always)
+    mutating func move(_ touch: TouchID, to location: Point) -> Bool {
+        guard let i = index(of: touch) else { return false }
+        entries[i].location = location
+        return true
+    }
+
     mutating func retire(_ input: RecognizerInput) {
         switch input {
         case .touchEnded(let s), .touchCancelled(let s):
