@@ -5,7 +5,9 @@
 #  2. the comparison with evemu's own C reader (Debian libevemu-dev) on the largest
 #     recordings: in-process per pass, and whole commands with hyperfine;
 #  3. fan-out of a replay to 1, 10 and 100 socket clients;
-#  4. the idle daemon: wake-ups (context switches) over 10 s and resident memory.
+#  4. the idle daemon: wake-ups (context switches) over 10 s and resident memory;
+#  6-8 (with the shared peer tools): live CPU and latency on a real kernel, and a replay of a
+#     million events against evemu's reader in paired rounds.
 # Needs root for apt-get (or the packages already installed). Takes about 10 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -105,4 +107,17 @@ if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh"
     scripts/latency.sh
 else
     echo "== 7. latency: skipped (set GESTURED_PEER_TOOLS to the directory of make_long.py and vm/vm-run.sh)"
+fi
+
+# 8. A replay of a million events (make_long.py 300, issue 15) against evemu's reader parsing
+# the same file, whole commands in paired rounds (Benchmarks/reference/paired_runs.py: each
+# round runs both in turn, so a host whose speed drifts slows both alike). Needs make_long.py
+# (GESTURED_PEER_TOOLS). About 2 minutes.
+if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -f "$GESTURED_PEER_TOOLS/make_long.py" ]; then
+    echo "== 8. replay of a million events against evemu's reader, paired rounds"
+    python3 "$GESTURED_PEER_TOOLS/make_long.py" 300 > "$work/long300.evemu"
+    python3 Benchmarks/reference/paired_runs.py "$work/evemu-read $work/long300.evemu" \
+        "$gestured replay --config config/photo-wall.json5 $work/long300.evemu"
+else
+    echo "== 8. million-event replay: skipped (set GESTURED_PEER_TOOLS to the directory of make_long.py)"
 fi
