@@ -6,6 +6,7 @@
 #     recordings: in-process per pass, and whole commands with hyperfine;
 #  3. fan-out of a replay to 1, 10 and 100 socket clients;
 #  4. the idle daemon: wake-ups (context switches) over 10 s and resident memory;
+#  5. start-up: exec to READY=1;
 #  6-8 (with the shared peer tools): live CPU and latency on a real kernel, and a replay of a
 #     million events against evemu's reader in paired rounds.
 # Needs root for apt-get (or the packages already installed). Takes about 10 minutes.
