@@ -380,15 +380,7 @@ final class EvemuParser: RecordingParser {
     private static func hex(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt16? {
         var value: UInt16 = 0
         var digits = 0
-        while cursor < end {
-            let byte = cursor.pointee
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
-            default: return digits == 0 ? nil : value
-            }
+        while cursor < end, let digit = cursor.pointee.hexValue {
             guard digits < 4 else { return nil }
             value = value &* 16 &+ UInt16(digit)
             digits += 1
