@@ -94,12 +94,23 @@ public final class EvdevDevice: InputSource {
     public func readAvailable(into output: inout [RawEvent]) throws(EvdevError) -> ReadEnd {
         while true {
             guard let count = try readBatch() else { return .removed }
-            for index in 0..<count {
-                let event = batch[index]
-                if event.type == UInt16(EventType.syn) && event.code == Self.synDropped {
-                    return try resynchronise(droppedAt: RawEvent(event).time)
+            // The batch's room made in one go and filled through a pointer: an append per
+            // event would check the array's uniqueness (a runtime call) every time.
+            let start = output.count
+            output.append(contentsOf: repeatElement(RawEvent(time: .zero, type: 0, code: 0, value: 0),
+                                                    count: count))
+            let batch = self.batch
+            let dropped = output.withUnsafeMutableBufferPointer { buffer -> Int? in
+                for index in 0..<count {
+                    let event = batch[index]
+                    if event.type == UInt16(EventType.syn) && event.code == Self.synDropped { return index }
+                    buffer[start &+ index] = RawEvent(event)
                 }
-                output.append(RawEvent(event))
+                return nil
+            }
+            if let dropped {
+                output.removeLast(count - dropped)
+                return try resynchronise(droppedAt: RawEvent(batch[dropped]).time)
             }
             // A short read took everything the kernel had.
             if count < Self.batchCapacity { return .drained }

@@ -122,10 +122,8 @@ public struct Engine {
                 begin(contact: contact, at: point, radius: radius, force: force, time: time, events: &events)
             case .move(let contact, let point, let radius, let force):
                 guard let index = touchIndex(contact: contact) else { continue }
-                touches[index].previousLocation = touches[index].location
-                touches[index].location = point
-                if let radius { touches[index].majorRadius = radius }
-                if let force { touches[index].force = force }
+                // One access to the record (one uniqueness check of the array), not one per field.
+                touches[index].move(to: point, radius: radius, force: force)
                 inputs.append((index, .moved))
             case .up(let contact):
                 guard let index = touchIndex(contact: contact) else { continue }

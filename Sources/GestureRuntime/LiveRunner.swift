@@ -27,15 +27,17 @@ public final class LiveRunner {
     /// (nothing it calls reaches back into the runner), so the dynamic check this class
     /// property otherwise costs on every raw event bought nothing.
     @exclusivity(unchecked) private var pipeline: GesturePipeline
-    private var source: (any InputSource)?
+    // The same for what every read touches: no access to these spans a call out of the runner
+    // that could come back into it. (`spare`, which the sink is handed, keeps its check.)
+    @exclusivity(unchecked) private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
-    private var readings: [RawEvent] = []
+    @exclusivity(unchecked) private var readings: [RawEvent] = []
     /// The other output buffer (see ``publish()``).
     private var spare = PipelineOutput()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
-    private var armed: Timestamp?
-    public private(set) var isStopped = false
+    @exclusivity(unchecked) private var armed: Timestamp?
+    @exclusivity(unchecked) public private(set) var isStopped = false
 
     /// - Parameters:
     ///   - provider: finds and opens the device, and signals hotplug.

@@ -33,18 +33,22 @@ public final class EventLoop {
         let handler: (Readiness) -> Void
     }
 
+    // Unchecked exclusivity on what every wake-up touches: the loop and its handlers run on
+    // one thread, and no access to these spans a handler's call (a handler that watches,
+    // unwatches, re-arms or stops changes them between the loop's own accesses), so the
+    // dynamic check a class property otherwise costs on each access guarded nothing.
     private let epoll: FileDescriptor
     private let timer: TimerDescriptor
     private var signals: FileDescriptor?
-    private var watches: [UInt64: Watch] = [:]
+    @exclusivity(unchecked) private var watches: [UInt64: Watch] = [:]
     private var nextID: UInt64 = 2
     private static let timerID: UInt64 = 0
     private static let signalID: UInt64 = 1
-    private var deadlineHandler: (() -> Void)?
+    @exclusivity(unchecked) private var deadlineHandler: (() -> Void)?
     private var signalHandler: ((Int32) -> Void)?
-    private var armedDeadline: Int64?
-    private var running = false
-    private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    @exclusivity(unchecked) private var armedDeadline: Int64?
+    @exclusivity(unchecked) private var running = false
+    @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 64)
 
     public init() throws(SystemError) {
         epoll = FileDescriptor(rawValue: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })

@@ -37,6 +37,15 @@ struct TouchRecord {
     /// The last ``current(in:)`` answer (read it through that).
     var live: (tree: ViewTree, view: ViewIndex?)? = nil
 
+    /// The finger moved: where it was becomes the previous location.
+    @inline(__always)
+    mutating func move(to point: Point, radius: Double?, force: Double?) {
+        previousLocation = location
+        location = point
+        if let radius { majorRadius = radius }
+        if let force { self.force = force }
+    }
+
     func info(_ phase: TouchPhase) -> TouchInfo {
         TouchInfo(id: id, phase: phase, location: location,
                   viewLocation: view.map { tree.convert(screen: location, to: $0) } ?? location,
