@@ -149,8 +149,11 @@ public struct JSONWriter {
         guard size < 1e18 else { return formatLarge(value, at: out) }
         // Rounded half away from zero, as `rounded()` does, without its call into the C
         // library: below 2^63 a double's fraction (`size` less its truncation) is exact.
-        var magnitude = UInt64(size)
-        if size - Double(magnitude) >= 0.5 { magnitude &+= 1 }
+        // Through Int64 (size is below 10^18): one conversion each way, where UInt64 takes a
+        // dozen instructions to handle values past Int64's range.
+        var signed = Int64(size)
+        if size - Double(signed) >= 0.5 { signed &+= 1 }
+        let magnitude = UInt64(truncatingIfNeeded: signed)
         let fraction = Int(truncatingIfNeeded: magnitude % 10_000)
         let whole = magnitude / 10_000
         let negative = value < 0 && magnitude != 0
