@@ -255,7 +255,7 @@ public final class LiveRunner {
             failure = error
             end = .removed
         }
-        for event in readings { pipeline.feed(event) }
+        readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
         switch end {
         case .drained:
             break

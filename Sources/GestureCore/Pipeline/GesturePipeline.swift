@@ -112,15 +112,37 @@ public struct GesturePipeline {
     ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
     ///    recognizer given an impossible input).
     public mutating func feed(_ event: RawEvent) {
+        feedInline(event)
+    }
+
+    /// Raw events in order, exactly as ``feed(_:)`` one at a time: the live driver's batch
+    /// from one read. The common event, a value within a frame, then costs no call.
+    public mutating func feed(contentsOf events: UnsafeBufferPointer<RawEvent>) {
+        for event in events { feedInline(event) }
+    }
+
+    @inline(__always)
+    private mutating func feedInline(_ event: RawEvent) {
         // Optional chaining mutates the stage in place: a copy would copy its slot tables.
         guard let frame = input?.feed(event) ?? nil else {
             // A frame that moved no contact can still complete the evidence of axes that never move.
-            if event.isFrameEnd, let warning = input?.takeAxisWarning() {
-                currentTime = max(currentTime, event.time)
-                notice(warning)
-            }
+            if event.isFrameEnd { frameEndedEmpty(at: event.time) }
             return
         }
+        process(frame)
+    }
+
+    @inline(never)
+    private mutating func frameEndedEmpty(at time: Timestamp) {
+        if let warning = input?.takeAxisWarning() {
+            currentTime = max(currentTime, time)
+            notice(warning)
+        }
+    }
+
+    /// A frame the input stage completed: the engine, then its events and anomalies.
+    @inline(never)
+    private mutating func process(_ frame: TouchFrame) {
         currentTime = max(currentTime, frame.time)
         engine.process(frame, into: &events)
         nextDeadline = engine.nextDeadline
