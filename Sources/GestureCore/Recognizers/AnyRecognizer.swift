@@ -48,16 +48,16 @@ public struct AnyRecognizer: Sendable {
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
         let verdict: RecognizerVerdict
+        // The machine's deadline and anomaly count are read within the same in-place access as
+        // its input: `pinch!.deadline` on its own copied the optional machine to read a field.
         switch kind {
-        case .tap: verdict = tap!.handle(input); deadline = tap!.deadline; anomalies = tap!.anomalies
-        case .longPress:
-            verdict = longPress!.handle(input); deadline = longPress!.deadline; anomalies = longPress!.anomalies
-        case .pan: verdict = pan!.handle(input); deadline = pan!.deadline; anomalies = pan!.anomalies
-        case .swipe: verdict = swipe!.handle(input); deadline = swipe!.deadline; anomalies = swipe!.anomalies
-        case .pinch: verdict = pinch!.handle(input); deadline = pinch!.deadline; anomalies = pinch!.anomalies
-        case .rotation:
-            verdict = rotation!.handle(input); deadline = rotation!.deadline; anomalies = rotation!.anomalies
-        case .edgePan: verdict = edgePan!.handle(input); deadline = edgePan!.deadline; anomalies = edgePan!.anomalies
+        case .tap: verdict = tap!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .longPress: verdict = longPress!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .pan: verdict = pan!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .swipe: verdict = swipe!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .pinch: verdict = pinch!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .rotation: verdict = rotation!.handle(input, deadline: &deadline, anomalies: &anomalies)
+        case .edgePan: verdict = edgePan!.handle(input, deadline: &deadline, anomalies: &anomalies)
         }
         return verdict
     }
