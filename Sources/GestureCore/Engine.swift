@@ -100,6 +100,7 @@ public struct Engine {
         } else {
             touchPool = TouchPool()
         }
+        arena.startCall()
     }
 
     /// Runs one frame through the pipeline, appending the resolved events to `events`.

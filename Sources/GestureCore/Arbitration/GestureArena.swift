@@ -17,9 +17,21 @@ struct GestureArena {
     }
 
     private(set) var slots: [RecognizerSlot] = []
+    /// Where this call's gesture events keep their fields (``GestureEvent``).
+    private var gesturePool = GesturePool()
     private(set) var settings: GestureSettings
     private(set) var context: RecognizerContext
     var tracing: Bool
+
+    /// At the start of each engine call that may produce events: the gesture pool is emptied
+    /// for reuse when no event of an earlier call refers to it, else a new one is started.
+    mutating func startCall() {
+        if isKnownUniquelyReferenced(&gesturePool) {
+            if !gesturePool.entries.isEmpty { gesturePool.entries.removeAll(keepingCapacity: true) }
+        } else {
+            gesturePool = GesturePool()
+        }
+    }
 
     init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
         self.settings = settings
@@ -306,9 +318,9 @@ struct GestureArena {
         // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
         let touches = RecognizerSlot.owned(slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches)
-        events.append(.gesture(GestureEvent(time: time, recognizer: slots[index].spec.id,
-                                            kind: slots[index].spec.kind, tree: slots[index].tree,
-                                            view: slots[index].view, state: state,
-                                            touches: touches, values: values)))
+        let entry = gesturePool.add(time: time, recognizer: slots[index].spec.id, kind: slots[index].spec.kind,
+                                    tree: slots[index].tree, view: slots[index].view, state: state,
+                                    touches: touches, values: values)
+        events.append(.gesture(GestureEvent(pool: gesturePool, index: entry)))
     }
 }

@@ -83,16 +83,63 @@ public enum GestureState: String, Hashable, Sendable {
 }
 
 /// A recognizer changed state (or, while `began`/`changed`, its values changed).
+///
+/// An entry of the engine's per-call gesture pool, as a delivery's touches are of its touch
+/// pool (``TouchList``): the event itself is two words. Held inline, its values (over 130
+/// bytes) made every ``EngineEvent`` 202 bytes, and every copy of any event a `memcpy`.
 public struct GestureEvent: Sendable {
-    public var time: Timestamp
-    public var recognizer: String
-    public var kind: RecognizerKind
-    public var tree: ViewTree
+    private let pool: GesturePool
+    private let index: Int
+
+    init(pool: GesturePool, index: Int) {
+        self.pool = pool
+        self.index = index
+    }
+
+    /// An event of its own (tests, tools).
+    public init(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
+                state: GestureState, touches: [TouchID], values: GestureValues) {
+        let pool = GesturePool()
+        self.init(pool: pool, index: pool.add(time: time, recognizer: recognizer, kind: kind, tree: tree, view: view,
+                                               state: state, touches: touches, values: values))
+    }
+
+    public var time: Timestamp { pool.entries[index].time }
+    public var recognizer: String { pool.entries[index].recognizer }
+    public var kind: RecognizerKind { pool.entries[index].kind }
+    public var tree: ViewTree { pool.entries[index].tree }
     /// The view the recognizer is attached to.
-    public var view: ViewIndex
-    public var state: GestureState
-    public var touches: [TouchID]
-    public var values: GestureValues
+    public var view: ViewIndex { pool.entries[index].view }
+    public var state: GestureState { pool.entries[index].state }
+    public var touches: [TouchID] { pool.entries[index].touches }
+    public var values: GestureValues { pool.entries[index].values }
+}
+
+/// The gesture events of one engine call. Like ``TouchPool``: only the engine appends, and
+/// only before the events that refer to an entry are handed out; it is reused for the next
+/// call only when no event still refers to it, which is what makes `@unchecked Sendable` sound.
+final class GesturePool: @unchecked Sendable {
+    struct Entry {
+        var time: Timestamp
+        var recognizer: String
+        var kind: RecognizerKind
+        var tree: ViewTree
+        var view: ViewIndex
+        var state: GestureState
+        var touches: [TouchID]
+        var values: GestureValues
+    }
+
+    /// Unchecked exclusivity, as ``TouchPool/touches``.
+    @exclusivity(unchecked) var entries: [Entry] = []
+
+    /// Appends an entry; returns its index.
+    func add(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
+             state: GestureState, touches: [TouchID], values: GestureValues) -> Int {
+        entries.append(Entry(time: time, recognizer: recognizer, kind: kind, tree: tree, view: view, state: state,
+                             touches: touches, values: values))
+        return entries.count - 1
+    }
 }
 
 /// The control events of `UIControl` (SPEC 5.7).
