@@ -459,11 +459,15 @@ public struct Engine {
                 }
                 guard view >= 0 else { continue }
                 let record = pending[first].touch
-                let group = TouchList(pool: touchPool, start: start, count: touchPool.touches.count - start)
+                let count = touchPool.touches.count - start
                 events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touches[record].tree, view: view,
-                                                    touches: group)))
+                                                    touches: TouchList(pool: touchPool, start: start, count: count))))
                 if touches[record].control != nil {
-                    for info in group { controlEvents(for: info, at: time, into: &events) }
+                    // A list of its own for this walk: the event's, kept for it too, cost every
+                    // delivery a second retain and release of the pool.
+                    for info in TouchList(pool: touchPool, start: start, count: count) {
+                        controlEvents(for: info, at: time, into: &events)
+                    }
                 }
             }
         }

@@ -151,20 +151,21 @@ public struct EventEncoder {
                             }
                             out.raw(#"],"touches":["#)
                             for index in touches.indices {
-                                let touch = touches[index]
+                                // Read in place: a copy of the touch was a memcpy call.
+                                let touch = touches.baseAddress.unsafelyUnwrapped + index
                                 out.raw(index == 0 ? #"{"id":"# : #",{"id":"#)
-                                out.int(touch.id.rawValue)
+                                out.int(touch.pointee.id.rawValue)
                                 out.raw(#","phase":"#)
-                                Self.phase(touch.phase, &out)
-                                out.raw(#","x":"#); out.number(touch.location.x)
-                                out.raw(#","y":"#); out.number(touch.location.y)
-                                out.raw(#","viewX":"#); out.number(touch.viewLocation.x)
-                                out.raw(#","viewY":"#); out.number(touch.viewLocation.y)
-                                out.raw(#","previousX":"#); out.number(touch.previousLocation.x)
-                                out.raw(#","previousY":"#); out.number(touch.previousLocation.y)
-                                out.raw(#","tapCount":"#); out.int(touch.tapCount)
-                                if let radius = touch.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
-                                if let force = touch.force { out.raw(#","force":"#); out.number(force) }
+                                Self.phase(touch.pointee.phase, &out)
+                                out.raw(#","x":"#); out.number(touch.pointee.location.x)
+                                out.raw(#","y":"#); out.number(touch.pointee.location.y)
+                                out.raw(#","viewX":"#); out.number(touch.pointee.viewLocation.x)
+                                out.raw(#","viewY":"#); out.number(touch.pointee.viewLocation.y)
+                                out.raw(#","previousX":"#); out.number(touch.pointee.previousLocation.x)
+                                out.raw(#","previousY":"#); out.number(touch.pointee.previousLocation.y)
+                                out.raw(#","tapCount":"#); out.int(touch.pointee.tapCount)
+                                if let radius = touch.pointee.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
+                                if let force = touch.pointee.force { out.raw(#","force":"#); out.number(force) }
                                 out.raw("}")
                             }
                             out.raw("]}\n")
