@@ -103,13 +103,15 @@ if [ $rc != 0 ] || [ ! -s "$out/self.txt" ]; then
     tail -n 30 "$work/console.log" >&2
     exit 1
 fi
-cat "$out/perf-record.txt"
-echo "== by object"; grep -v '^#' "$out/objects.txt" | grep -v '^$' | head -n 8
-echo "== by symbol, self"; grep -v '^#' "$out/self.txt" | grep -v '^$' | head -n 40
-echo "== by symbol, with children"; grep -v '^#' "$out/children.txt" | grep -v '^$' | head -n 40
 if [ -n "$KEEP" ]; then
     mkdir -p "$KEEP"
     cp "$out"/* "$KEEP"/
-    echo "perf.data and the reports: $KEEP"
 fi
+# The reports' first lines (sed reads them whole: no reader closes a pipe early under pipefail).
+report() { sed -e '/^#/d' -e '/^$/d' "$1" | sed -n "1,$2p"; }
+cat "$out/perf-record.txt"
+echo "== by object"; report "$out/objects.txt" 8
+echo "== by symbol, self"; report "$out/self.txt" 40
+echo "== by symbol, with children"; report "$out/children.txt" 40
+if [ -n "$KEEP" ]; then echo "perf.data and the reports: $KEEP"; fi
 exit 0

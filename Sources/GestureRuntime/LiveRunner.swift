@@ -28,13 +28,13 @@ public final class LiveRunner {
     /// property otherwise costs on every raw event bought nothing.
     @exclusivity(unchecked) private var pipeline: GesturePipeline
     // The same for what every read touches: no access to these spans a call out of the runner
-    // that could come back into it. (`spare`, which the sink is handed, keeps its check.)
+    // that could come back into it (`spare` included: see ``publish()``).
     @exclusivity(unchecked) private var source: (any InputSource)?
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
     @exclusivity(unchecked) private var readings: [RawEvent] = []
     /// The other output buffer (see ``publish()``).
-    private var spare = PipelineOutput()
+    @exclusivity(unchecked) private var spare = PipelineOutput()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
@@ -301,9 +301,15 @@ public final class LiveRunner {
             for notice in pipeline.takeNotices() { logger.warning("input device warning", metadata: ["notice": "\(notice)"]) }
         }
         guard !pipeline.output.isEmpty else { return }
-        swap(&pipeline.output, &spare)
-        sink.publish(spare)
-        spare.removeAll()
+        // The batch goes out from a local: no access to a property spans the sink's call (which
+        // could come back here), so `spare` needs no dynamic exclusivity check. Were it to come
+        // back, the inner call would find no spare and start empty buffers: nothing lost.
+        var batch = PipelineOutput()
+        swap(&batch, &spare)
+        swap(&batch, &pipeline.output)
+        sink.publish(batch)
+        batch.removeAll()
+        spare = batch
     }
 }
 
