@@ -139,7 +139,6 @@ public struct Engine {
         framed.removeAll(keepingCapacity: true)
         for (index, phase) in inputs {
             let sample = TouchSample(touch: touches[index].id, location: touches[index].location, time: time)
-            let recognizers = touches[index].recognizers
             let view = touches[index].view
             let input: RecognizerInput = switch phase {
             case .began: .touchBegan(sample)
@@ -147,7 +146,10 @@ public struct Engine {
             case .ended: .touchEnded(sample)
             case .cancelled: .touchCancelled(sample)
             }
-            for slot in recognizers {
+            // The touch's recognizers read in place, one at a time (feeding changes the arena,
+            // never the touch): a copy of the list was a retain and a release per input.
+            for position in 0..<touches[index].recognizers.count {
+                let slot = touches[index].recognizers[position]
                 arena.feed(input, to: slot, hitting: view, at: time, events: &events,
                            cancellations: &cancellations)
                 if !framed.contains(slot) { framed.append(slot) }
