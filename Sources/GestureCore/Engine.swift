@@ -381,9 +381,10 @@ public struct Engine {
     private mutating func offer(_ index: Int, _ phase: TouchPhase) {
         // The two states of nearly every touch in nearly every frame first, without copying
         // the state (a held queue is an array) or making a delivery that goes nowhere.
-        switch touches[index].delivery {
-        case .finished: return
-        case .delivering:
+        // (Asked as two questions: 0.5 M instructions cheaper on the photo-wall replay than a
+        // `switch` on the state.)
+        if touches[index].delivery.isFinished { return }
+        if touches[index].delivery.isDelivering {
             if phase == .moved {
                 // A move of a touch its view receives: straight to the pending list.
                 addPending(index, touches[index].info(.moved))
@@ -391,7 +392,6 @@ public struct Engine {
                 deliver(index, touches[index].info(phase))
             }
             return
-        case .notBegun, .heldBegan, .heldEnded: break
         }
         let info = touches[index].info(phase)
         switch (touches[index].delivery, phase) {

@@ -82,6 +82,11 @@ enum ViewDelivery {
         return false
     }
 
+    var isDelivering: Bool {
+        if case .delivering = self { return true }
+        return false
+    }
+
     /// A delivery is held (`heldBegan` or `heldEnded`).
     var isHeld: Bool {
         switch self {
