@@ -45,12 +45,6 @@ struct TouchRecord {
         if let radius { majorRadius = radius }
         if let force { self.force = force }
     }
-
-    func info(_ phase: TouchPhase) -> TouchInfo {
-        TouchInfo(id: id, phase: phase, location: location,
-                  viewLocation: view.map { tree.convert(screen: location, to: $0) } ?? location,
-                  previousLocation: previousLocation, tapCount: tapCount, majorRadius: majorRadius, force: force)
-    }
 }
 
 /// Where a touch's deliveries to its view stand (SPEC 5.3). Transitions:
