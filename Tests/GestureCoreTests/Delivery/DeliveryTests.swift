@@ -226,6 +226,22 @@ struct JSONNumberTests {
         writer.int(value)
         #expect(String(decoding: writer.bytes, as: UTF8.self) == text)
     }
+
+    /// Every width: each power of ten, the number before it and after it, both signs, as
+    /// Swift spells them (the digit count is found by comparisons up to 12 digits).
+    @Test func integersOfEveryWidth() {
+        var values: [Int64] = [Int64.max, Int64.min, Int64.max - 1, Int64.min + 1]
+        var power: Int64 = 1
+        for _ in 0...18 {
+            values += [power - 1, power, power + 1, -(power - 1), -power, -(power + 1)]
+            if power <= Int64.max / 10 { power *= 10 }
+        }
+        for value in values {
+            var writer = JSONWriter()
+            writer.int(value)
+            #expect(String(decoding: writer.bytes, as: UTF8.self) == String(value))
+        }
+    }
 }
 
 @Suite("JSON strings")
