@@ -318,7 +318,8 @@ struct GestureArena {
         // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
         let touches = RecognizerSlot.owned(slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches)
-        let entry = gesturePool.add(time: time, recognizer: slots[index].spec.id, kind: slots[index].spec.kind,
+        let entry = gesturePool.add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
+                                    kind: slots[index].spec.kind,
                                     tree: slots[index].tree, view: slots[index].view, state: state,
                                     touches: touches, values: values)
         events.append(.gesture(GestureEvent(pool: gesturePool, index: entry)))

@@ -35,9 +35,13 @@ struct RecognizerSlot {
     /// touches that hit the control (SPEC 5.6, UIKit's `UIControl.gestureRecognizerShouldBegin`).
     let yieldsToControls: Bool
 
+    /// Its id as a JSON string, quoted once here rather than for every gesture event.
+    let quotedID: [UInt8]
+
     init(spec: RecognizerSpec, tree: ViewTree, view: ViewIndex, parameters: ResolvedParameters,
          context: RecognizerContext) {
         self.spec = spec
+        quotedID = JSONWriter.quoted(spec.id)
         self.tree = tree
         self.view = view
         machine = AnyRecognizer(parameters: parameters, context: context)

@@ -100,8 +100,9 @@ public struct GestureEvent: Sendable {
     public init(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
                 state: GestureState, touches: [TouchID], values: GestureValues) {
         let pool = GesturePool()
-        self.init(pool: pool, index: pool.add(time: time, recognizer: recognizer, kind: kind, tree: tree, view: view,
-                                               state: state, touches: touches, values: values))
+        self.init(pool: pool, index: pool.add(time: time, recognizer: recognizer, quotedRecognizer: JSONWriter.quoted(recognizer),
+                                               kind: kind, tree: tree, view: view, state: state, touches: touches,
+                                               values: values))
     }
 
     public var time: Timestamp { pool.entries[index].time }
@@ -113,6 +114,8 @@ public struct GestureEvent: Sendable {
     public var state: GestureState { pool.entries[index].state }
     public var touches: [TouchID] { pool.entries[index].touches }
     public var values: GestureValues { pool.entries[index].values }
+    /// ``recognizer`` as a JSON string (quoted once, when the arena was built).
+    var quotedRecognizer: [UInt8] { pool.entries[index].quotedRecognizer }
 }
 
 /// The gesture events of one engine call. Like ``TouchPool``: only the engine appends, and
@@ -122,6 +125,7 @@ final class GesturePool: @unchecked Sendable {
     struct Entry {
         var time: Timestamp
         var recognizer: String
+        var quotedRecognizer: [UInt8]
         var kind: RecognizerKind
         var tree: ViewTree
         var view: ViewIndex
@@ -134,10 +138,10 @@ final class GesturePool: @unchecked Sendable {
     @exclusivity(unchecked) var entries: [Entry] = []
 
     /// Appends an entry; returns its index.
-    func add(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
-             state: GestureState, touches: [TouchID], values: GestureValues) -> Int {
-        entries.append(Entry(time: time, recognizer: recognizer, kind: kind, tree: tree, view: view, state: state,
-                             touches: touches, values: values))
+    func add(time: Timestamp, recognizer: String, quotedRecognizer: [UInt8], kind: RecognizerKind, tree: ViewTree,
+             view: ViewIndex, state: GestureState, touches: [TouchID], values: GestureValues) -> Int {
+        entries.append(Entry(time: time, recognizer: recognizer, quotedRecognizer: quotedRecognizer, kind: kind, tree: tree,
+                             view: view, state: state, touches: touches, values: values))
         return entries.count - 1
     }
 }

@@ -182,29 +182,28 @@ public struct EventEncoder {
     private mutating func encodeGesture(_ e: GestureEvent) {
         let tree = e.tree
         let view = e.view
-        var recognizer = e.recognizer
-        recognizer.makeContiguousUTF8()
-        let room = 643 + recognizer.utf8.count * 6 + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        let recognizer = e.quotedRecognizer
+        let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touches.count * 21
         let sequence = nextSequence
         nextSequence += 1
         let v = e.values
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
-                _ = recognizer.utf8.withContiguousStorageIfAvailable { name in
+                recognizer.withUnsafeBufferPointer { name in
                     writer.withLine(room: room) { out in
                         out.raw(#"{"type":"gesture","seq":"#)
                         out.int(sequence)
                         out.raw(#","time":"#)
                         out.int(e.time.microseconds)
                         out.raw(#","recognizer":"#)
-                        out.string(name)
+                        out.bytes(name.baseAddress!, count: name.count)
                         out.raw(#","kind":"#)
-                        out.plainString(e.kind.rawValue)
+                        Self.kind(e.kind, &out)
                         out.raw(#","view":"#)
                         out.bytes(idBytes.baseAddress! + starts[view], count: starts[view + 1] - starts[view])
                         out.raw(#","state":"#)
-                        out.plainString(e.state.rawValue)
+                        Self.state(e.state, &out)
                         out.raw(#","x":"#); out.number(v.location.x)
                         out.raw(#","y":"#); out.number(v.location.y)
                         out.raw(#","touches":["#)
@@ -245,6 +244,30 @@ public struct EventEncoder {
 
     /// A phase as a quoted JSON string.
     @inline(__always)
+    private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
+        switch kind {
+        case .tap: out.raw(#""tap""#)
+        case .longPress: out.raw(#""longPress""#)
+        case .pan: out.raw(#""pan""#)
+        case .swipe: out.raw(#""swipe""#)
+        case .pinch: out.raw(#""pinch""#)
+        case .rotation: out.raw(#""rotation""#)
+        case .edgePan: out.raw(#""edgePan""#)
+        }
+    }
+
+    private static func state(_ state: GestureState, _ out: inout JSONWriter.Cursor) {
+        switch state {
+        case .possible: out.raw(#""possible""#)
+        case .began: out.raw(#""began""#)
+        case .changed: out.raw(#""changed""#)
+        case .ended: out.raw(#""ended""#)
+        case .cancelled: out.raw(#""cancelled""#)
+        case .recognized: out.raw(#""recognized""#)
+        case .failed: out.raw(#""failed""#)
+        }
+    }
+
     private static func phase(_ phase: TouchPhase, _ out: inout JSONWriter.Cursor) {
         switch phase {
         case .began: out.raw(#""began""#)
