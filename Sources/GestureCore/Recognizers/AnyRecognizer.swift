@@ -160,3 +160,31 @@ extension PanRecognizer: ReportsGestureValues {}
 extension SwipeRecognizer: ReportsGestureValues {}
 extension TwoFingerRecognizer: ReportsGestureValues {}
 extension EdgePanRecognizer: ReportsGestureValues {}
+
+/// A machine as ``AnyRecognizer`` drives it: an input, then the deadline and anomaly count it
+/// keeps beside the machine.
+protocol DrivenMachine {
+    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict
+    var deadline: Timestamp? { get }
+    var anomalies: Int { get }
+}
+
+extension DrivenMachine {
+    /// ``handle(_:)``, then the machine's deadline and anomaly count handed out, all within
+    /// one mutating access: read on their own afterwards (`pinch!.deadline`), each copied the
+    /// optional machine.
+    @inline(__always)
+    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
+        let verdict = handle(input)
+        deadline = self.deadline
+        anomalies = self.anomalies
+        return verdict
+    }
+}
+
+extension TapRecognizer: DrivenMachine {}
+extension LongPressRecognizer: DrivenMachine {}
+extension PanRecognizer: DrivenMachine {}
+extension SwipeRecognizer: DrivenMachine {}
+extension TwoFingerRecognizer: DrivenMachine {}
+extension EdgePanRecognizer: DrivenMachine {}

@@ -46,16 +46,6 @@ struct EdgePanRecognizer: Sendable {
         }
     }
 
-    /// ``handle(_:)`` with the deadline and anomaly count handed out in the same access, as
-    /// ``RecognizerStateMachine`` machines do for ``AnyRecognizer``.
-    @inline(__always)
-    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        let verdict = handle(input)
-        deadline = self.deadline
-        anomalies = self.anomalies
-        return verdict
-    }
-
     /// Feeds one input; returns what the machine wants.
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {

@@ -27,16 +27,6 @@ protocol RecognizerStateMachine {
 }
 
 extension RecognizerStateMachine {
-    /// ``handle(_:)``, then the machine's deadline and anomaly count handed out, all within
-    /// one mutating access (``AnyRecognizer`` keeps both beside the machine).
-    @inline(__always)
-    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        let verdict = handle(input)
-        deadline = self.deadline
-        anomalies = self.anomalies
-        return verdict
-    }
-
     /// Feeds one input; returns what the machine wants (docs/recognizers.md has each machine's
     /// table). The same for every machine: the shared driver.
     mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
