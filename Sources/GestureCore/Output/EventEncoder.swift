@@ -190,49 +190,47 @@ public struct EventEncoder {
         let v = e.values
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
-                recognizer.withUnsafeBufferPointer { name in
-                    writer.withLine(room: room) { out in
-                        out.raw(#"{"type":"gesture","seq":"#)
-                        out.int(sequence)
-                        out.raw(#","time":"#)
-                        out.int(e.time.microseconds)
-                        out.raw(#","recognizer":"#)
-                        out.bytes(name.baseAddress!, count: name.count)
-                        out.raw(#","kind":"#)
-                        Self.kind(e.kind, &out)
-                        out.raw(#","view":"#)
-                        out.bytes(idBytes.baseAddress! + starts[view], count: starts[view + 1] - starts[view])
-                        out.raw(#","state":"#)
-                        Self.state(e.state, &out)
-                        out.raw(#","x":"#); out.number(v.location.x)
-                        out.raw(#","y":"#); out.number(v.location.y)
-                        out.raw(#","touches":["#)
-                        for (index, touch) in e.touches.enumerated() {
-                            if index > 0 { out.raw(",") }
-                            out.int(touch.rawValue)
-                        }
-                        out.raw("]")
-                        if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
-                        if let t = v.translation {
-                            out.raw(#","translationX":"#); out.number(t.x)
-                            out.raw(#","translationY":"#); out.number(t.y)
-                        }
-                        if let velocity = v.velocity {
-                            out.raw(#","velocityX":"#); out.number(velocity.x)
-                            out.raw(#","velocityY":"#); out.number(velocity.y)
-                        }
-                        if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
-                        if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
-                        // UIKit names the pinch's and the rotation's rate `velocity` too.
-                        if let velocity = v.scaleVelocity ?? v.rotationVelocity {
-                            out.raw(#","velocity":"#); out.number(velocity)
-                        }
-                        if let direction = v.direction {
-                            out.raw(#","direction":"#)
-                            out.plainString(direction.rawValue)
-                        }
-                        out.raw("}\n")
+                writer.withLine(room: room) { out in
+                    out.raw(#"{"type":"gesture","seq":"#)
+                    out.int(sequence)
+                    out.raw(#","time":"#)
+                    out.int(e.time.microseconds)
+                    out.raw(#","recognizer":"#)
+                    out.bytes(recognizer)
+                    out.raw(#","kind":"#)
+                    Self.kind(e.kind, &out)
+                    out.raw(#","view":"#)
+                    out.bytes(idBytes.baseAddress! + starts[view], count: starts[view + 1] - starts[view])
+                    out.raw(#","state":"#)
+                    Self.state(e.state, &out)
+                    out.raw(#","x":"#); out.number(v.location.x)
+                    out.raw(#","y":"#); out.number(v.location.y)
+                    out.raw(#","touches":["#)
+                    for (index, touch) in e.touches.enumerated() {
+                        if index > 0 { out.raw(",") }
+                        out.int(touch.rawValue)
                     }
+                    out.raw("]")
+                    if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
+                    if let t = v.translation {
+                        out.raw(#","translationX":"#); out.number(t.x)
+                        out.raw(#","translationY":"#); out.number(t.y)
+                    }
+                    if let velocity = v.velocity {
+                        out.raw(#","velocityX":"#); out.number(velocity.x)
+                        out.raw(#","velocityY":"#); out.number(velocity.y)
+                    }
+                    if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
+                    if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
+                    // UIKit names the pinch's and the rotation's rate `velocity` too.
+                    if let velocity = v.scaleVelocity ?? v.rotationVelocity {
+                        out.raw(#","velocity":"#); out.number(velocity)
+                    }
+                    if let direction = v.direction {
+                        out.raw(#","direction":"#)
+                        out.plainString(direction.rawValue)
+                    }
+                    out.raw("}\n")
                 }
             }
         }
@@ -242,8 +240,7 @@ public struct EventEncoder {
     /// integers of at most 20 and ten numbers of at most ``JSONWriter/maximumNumberLength``.
     private static let maximumTouchLength = 130 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
 
-    /// A phase as a quoted JSON string.
-    @inline(__always)
+    /// A recognizer's kind as a quoted JSON string (its raw value, as constant text).
     private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
         switch kind {
         case .tap: out.raw(#""tap""#)
@@ -256,6 +253,7 @@ public struct EventEncoder {
         }
     }
 
+    /// A gesture's state as a quoted JSON string (its raw value, as constant text).
     private static func state(_ state: GestureState, _ out: inout JSONWriter.Cursor) {
         switch state {
         case .possible: out.raw(#""possible""#)
@@ -268,6 +266,8 @@ public struct EventEncoder {
         }
     }
 
+    /// A phase as a quoted JSON string.
+    @inline(__always)
     private static func phase(_ phase: TouchPhase, _ out: inout JSONWriter.Cursor) {
         switch phase {
         case .began: out.raw(#""began""#)
