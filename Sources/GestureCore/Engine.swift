@@ -356,20 +356,31 @@ public struct Engine {
 
     /// Sends held deliveries whose recognizers no longer delay them.
     private mutating func release(_ index: Int) {
+        // Whether a recognizer still holds the touch is asked first, of the record in place:
+        // an ended touch stays held while a recognizer it took part in is undecided (a pan
+        // kept `possible` by more fingers than it takes), and the state copied out to ask it
+        // was a retain and a release per held touch per frame.
+        let ended: Bool
         switch touches[index].delivery {
         case .notBegun, .delivering, .finished:
             // Nothing held (nearly every touch, every frame): no copy of the state.
             return
-        case .heldBegan, .heldEnded:
-            break
+        case .heldBegan:
+            ended = false
+        case .heldEnded:
+            ended = true
         }
+        let holds = touches.withUnsafeBufferPointer { records in
+            let record = records.baseAddress.unsafelyUnwrapped + index
+            return ended ? arena.holdsEnded(record.pointee.id, recognizersOf: record)
+                : arena.holdsBegan(record.pointee.id, recognizersOf: record)
+        }
+        guard !holds else { return }
         switch touches[index].delivery {
         case .heldBegan(let queue):
-            guard !arena.holdsBegan(touches[index].id, recognizers: touches[index].recognizers) else { return }
             touches[index].delivery = .delivering
             for info in queue { deliver(index, info) }
         case .heldEnded(let info):
-            guard !arena.holdsEnded(touches[index].id, recognizers: touches[index].recognizers) else { return }
             addPending(index, info)
             touches[index].delivery = .finished
         case .notBegun, .delivering, .finished:

@@ -205,6 +205,29 @@ struct GestureArena {
         return false
     }
 
+    /// ``holdsBegan(_:recognizers:)`` of a touch record read in place: its recognizer list is
+    /// not copied (a retain and a release) to be asked.
+    func holdsBegan(_ touch: TouchID, recognizersOf record: UnsafePointer<TouchRecord>) -> Bool {
+        for position in 0..<record.pointee.recognizers.count {
+            let index = record.pointee.recognizers[position]
+            if slots[index].delaysTouchesBegan && slots[index].state == .possible && slots[index].owns(touch) {
+                return true
+            }
+        }
+        return false
+    }
+
+    /// ``holdsEnded(_:recognizers:)`` of a touch record read in place.
+    func holdsEnded(_ touch: TouchID, recognizersOf record: UnsafePointer<TouchRecord>) -> Bool {
+        for position in 0..<record.pointee.recognizers.count {
+            let index = record.pointee.recognizers[position]
+            if slots[index].delaysTouchesEnded && slots[index].state == .possible && slots[index].owns(touch) {
+                return true
+            }
+        }
+        return false
+    }
+
     /// Whether `touch`, which just began, joined a gesture that has already begun and cancels
     /// touches in view: the touch belongs to that gesture and its view never receives it
     /// (SPEC 5.2 — a second finger on a button inside a scrolling list never fires the button).

@@ -1,7 +1,12 @@
 /// Turns events into JSON Lines (SPEC 8) and numbers them: `seq` strictly increases from 1
 /// over one output stream.
 public struct EventEncoder {
-    public private(set) var nextSequence = 1
+    /// The `seq` of the next event.
+    public var nextSequence: Int { Int(sequence.value) }
+    /// ``nextSequence`` as text, counted up in place.
+    private var sequence = DecimalText(1)
+    /// The text of the last `time` written: every event of a frame has the same.
+    private var lastTime = DecimalText(0)
     private var writer = JSONWriter()
 
     public init() {}
@@ -107,7 +112,7 @@ public struct EventEncoder {
     private mutating func header(_ type: StaticString, _ time: Timestamp) {
         writer.key("type"); writer.string(type)
         writer.key("seq"); writer.int(nextSequence)
-        nextSequence += 1
+        sequence.increment()
         writer.key("time"); writer.int(time.microseconds)
     }
 
@@ -123,8 +128,12 @@ public struct EventEncoder {
         let list = e.touches
         let room = 163 + list.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
-        let sequence = nextSequence
-        nextSequence += 1
+        // The two integers every line begins with, as text kept from the last line: the
+        // sequence number counted up, the frame's time formatted once per frame.
+        let sequence = sequence
+        self.sequence.increment()
+        if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
+        let timeText = lastTime
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -132,9 +141,9 @@ public struct EventEncoder {
                         let ids = idBytes.baseAddress!
                         writer.withLine(room: room) { out in
                             out.raw(#"{"type":"touches","seq":"#)
-                            out.int(sequence)
+                            sequence.write(to: &out)
                             out.raw(#","time":"#)
-                            out.int(time.microseconds)
+                            timeText.write(to: &out)
                             out.raw(#","phase":"#)
                             Self.phase(phase, &out)
                             out.raw(#","view":"#)
@@ -185,16 +194,18 @@ public struct EventEncoder {
         let recognizer = e.quotedRecognizer
         let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touches.count * 21
-        let sequence = nextSequence
-        nextSequence += 1
+        let sequence = sequence
+        self.sequence.increment()
+        if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
+        let timeText = lastTime
         let v = e.values
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 writer.withLine(room: room) { out in
                     out.raw(#"{"type":"gesture","seq":"#)
-                    out.int(sequence)
+                    sequence.write(to: &out)
                     out.raw(#","time":"#)
-                    out.int(e.time.microseconds)
+                    timeText.write(to: &out)
                     out.raw(#","recognizer":"#)
                     out.bytes(recognizer)
                     out.raw(#","kind":"#)

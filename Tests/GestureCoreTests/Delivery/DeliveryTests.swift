@@ -244,6 +244,72 @@ struct JSONNumberTests {
     }
 }
 
+/// The text a ``DecimalText`` holds, written through a cursor as the encoder writes it.
+private func text(of decimal: DecimalText) -> String {
+    var bytes = [UInt8](repeating: 0, count: 32)
+    let count = bytes.withUnsafeMutableBufferPointer { buffer -> Int in
+        var cursor = JSONWriter.Cursor(buffer.baseAddress!)
+        decimal.write(to: &cursor)
+        return buffer.baseAddress!.distance(to: cursor.position)
+    }
+    return String(decoding: bytes[..<count], as: UTF8.self)
+}
+
+@Suite("Kept decimal text")
+struct DecimalTextTests {
+    /// Counted up one by one, the text is always the number's: every carry, every new digit.
+    @Test func countingUpCarriesThroughEveryDigit() {
+        var decimal = DecimalText(0)
+        for value in Int64(0)...120_000 {
+            #expect(decimal.value == value)
+            if text(of: decimal) != String(value) {
+                Issue.record("\(value) written as \(text(of: decimal))")
+                return
+            }
+            decimal.increment()
+        }
+    }
+
+    @Test(arguments: [Int64(9), 99, 999_999_999, 999_999_999_999_999_999, 1_234_567_899, 42])
+    func carriesFromWideValues(start: Int64) {
+        var decimal = DecimalText(start)
+        decimal.increment()
+        #expect(text(of: decimal) == String(start + 1))
+        #expect(decimal.value == start + 1)
+    }
+
+    @Test(arguments: [Int64.min, -1, 0, 1_370_597_233_054_146, Int64.max])
+    func setWritesAnyValue(value: Int64) {
+        var decimal = DecimalText(7)
+        decimal.set(value)
+        #expect(text(of: decimal) == String(value))
+    }
+}
+
+@Suite("Cursor copies")
+struct CursorCopyTests {
+    /// Every length the inline copies take (4 to 16 bytes, as overlapping words) and around
+    /// them, from an unaligned source to an unaligned place, nothing written past the end.
+    @Test func bytesOfEveryLengthCopyExactly() {
+        let source = (0..<64).map { UInt8(65 + $0 % 26) }
+        for offset in 0..<3 {
+            for count in 0...40 {
+                var target = [UInt8](repeating: 0, count: 64)
+                let end = source.withUnsafeBufferPointer { from in
+                    target.withUnsafeMutableBufferPointer { to -> Int in
+                        var cursor = JSONWriter.Cursor(to.baseAddress! + offset)
+                        cursor.bytes(from.baseAddress! + 1, count: count)
+                        return to.baseAddress!.distance(to: cursor.position)
+                    }
+                }
+                #expect(end == offset + count)
+                #expect(Array(target[offset..<offset + count]) == Array(source[1..<1 + count]))
+                #expect(target[..<offset].allSatisfy { $0 == 0 } && target[(offset + count)...].allSatisfy { $0 == 0 })
+            }
+        }
+    }
+}
+
 @Suite("JSON strings")
 struct JSONStringTests {
     @Test(arguments: [("BlackView", #""BlackView""#), ("say \"hi\"", #""say \"hi\"""#), ("a\\b", #""a\\b""#),
