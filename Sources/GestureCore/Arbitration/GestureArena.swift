@@ -131,11 +131,14 @@ struct GestureArena {
                 if let view, slot.pointee.view != view && slot.pointee.tree[view].spec.kind == .control {
                     slot.pointee.controlTouches.append(sample.touch)
                 }
+            // A touch that moves or lifts is down until now, so it is in the sequence exactly
+            // when it is among the active touches, the shorter list: the sequence keeps every
+            // touch that lifted while the recognizer stayed undecided.
             case .touchEnded(let sample), .touchCancelled(let sample):
-                slot.pointee.activeTouches.removeAll { $0 == sample.touch }
-                guard slot.pointee.sequenceTouches.contains(sample.touch) else { return (nil, 0) }
+                guard let active = slot.pointee.activeTouches.firstIndex(of: sample.touch) else { return (nil, 0) }
+                slot.pointee.activeTouches.remove(at: active)
             case .touchMoved(let sample):
-                guard slot.pointee.sequenceTouches.contains(sample.touch) else { return (nil, 0) }
+                guard slot.pointee.activeTouches.contains(sample.touch) else { return (nil, 0) }
             case .frameEnd, .deadline: break
             }
             guard !slot.pointee.isTerminal else { return (nil, 0) }
