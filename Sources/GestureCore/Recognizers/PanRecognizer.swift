@@ -69,6 +69,9 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         touches = RecognizerTouches(capacity: 11)
     }
 
+    /// A move only updates the touch table: the translation is folded in at the frame's end.
+    static var judgesMoves: Bool { false }
+
     /// Pans never wait for time.
     public var deadline: Timestamp? { nil }
 

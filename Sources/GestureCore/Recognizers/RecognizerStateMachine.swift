@@ -24,6 +24,10 @@ protocol RecognizerStateMachine {
     /// The default suits a machine whose deadlines can only fail it.
     mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
                             fired: RecognizerVerdict) -> RecognizerVerdict
+    /// False for a machine whose every state answers a move with `.none` and changes nothing
+    /// but the touch table (it judges movement at the frame's end): its moves skip
+    /// `transition(_:)`. True by default.
+    static var judgesMoves: Bool { get }
 }
 
 extension RecognizerStateMachine {
@@ -56,7 +60,7 @@ extension RecognizerStateMachine {
                 anomalies += 1
                 return .none
             }
-            return transition(input)
+            return Self.judgesMoves ? transition(input) : .none
         }
         guard touches.accepts(input) else {
             anomalies += 1
@@ -71,6 +75,8 @@ extension RecognizerStateMachine {
         if fired != .none { return overtaken(by: input, at: time, fired: fired) }
         return transition(input)
     }
+
+    static var judgesMoves: Bool { true }
 
     /// A terminal deadline (a tap's or swipe's timeout can only fail it): the input it
     /// overtook changes nothing but the touch table.

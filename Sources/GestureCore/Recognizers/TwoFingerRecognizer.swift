@@ -67,6 +67,9 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
     /// Two-finger gestures never wait for time.
     public var deadline: Timestamp? { nil }
 
+    /// A move only updates the touch table: both fingers are judged at the frame's end.
+    static var judgesMoves: Bool { false }
+
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool { if case .finished = state { true } else { false } }
 

@@ -108,3 +108,79 @@ import Testing
         #expect(!touches.hasMoved(Self.sample(2, 99, at: 5), fartherThan: 0)) // not held
     }
 }
+
+/// A machine that declares it does not judge moves (`judgesMoves` false) has its moves skip
+/// `transition(_:)`: that is only sound if every state answers a move with `.none` and changes
+/// nothing. Checked over a script that takes each such machine through its states (one
+/// finger, two, a third held aside, the gesture begun, fingers lifting, finished): before each
+/// input, a copy is given a move of every touch it holds, straight to its transition, and
+/// must answer `.none` and then answer the rest of the script as the original does.
+@Suite struct MachinesThatSkipMovesTests {
+    static func sample(_ id: Int, _ x: Double, _ y: Double, at ms: Int64) -> TouchSample {
+        TouchSample(touch: TouchID(id), location: Point(x: x, y: y), time: Timestamp(microseconds: ms * 1000))
+    }
+
+    /// Frames of a two-finger gesture that begins, gets a third finger, loses fingers and ends.
+    static var script: [RecognizerInput] {
+        var inputs: [RecognizerInput] = []
+        var ms: Int64 = 0
+        func frame(_ changes: [RecognizerInput]) {
+            inputs += changes
+            inputs.append(.frameEnd(Timestamp(microseconds: ms * 1000)))
+            ms += 10
+        }
+        frame([.touchBegan(sample(1, 100, 100, at: ms))])
+        frame([.touchMoved(sample(1, 104, 100, at: ms))])
+        frame([.touchBegan(sample(2, 300, 100, at: ms))])
+        for step in 1...6 {
+            let d = Double(step) * 15
+            frame([.touchMoved(sample(1, 104 - d, 100 + d, at: ms)), .touchMoved(sample(2, 300 + d, 100 + 4 * d, at: ms))])
+        }
+        frame([.touchBegan(sample(3, 600, 600, at: ms))])
+        frame([.touchMoved(sample(3, 640, 600, at: ms)), .touchMoved(sample(1, 0, 200, at: ms))])
+        frame([.touchEnded(sample(3, 640, 600, at: ms))])
+        frame([.touchEnded(sample(2, 400, 190, at: ms))])
+        frame([.touchMoved(sample(1, 40, 260, at: ms))])
+        frame([.touchEnded(sample(1, 40, 260, at: ms))])
+        return inputs
+    }
+
+    static func check<Machine: RecognizerStateMachine>(_ machine: Machine) {
+        #expect(!Machine.judgesMoves)
+        var machine = machine
+        let inputs = script
+        var verdicts: [RecognizerVerdict] = []
+        for (position, input) in inputs.enumerated() {
+            for entry in machine.touches.entries {
+                var copy = machine
+                let sample = TouchSample(touch: entry.id, location: entry.location, time: Timestamp(microseconds: 0))
+                #expect(copy.transition(.touchMoved(sample)) == .none)
+                var rest: [RecognizerVerdict] = []
+                for later in inputs[position...] { rest.append(copy.handle(later)) }
+                var original = machine
+                var expected: [RecognizerVerdict] = []
+                for later in inputs[position...] { expected.append(original.handle(later)) }
+                #expect(rest == expected, "after touch \(entry.id.rawValue)'s move at input \(position)")
+            }
+            verdicts.append(machine.handle(input))
+        }
+        // The script is a real gesture: the machine began and ended, and never saw an impossible input.
+        #expect(verdicts.contains(.began) && verdicts.contains(.ended))
+        #expect(machine.anomalies == 0)
+    }
+
+    static let context = RecognizerContext(screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
+
+    @Test func pan() {
+        Self.check(PanRecognizer(parameters: PanParameters(minimumTouches: 1, maximumTouches: 2, slop: 10),
+                                 context: Self.context))
+    }
+
+    @Test func pinch() {
+        Self.check(PinchRecognizer(parameters: PinchParameters(minimumScaleChange: 0.05), context: Self.context))
+    }
+
+    @Test func rotation() {
+        Self.check(RotationRecognizer(parameters: RotationParameters(minimumRotation: 0.1), context: Self.context))
+    }
+}
