@@ -121,6 +121,10 @@ struct GestureArena {
         // The slot is read and changed through one pointer (a slot's every field read through
         // the array costs a bounds and a uniqueness check, and this runs for every touch of
         // every recognizer in every frame); what the verdict sets off needs the whole arena.
+        // A move changes nothing for a recognizer that already gave its verdict (a tap that
+        // failed and waits for its touches to lift): answered by a read, without taking the
+        // array for writing (a uniqueness check) or the switch below.
+        if case .touchMoved = input, slots[index].isTerminal { return }
         let (verdict, newAnomalies) = slots.withUnsafeMutableBufferPointer { slots -> (RecognizerVerdict?, Int) in
             let slot = slots.baseAddress! + index
             switch input {
