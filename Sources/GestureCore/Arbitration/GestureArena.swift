@@ -135,6 +135,7 @@ struct GestureArena {
                 if let view, slot.pointee.view != view && slot.pointee.tree[view].spec.kind == .control {
                     slot.pointee.controlTouches.append(sample.touch)
                 }
+                slot.pointee.forgetLiftedTouchesPastLimit()
             // A touch that moves or lifts is down until now, so it is in the sequence exactly
             // when it is among the active touches, the shorter list: the sequence keeps every
             // touch that lifted while the recognizer stayed undecided.

@@ -38,6 +38,14 @@ struct RecognizerSlot {
     /// Its id as a JSON string, quoted once here rather than for every gesture event.
     let quotedID: [UInt8]
 
+    /// The most lifted touches its sequence keeps (docs/limits.md): a tap's taps × touches,
+    /// the most a sequence it can still recognize holds; 20 (``LayoutLimits/touches``'
+    /// largest) for the others. An undecided recognizer keeps every touch that lifts (its
+    /// `ended` held for it, SPEC 5.3) until it decides; with a finger resting on the panel it
+    /// may never decide (a pan with more fingers than it takes stays `possible`), and the
+    /// touches tapped beside it would pile up without end, each held and scanned every frame.
+    let liftedTouchLimit: Int
+
     init(spec: RecognizerSpec, tree: ViewTree, view: ViewIndex, parameters: ResolvedParameters,
          context: RecognizerContext) {
         self.spec = spec
@@ -50,8 +58,31 @@ struct RecognizerSlot {
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
         if case .tap(let tap) = parameters {
             yieldsToControls = tap.taps == 1 && tap.touches == 1
+            liftedTouchLimit = max(1, tap.taps * tap.touches)
         } else {
             yieldsToControls = false
+            liftedTouchLimit = LayoutLimits.touches.upperBound
+        }
+    }
+
+    /// Past ``liftedTouchLimit``, the oldest lifted touches leave the sequence: the recognizer
+    /// no longer holds their `ended` (it is delivered at the frame's end), nor lists them in
+    /// its events, nor loses or wins by them. Touches still down always stay. Called when a
+    /// touch joins, the only time the sequence grows.
+    mutating func forgetLiftedTouchesPastLimit() {
+        var excess = sequenceTouches.count - activeTouches.count - liftedTouchLimit
+        guard excess > 0 else { return }
+        var index = 0
+        while excess > 0 && index < sequenceTouches.count {
+            let touch = sequenceTouches[index]
+            if activeTouches.contains(touch) {
+                index += 1
+                continue
+            }
+            sequenceTouches.remove(at: index)
+            ignoredTouches.removeAll { $0 == touch }
+            controlTouches.removeAll { $0 == touch }
+            excess -= 1
         }
     }
 

@@ -278,3 +278,44 @@ struct FingerScriptTests {
         #expect(s.take() == ["began Buy: #1", "Buy touchDown #1", "ended Buy: #1", "Buy touchUpInside #1"])
     }
 }
+
+/// A finger resting on the panel (a stuck contact, a cup on a table) keeps a pan that takes
+/// two fingers `possible` for as long as it rests; every touch tapped beside it joins the pan's
+/// sequence and has its `ended` held for it (delaysTouchesEnded). Without a bound, the held
+/// touches piled up for as long as the finger rested, each scanned every frame (4,000 taps
+/// took a replay 8 s, 20,000 about 1,000 s). A recognizer keeps at most 20 lifted touches
+/// (docs/limits.md): past that, the oldest one's `ended` is delivered.
+@Suite("A resting finger and many taps beside it")
+struct RestingFingerTests {
+    static var wall: ViewSpec {
+        view("Root", 0, 0, 1000, 800, [view("Wall", 0, 0, 1000, 800, [view("Photo", 500, 100, 300, 300)]) {
+            $0.recognizers = [recognizer("wallPan", .pan) { $0.parameters.maximumTouches = 2 }]
+        }])
+    }
+
+    @Test func heldEndsAreBoundedAndDeliveredOldestFirst() {
+        var s = TouchScript(Self.wall)
+        s.down(1, 100, 700) // rests until the end
+        #expect(s.take() == ["began Wall > Root: #1"])
+        let taps = 60
+        for tap in 1...taps {
+            s.wait(300)
+            s.down(tap + 1, 600, 200)
+            let began = s.take()
+            // Touch ids: the resting finger is #1, tap k is #(k + 1). Once 20 lifted taps are
+            // held, each new tap's arrival delivers the oldest one's end.
+            let released = tap > 21 ? ["ended Photo > Wall > Root: #\(tap - 20)"] : []
+            #expect(began == released + ["began Photo > Wall > Root: #\(tap + 1)"], "tap \(tap)")
+            s.wait(50)
+            s.up(tap + 1)
+            #expect(s.take().isEmpty, "tap \(tap)'s end is held while the pan is undecided")
+            #expect(s.engine.activeTouchCount <= 1 + 20 + 1, "tap \(tap): \(s.engine.activeTouchCount) touches kept")
+        }
+        s.up(1)
+        // The resting finger lifts: the pan fails and releases what it still held: the last 21
+        // taps (20 kept when the last one joined, and the last one).
+        let held = (taps - 20...taps).map { "#\($0 + 1)" }.joined(separator: " ")
+        #expect(s.take() == ["ended Photo > Wall > Root: \(held)", "ended Wall > Root: #1"])
+        #expect(s.engine.activeTouchCount == 0)
+    }
+}
