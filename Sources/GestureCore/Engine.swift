@@ -447,12 +447,14 @@ public struct Engine {
         }
     }
 
-    /// A delivery waiting for ``send(at:into:)``, with what groups it into one event: the hit
-    /// view of its touch (-1 for none) and its tree, read once from the record in place (a
-    /// whole record copied costs a retain and release of each of its references).
+    /// A delivery waiting for ``send(at:into:)``, with what groups it into one event: its phase,
+    /// the hit view of its touch (-1 for none) and its tree, read once from the record in place
+    /// (a whole record copied costs a retain and release of each of its references). The
+    /// delivered touch itself is already in this call's touch pool, at `slot`.
     private struct PendingDelivery {
         var touch: Int
-        var info: TouchInfo
+        var slot: Int
+        var phase: TouchPhase
         var view: Int
         var tree: ObjectIdentifier
         var sent = false
@@ -469,43 +471,53 @@ public struct Engine {
                          majorRadius: touches[index].majorRadius, force: touches[index].force)
     }
 
+    /// The delivered touch goes into the pool once, here: a delivery that is alone in its
+    /// event (one finger per view, nearly always) is sent from where it is, not copied again.
     @inline(__always)
     private mutating func addPending(_ index: Int, _ info: TouchInfo) {
-        pending.append(PendingDelivery(touch: index, info: info, view: touches[index].view ?? -1,
+        let slot = touchPool.touches.count
+        touchPool.touches.append(info)
+        pending.append(PendingDelivery(touch: index, slot: slot, phase: info.phase, view: touches[index].view ?? -1,
                                        tree: ObjectIdentifier(touches[index].tree)))
     }
 
     /// Groups the pending deliveries per view and phase and sends them along the responder
     /// chain, with the control events they produce. Order: phases in the order began, moved,
     /// ended, cancelled; within a phase, views in the order of their first touch. Allocates
-    /// nothing: groups are found by scanning the pending list, which holds a few entries.
+    /// nothing: groups are found by scanning the pending list, which holds a few entries. A
+    /// delivery alone in its group is sent from its place in the pool; a group of several is
+    /// copied to the pool's end, in order, so that its touches are one range.
     private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
         guard !pending.isEmpty else { return }
         let count = pending.count
         var phases = 0
-        for index in 0..<count { phases |= 1 << Self.rank(pending[index].info.phase) }
+        for index in 0..<count { phases |= 1 << Self.rank(pending[index].phase) }
         for rank in 0..<4 where phases & (1 << rank) != 0 {
             let phase = Self.phase(rank: rank)
-            for first in 0..<count where !pending[first].sent && pending[first].info.phase == phase {
+            // A `first` is never visited again, so only the later members of a group are marked.
+            for first in 0..<count where !pending[first].sent && pending[first].phase == phase {
                 let view = pending[first].view
                 let tree = pending[first].tree
-                let start = touchPool.touches.count
-                touchPool.touches.append(pending[first].info)
-                pending[first].sent = true
+                var start = pending[first].slot
+                var members = 1
                 for other in first + 1..<count where !pending[other].sent && pending[other].view == view
-                    && pending[other].info.phase == phase && pending[other].tree == tree {
-                    touchPool.touches.append(pending[other].info)
+                    && pending[other].phase == phase && pending[other].tree == tree {
+                    if members == 1 {
+                        start = touchPool.touches.count
+                        touchPool.touches.append(touchPool.touches[pending[first].slot])
+                    }
+                    touchPool.touches.append(touchPool.touches[pending[other].slot])
                     pending[other].sent = true
+                    members += 1
                 }
                 guard view >= 0 else { continue }
                 let record = pending[first].touch
-                let count = touchPool.touches.count - start
                 events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touches[record].tree, view: view,
-                                                    touches: TouchList(pool: touchPool, start: start, count: count))))
+                                                    touches: TouchList(pool: touchPool, start: start, count: members))))
                 if touches[record].control != nil {
                     // A list of its own for this walk: the event's, kept for it too, cost every
                     // delivery a second retain and release of the pool.
-                    for info in TouchList(pool: touchPool, start: start, count: count) {
+                    for info in TouchList(pool: touchPool, start: start, count: members) {
                         controlEvents(for: info, at: time, into: &events)
                     }
                 }
