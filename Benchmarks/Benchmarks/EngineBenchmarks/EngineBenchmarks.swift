@@ -60,6 +60,59 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The live benchmark's layout (config/photo-wall.json5: 37 views, a pinch, a pan and a tap
+    // on the wall): ten fingers on ten photos, the pinch under way with its two fingers and the
+    // other eight held aside, every finger moving every frame; each iteration is the engine's
+    // frame and the JSON Lines of its events (what `gestured run` does per frame, without the
+    // read and the write). Malloc must stay 0: a gesture's touch list was an array allocated
+    // per event while a pinch held fingers aside.
+    Benchmark("Engine and encoder frame, photo wall, 10 fingers, a pinch under way",
+              configuration: .init(scalingFactor: .kilo)) { benchmark in
+        let configuration = try ConfigurationLoader.load(path: BenchmarkPaths.root + "/config/photo-wall.json5")
+        var engine = Engine(tree: try ViewTree(root: configuration.layout))
+        var events: [EngineEvent] = []
+        var encoder = EventEncoder()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(1 << 16)
+        // One finger on each of ten photos (304 x 184 at 320 x 200 pitch from (8, 8)).
+        let starts = (0..<10).map { Point(x: 160 + Double($0 % 5) * 320, y: 100 + Double($0 / 5) * 400) }
+        var time: Int64 = 0
+        engine.process(TouchFrame(time: .zero, changes: starts.enumerated().map { .down(ContactID($0.offset), $0.element) }),
+                       into: &events)
+        var frame = TouchFrame(time: .zero, changes: starts.enumerated().map { .move(ContactID($0.offset), $0.element) })
+        // The first two fingers spread until the pinch has begun.
+        var began = false
+        for step in 1...20 {
+            time += 10_000
+            frame.time = Timestamp(microseconds: time)
+            frame.changes[0] = .move(ContactID(0), Point(x: starts[0].x - Double(step) * 4, y: starts[0].y))
+            frame.changes[1] = .move(ContactID(1), Point(x: starts[1].x + Double(step) * 4, y: starts[1].y))
+            events.removeAll(keepingCapacity: true)
+            engine.process(frame, into: &events)
+            for event in events {
+                if case .gesture(let gesture) = event, gesture.kind == .pinch, gesture.state == .began { began = true }
+            }
+        }
+        precondition(began, "the pinch did not begin")
+        var step = 0
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            time += 10_000
+            step += 1
+            let d = step % 2 == 0 ? 84.0 : 86.0
+            frame.time = Timestamp(microseconds: time)
+            for index in 0..<10 {
+                let spread = index == 0 ? -d : index == 1 ? d : (step % 2 == 0 ? 1.0 : -1.0)
+                frame.changes[index] = .move(ContactID(index), Point(x: starts[index].x + spread, y: starts[index].y + 1))
+            }
+            events.removeAll(keepingCapacity: true)
+            engine.process(frame, into: &events)
+            bytes.removeAll(keepingCapacity: true)
+            for event in events { encoder.encode(event, into: &bytes) }
+            blackHole(bytes.count)
+        }
+    }
+
     // Hit testing: trees of 10, 1,110 and 7,380 views (fanout 10, 10, 9); and near the layout
     // limit of 10,000 views (docs/limits.md; the root counts) a deep narrow tree (fanout 2)
     // and a flat wide one, to show that the cost follows the views visited (depth x

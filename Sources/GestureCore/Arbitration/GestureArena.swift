@@ -27,7 +27,7 @@ struct GestureArena {
     /// for reuse when no event of an earlier call refers to it, else a new one is started.
     mutating func startCall() {
         if isKnownUniquelyReferenced(&gesturePool) {
-            if !gesturePool.entries.isEmpty { gesturePool.entries.removeAll(keepingCapacity: true) }
+            if !gesturePool.entries.isEmpty { gesturePool.removeAll() }
         } else {
             gesturePool = GesturePool()
         }
@@ -348,11 +348,12 @@ struct GestureArena {
         // The values read in place, then each field on its own: read whole (or through a
         // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
-        let touches = RecognizerSlot.owned(slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches)
+        // The owned touches (the sequence's, less those held aside) go straight into the pool.
         let entry = gesturePool.add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
                                     kind: slots[index].spec.kind,
                                     tree: slots[index].tree, view: slots[index].view, state: state,
-                                    touches: touches, values: values)
+                                    touches: slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches,
+                                    values: values)
         events.append(.gesture(GestureEvent(pool: gesturePool, index: entry)))
     }
 }

@@ -118,18 +118,6 @@ struct RecognizerSlot {
         return false
     }
 
-    /// The touches of its gesture, as its events list them.
-    @inline(__always)
-    var ownedTouches: [TouchID] { Self.owned(sequenceTouches, ignoring: ignoredTouches) }
-
-    /// `sequence` without the touches `ignored`: what ``ownedTouches`` is, for a caller that
-    /// reads the two arrays of a slot in the arena's array one by one (see
-    /// `GestureArena.transition`).
-    @inline(__always)
-    static func owned(_ sequence: [TouchID], ignoring ignored: [TouchID]) -> [TouchID] {
-        ignored.isEmpty ? sequence : sequence.filter { !ignored.contains($0) }
-    }
-
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a
     /// touch may be set aside when it lands, and taken back when a pinch re-forms its pair.
     mutating func noteIgnoring(after touch: TouchID) {

@@ -112,7 +112,16 @@ public struct GestureEvent: Sendable {
     /// The view the recognizer is attached to.
     public var view: ViewIndex { pool.entries[index].view }
     public var state: GestureState { pool.entries[index].state }
-    public var touches: [TouchID] { pool.entries[index].touches }
+    /// The ids of the gesture's touches (a new array: the encoder reads them in place with
+    /// ``touchCount`` and ``touch(at:)``).
+    public var touches: [TouchID] {
+        let entry = pool.entries[index]
+        return Array(pool.touchIDs[entry.touchStart..<entry.touchStart + entry.touchCount])
+    }
+    /// How many touches the gesture has.
+    var touchCount: Int { pool.entries[index].touchCount }
+    /// The `position`th of ``touches``, read in place.
+    func touch(at position: Int) -> TouchID { pool.touchIDs[pool.entries[index].touchStart + position] }
     public var values: GestureValues { pool.entries[index].values }
     /// ``recognizer`` as a JSON string (quoted once, when the arena was built).
     var quotedRecognizer: [UInt8] { pool.entries[index].quotedRecognizer }
@@ -130,19 +139,42 @@ final class GesturePool: @unchecked Sendable {
         var tree: ViewTree
         var view: ViewIndex
         var state: GestureState
-        var touches: [TouchID]
+        /// Its touches: `touchIDs[touchStart ..< touchStart + touchCount]`.
+        var touchStart: Int
+        var touchCount: Int
         var values: GestureValues
     }
 
     /// Unchecked exclusivity, as ``TouchPool/touches``.
     @exclusivity(unchecked) var entries: [Entry] = []
+    /// The touch ids of every entry, each entry's in one range: a gesture's list was an array of
+    /// its own, allocated for every event of a recognizer that holds fingers aside (a pinch
+    /// with a third finger down).
+    @exclusivity(unchecked) var touchIDs: [TouchID] = []
 
-    /// Appends an entry; returns its index.
+    /// Appends an entry with `touches`; returns its index.
     func add(time: Timestamp, recognizer: String, quotedRecognizer: [UInt8], kind: RecognizerKind, tree: ViewTree,
              view: ViewIndex, state: GestureState, touches: [TouchID], values: GestureValues) -> Int {
+        add(time: time, recognizer: recognizer, quotedRecognizer: quotedRecognizer, kind: kind, tree: tree, view: view,
+            state: state, touches: touches, ignoring: [], values: values)
+    }
+
+    /// Appends an entry whose touches are `touches` without those in `ignored`; returns its index.
+    func add(time: Timestamp, recognizer: String, quotedRecognizer: [UInt8], kind: RecognizerKind, tree: ViewTree,
+             view: ViewIndex, state: GestureState, touches: [TouchID], ignoring ignored: [TouchID],
+             values: GestureValues) -> Int {
+        let start = touchIDs.count
+        for touch in touches where ignored.isEmpty || !ignored.contains(touch) { touchIDs.append(touch) }
         entries.append(Entry(time: time, recognizer: recognizer, quotedRecognizer: quotedRecognizer, kind: kind, tree: tree,
-                             view: view, state: state, touches: touches, values: values))
+                             view: view, state: state, touchStart: start, touchCount: touchIDs.count - start,
+                             values: values))
         return entries.count - 1
+    }
+
+    /// Empties the pool for reuse, keeping its storage.
+    func removeAll() {
+        entries.removeAll(keepingCapacity: true)
+        touchIDs.removeAll(keepingCapacity: true)
     }
 }
 

@@ -193,7 +193,7 @@ public struct EventEncoder {
         let view = e.view
         let recognizer = e.quotedRecognizer
         let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
-            + e.touches.count * 21
+            + e.touchCount * 21
         let sequence = sequence
         self.sequence.increment()
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
@@ -217,9 +217,9 @@ public struct EventEncoder {
                     out.raw(#","x":"#); out.number(v.location.x)
                     out.raw(#","y":"#); out.number(v.location.y)
                     out.raw(#","touches":["#)
-                    for (index, touch) in e.touches.enumerated() {
-                        if index > 0 { out.raw(",") }
-                        out.int(touch.rawValue)
+                    for position in 0..<e.touchCount {
+                        if position > 0 { out.raw(",") }
+                        out.int(e.touch(at: position).rawValue)
                     }
                     out.raw("]")
                     if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
