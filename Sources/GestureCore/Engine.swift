@@ -370,12 +370,7 @@ public struct Engine {
         case .heldEnded:
             ended = true
         }
-        let holds = touches.withUnsafeBufferPointer { records in
-            let record = records.baseAddress.unsafelyUnwrapped + index
-            return ended ? arena.holdsEnded(record.pointee.id, recognizersOf: record)
-                : arena.holdsBegan(record.pointee.id, recognizersOf: record)
-        }
-        guard !holds else { return }
+        guard !holds(index, ended: ended) else { return }
         switch touches[index].delivery {
         case .heldBegan(let queue):
             touches[index].delivery = .delivering
@@ -385,6 +380,14 @@ public struct Engine {
             touches[index].delivery = .finished
         case .notBegun, .delivering, .finished:
             break
+        }
+    }
+
+    /// Whether a recognizer of touch `index` holds its `began` or (`ended`) its `ended`.
+    @inline(__always)
+    private func holds(_ index: Int, ended: Bool) -> Bool {
+        touches.withUnsafeBufferPointer { records in
+            arena.holds(ended: ended, recordAt: records.baseAddress.unsafelyUnwrapped + index)
         }
     }
 
@@ -407,7 +410,7 @@ public struct Engine {
         let info = touchInfo(index, phase)
         switch (touches[index].delivery, phase) {
         case (.notBegun, .began):
-            if arena.holdsBegan(info.id, recognizers: touches[index].recognizers) {
+            if holds(index, ended: false) {
                 touches[index].delivery = .heldBegan([info])
             } else {
                 touches[index].delivery = .delivering
@@ -435,7 +438,7 @@ public struct Engine {
         case .began, .moved:
             addPending(index, info)
         case .ended:
-            if arena.holdsEnded(info.id, recognizers: touches[index].recognizers) {
+            if holds(index, ended: true) {
                 touches[index].delivery = .heldEnded(info)
             } else {
                 addPending(index, info)

@@ -196,42 +196,18 @@ struct GestureArena {
         }
     }
 
-    /// Whether a `began` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesBegan`).
-    func holdsBegan(_ touch: TouchID, recognizers: [Int]) -> Bool {
-        for index in recognizers where slots[index].delaysTouchesBegan && slots[index].state == .possible {
-            if slots[index].owns(touch) { return true }
-        }
-        return false
-    }
-
-    /// Whether an `ended` delivery of `touch` must be held (SPEC 5.3 `delaysTouchesEnded`).
-    /// A loop, not a closure over the slots: the closure copied each slot it looked at.
-    func holdsEnded(_ touch: TouchID, recognizers: [Int]) -> Bool {
-        for index in recognizers where slots[index].delaysTouchesEnded && slots[index].state == .possible {
-            if slots[index].owns(touch) { return true }
-        }
-        return false
-    }
-
-    /// ``holdsBegan(_:recognizers:)`` of a touch record read in place: its recognizer list is
-    /// not copied (a retain and a release) to be asked.
-    func holdsBegan(_ touch: TouchID, recognizersOf record: UnsafePointer<TouchRecord>) -> Bool {
+    /// Whether a delivery of the touch of `record` must be held: its `began` while one of its
+    /// recognizers with `delaysTouchesBegan` is undecided, its `ended` (`ended` true) while one
+    /// with `delaysTouchesEnded` is (SPEC 5.3). The record is read in place: its recognizer list
+    /// is not copied (a retain and a release) to be asked, nor a slot (a loop, not a closure,
+    /// which copied each slot it looked at).
+    @inline(__always)
+    func holds(ended: Bool, recordAt record: UnsafePointer<TouchRecord>) -> Bool {
+        let touch = record.pointee.id
         for position in 0..<record.pointee.recognizers.count {
             let index = record.pointee.recognizers[position]
-            if slots[index].delaysTouchesBegan && slots[index].state == .possible && slots[index].owns(touch) {
-                return true
-            }
-        }
-        return false
-    }
-
-    /// ``holdsEnded(_:recognizers:)`` of a touch record read in place.
-    func holdsEnded(_ touch: TouchID, recognizersOf record: UnsafePointer<TouchRecord>) -> Bool {
-        for position in 0..<record.pointee.recognizers.count {
-            let index = record.pointee.recognizers[position]
-            if slots[index].delaysTouchesEnded && slots[index].state == .possible && slots[index].owns(touch) {
-                return true
-            }
+            let delays = ended ? slots[index].delaysTouchesEnded : slots[index].delaysTouchesBegan
+            if delays && slots[index].state == .possible && slots[index].owns(touch) { return true }
         }
         return false
     }
