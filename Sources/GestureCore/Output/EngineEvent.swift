@@ -116,12 +116,16 @@ public struct GestureEvent: Sendable {
     /// ``touchCount`` and ``touch(at:)``).
     public var touches: [TouchID] {
         let entry = pool.entries[index]
+        if entry.touchStart < 0 { return entry.touchList }
         return Array(pool.touchIDs[entry.touchStart..<entry.touchStart + entry.touchCount])
     }
     /// How many touches the gesture has.
     var touchCount: Int { pool.entries[index].touchCount }
     /// The `position`th of ``touches``, read in place.
-    func touch(at position: Int) -> TouchID { pool.touchIDs[pool.entries[index].touchStart + position] }
+    func touch(at position: Int) -> TouchID {
+        let start = pool.entries[index].touchStart
+        return start < 0 ? pool.entries[index].touchList[position] : pool.touchIDs[start + position]
+    }
     public var values: GestureValues { pool.entries[index].values }
     /// ``recognizer`` as a JSON string (quoted once, when the arena was built).
     var quotedRecognizer: [UInt8] { pool.entries[index].quotedRecognizer }
@@ -139,7 +143,9 @@ final class GesturePool: @unchecked Sendable {
         var tree: ViewTree
         var view: ViewIndex
         var state: GestureState
-        /// Its touches: `touchIDs[touchStart ..< touchStart + touchCount]`.
+        /// Its touches: `touchList` when `touchStart` is -1, else
+        /// `touchIDs[touchStart ..< touchStart + touchCount]`.
+        var touchList: [TouchID]
         var touchStart: Int
         var touchCount: Int
         var values: GestureValues
@@ -147,9 +153,9 @@ final class GesturePool: @unchecked Sendable {
 
     /// Unchecked exclusivity, as ``TouchPool/touches``.
     @exclusivity(unchecked) var entries: [Entry] = []
-    /// The touch ids of every entry, each entry's in one range: a gesture's list was an array of
-    /// its own, allocated for every event of a recognizer that holds fingers aside (a pinch
-    /// with a third finger down).
+    /// The touch ids of the entries whose recognizer holds fingers aside, each entry's in one
+    /// range: the list without them was an array of its own, allocated for every event (a
+    /// pinch with a third finger down).
     @exclusivity(unchecked) var touchIDs: [TouchID] = []
 
     /// Appends an entry with `touches`; returns its index.
@@ -163,11 +169,18 @@ final class GesturePool: @unchecked Sendable {
     func add(time: Timestamp, recognizer: String, quotedRecognizer: [UInt8], kind: RecognizerKind, tree: ViewTree,
              view: ViewIndex, state: GestureState, touches: [TouchID], ignoring ignored: [TouchID],
              values: GestureValues) -> Int {
-        let start = touchIDs.count
-        for touch in touches where ignored.isEmpty || !ignored.contains(touch) { touchIDs.append(touch) }
+        // Nearly always nothing is held aside and the list is shared as it is (a retain);
+        // otherwise the touches kept go into the pool's flat array, a range per entry.
+        var start = -1
+        var count = touches.count
+        if !ignored.isEmpty {
+            start = touchIDs.count
+            for touch in touches where !ignored.contains(touch) { touchIDs.append(touch) }
+            count = touchIDs.count - start
+        }
         entries.append(Entry(time: time, recognizer: recognizer, quotedRecognizer: quotedRecognizer, kind: kind, tree: tree,
-                             view: view, state: state, touchStart: start, touchCount: touchIDs.count - start,
-                             values: values))
+                             view: view, state: state, touchList: start < 0 ? touches : [], touchStart: start,
+                             touchCount: count, values: values))
         return entries.count - 1
     }
 
