@@ -112,8 +112,9 @@ public struct GestureEvent: Sendable {
     /// The view the recognizer is attached to.
     public var view: ViewIndex { pool.entries[index].view }
     public var state: GestureState { pool.entries[index].state }
-    /// The ids of the gesture's touches (a new array: the encoder reads them in place with
-    /// ``touchCount`` and ``touch(at:)``).
+    /// The ids of the gesture's touches (an array made from the pool's flat storage when the
+    /// recognizer held fingers aside; the encoder reads them in place with ``touchCount`` and
+    /// ``touch(at:)``).
     public var touches: [TouchID] {
         let entry = pool.entries[index]
         if entry.touchStart < 0 { return entry.touchList }
