@@ -299,6 +299,17 @@ public struct JSONWriter {
             position += count
         }
 
+        /// Three words stored as they are, the cursor advanced by `count` (at most 24) of
+        /// their bytes (``DecimalText/write(to:)``).
+        @inline(__always)
+        mutating func words(_ words: (UInt64, UInt64, UInt64), advancingBy count: Int) {
+            let to = UnsafeMutableRawPointer(position)
+            to.storeBytes(of: words.0, as: UInt64.self)
+            to.storeBytes(of: words.1, toByteOffset: 8, as: UInt64.self)
+            to.storeBytes(of: words.2, toByteOffset: 16, as: UInt64.self)
+            position += count
+        }
+
         @inline(__always)
         public mutating func int(_ value: Int64) {
             position += JSONWriter.format(value.magnitude, negative: value < 0, at: position)
@@ -471,13 +482,13 @@ struct DecimalText {
         if grew { self.count += 1 }
     }
 
-    /// Writes the text at the cursor.
+    /// Writes the text at the cursor: all 24 bytes of the storage as three word stores (a
+    /// copy of `count` bytes became a `memmove` call per line), the cursor advancing by the
+    /// text's length, so the bytes past it are written over by what follows. The caller's room
+    /// must hold 24 bytes here: a line's room counts 20 for an integer, and every line goes
+    /// on for more than 4 bytes after its `seq` and `time`.
     @inline(__always)
     func write(to out: inout JSONWriter.Cursor) {
-        var storage = storage
-        let count = count
-        withUnsafeBytes(of: &storage) { raw in
-            out.bytes(raw.baseAddress.unsafelyUnwrapped.assumingMemoryBound(to: UInt8.self), count: count)
-        }
+        out.words(storage, advancingBy: count)
     }
 }
