@@ -162,7 +162,10 @@ public struct EventEncoder {
                             for index in touches.indices {
                                 // Read in place: a copy of the touch was a memcpy call.
                                 let touch = touches.baseAddress.unsafelyUnwrapped + index
-                                out.raw(index == 0 ? #"{"id":"# : #",{"id":"#)
+                                // Two constant texts: one chosen by a ternary has no constant
+                                // length, and was copied by a `memcpy` call.
+                                if index > 0 { out.raw(",") }
+                                out.raw(#"{"id":"#)
                                 out.int(touch.pointee.id.rawValue)
                                 out.raw(#","phase":"#)
                                 Self.phase(touch.pointee.phase, &out)
