@@ -459,6 +459,8 @@ struct DecimalText {
     /// zeros and the digit before them goes up, or a leading one is added.
     mutating func increment() {
         guard value >= 0, value < Int64.max else {
+            // A negative value is formatted afresh; Int64.max (9.2e18 lines, never reached)
+            // stays where it is rather than trap.
             set(value == Int64.max ? value : value + 1)
             return
         }
