@@ -32,10 +32,10 @@ public struct Engine {
     private var inputs: [(touch: Int, phase: TouchPhase)] = []
     private var pending: [PendingDelivery] = []
     private var cancellations: [GestureArena.Cancellation] = []
-    private var inserted: [EngineEvent] = []
     private var framed: [Int] = []
-    /// The touches of this call's deliveries (``TouchList``).
-    private var touchPool = TouchPool()
+    /// Where an ``EngineEvent`` call collects its events before they are made (see
+    /// ``process(_:into:)-(_,inout [EngineEvent])``).
+    private var scratch = EngineEvents()
 
     /// - Parameter screen: the screen in points; edge pans measure their bands from its edges
     ///   (defaults to the root view's frame).
@@ -79,12 +79,45 @@ public struct Engine {
     }
 
     /// Fires every deadline up to and including `time`, earliest first.
-    public mutating func advance(to time: Timestamp, into events: inout [EngineEvent]) {
-        startCall()
+    public mutating func advance(to time: Timestamp, into events: inout EngineEvents) {
         fireDeadlines(upTo: time, into: &events)
     }
 
-    private mutating func fireDeadlines(upTo time: Timestamp, into events: inout [EngineEvent]) {
+    /// ``advance(to:into:)-(_,inout EngineEvents)``, its events made as values.
+    public mutating func advance(to time: Timestamp, into events: inout [EngineEvent]) {
+        var collected = takeScratch()
+        advance(to: time, into: &collected)
+        hand(&collected, to: &events)
+    }
+
+    /// ``process(_:into:)-(_,inout EngineEvents)``, its events made as values (tests, tools:
+    /// the events made refer to the pools, so the next such call starts new ones).
+    public mutating func process(_ frame: TouchFrame, into events: inout [EngineEvent]) {
+        var collected = takeScratch()
+        process(frame, into: &collected)
+        hand(&collected, to: &events)
+    }
+
+    /// ``cancelAll(at:into:)-(_,inout EngineEvents)``, its events made as values.
+    public mutating func cancelAll(at time: Timestamp, into events: inout [EngineEvent]) {
+        var collected = takeScratch()
+        cancelAll(at: time, into: &collected)
+        hand(&collected, to: &events)
+    }
+
+    private mutating func takeScratch() -> EngineEvents {
+        var collected = EngineEvents()
+        swap(&collected, &scratch)
+        return collected
+    }
+
+    private mutating func hand(_ collected: inout EngineEvents, to events: inout [EngineEvent]) {
+        events.append(contentsOf: collected)
+        collected.removeAll()
+        swap(&collected, &scratch)
+    }
+
+    private mutating func fireDeadlines(upTo time: Timestamp, into events: inout EngineEvents) {
         while let deadline = arena.nextDeadline, deadline <= time {
             cancellations.removeAll(keepingCapacity: true)
             arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
@@ -92,21 +125,9 @@ public struct Engine {
         }
     }
 
-    /// Every public call starts here: the touch pool is reused when no delivery handed out
-    /// earlier still refers to it, and replaced otherwise (see ``TouchList``).
-    private mutating func startCall() {
-        if isKnownUniquelyReferenced(&touchPool) {
-            touchPool.touches.removeAll(keepingCapacity: true)
-        } else {
-            touchPool = TouchPool()
-        }
-        arena.startCall()
-    }
-
     /// Runs one frame through the pipeline, appending the resolved events to `events`.
-    public mutating func process(_ frame: TouchFrame, into events: inout [EngineEvent]) {
+    public mutating func process(_ frame: TouchFrame, into events: inout EngineEvents) {
         let time = frame.time
-        startCall()
         fireDeadlines(upTo: time, into: &events)
         inputs.removeAll(keepingCapacity: true)
         cancellations.removeAll(keepingCapacity: true)
@@ -170,7 +191,7 @@ public struct Engine {
     }
 
     /// Cancels every touch still down (device removed, daemon stopping, end of a recording).
-    public mutating func cancelAll(at time: Timestamp, into events: inout [EngineEvent]) {
+    public mutating func cancelAll(at time: Timestamp, into events: inout EngineEvents) {
         let contacts = touches.compactMap(\.contact)
         guard !contacts.isEmpty else { return }
         process(TouchFrame(time: time, changes: contacts.map { .cancel($0) }), into: &events)
@@ -209,7 +230,7 @@ public struct Engine {
 
     /// A new touch is hit-tested once and attached to its view and recognizers.
     private mutating func begin(contact: ContactID, at point: Point, radius: Double?, force: Double?,
-                                time: Timestamp, events: inout [EngineEvent]) {
+                                time: Timestamp, events: inout EngineEvents) {
         let id = TouchID(nextTouchID)
         nextTouchID += 1
         let view: ViewIndex?
@@ -279,20 +300,20 @@ public struct Engine {
     /// whose recognizers decided and cancels those of views that can no longer receive
     /// touches, sends those, then offers the frame's inputs to the views and sends them, then
     /// resets finished recognizers and forgets finished touches.
-    private mutating func settleDeliveries(at time: Timestamp, into events: inout [EngineEvent]) {
+    private mutating func settleDeliveries(at time: Timestamp, into events: inout EngineEvents) {
         insertCancellations(at: time, into: &events)
         pending.removeAll(keepingCapacity: true)
         for index in touches.indices {
             // Nothing held, in the current layout: nothing to release or cancel (nearly every
             // touch in nearly every frame, without the two calls).
             if !touches[index].delivery.isHeld && touches[index].tree === tree { continue }
-            release(index)
-            if !viewStillReceives(index) { cancelDelivery(index) }
+            release(index, into: &events)
+            if !viewStillReceives(index) { cancelDelivery(index, into: &events) }
         }
         // What the recognizers decided goes out before the frame's own deliveries, as in UIKit,
         // where a recognition cancels the view's touches while the event is being dispatched.
         send(at: time, into: &events)
-        for (index, phase) in inputs { offer(index, phase) }
+        for (index, phase) in inputs { offer(index, phase, into: &events) }
         inputs.removeAll(keepingCapacity: true)
         send(at: time, into: &events)
         arena.resetFinished()
@@ -304,7 +325,7 @@ public struct Engine {
     /// of the recognition that caused it (SPEC 5.3). Positions only grow as recognitions
     /// happen, so the groups are inserted from the last, which keeps the earlier positions
     /// valid.
-    private mutating func insertCancellations(at time: Timestamp, into events: inout [EngineEvent]) {
+    private mutating func insertCancellations(at time: Timestamp, into events: inout EngineEvents) {
         var end = cancellations.count
         while end > 0 {
             let position = cancellations[end - 1].position
@@ -312,20 +333,18 @@ public struct Engine {
             while start > 0 && cancellations[start - 1].position == position { start -= 1 }
             pending.removeAll(keepingCapacity: true)
             for cancellation in cancellations[start..<end] {
-                if let index = touches.firstIndex(where: { $0.id == cancellation.touch }) { cancelDelivery(index) }
+                if let index = touches.firstIndex(where: { $0.id == cancellation.touch }) {
+                    cancelDelivery(index, into: &events)
+                }
             }
             if !pending.isEmpty {
-                var group = inserted
-                inserted = []
-                group.removeAll(keepingCapacity: true)
-                send(at: time, into: &group)
-                events.insert(contentsOf: group, at: position)
-                inserted = group
+                let mark = events.count
+                send(at: time, into: &events)
+                events.moveTail(from: mark, to: position)
             }
             end = start
         }
         cancellations.removeAll(keepingCapacity: true)
-        inserted.removeAll(keepingCapacity: true)
     }
 
     /// Whether the touch's view can still receive it. After `view.update` or `layout.set`, a
@@ -341,13 +360,13 @@ public struct Engine {
     }
 
     /// A recognizer recognized and cancels the touch in its view (`cancelsTouchesInView`).
-    private mutating func cancelDelivery(_ index: Int) {
+    private mutating func cancelDelivery(_ index: Int, into events: inout EngineEvents) {
         switch touches[index].delivery {
         case .notBegun, .heldBegan:
             // The view never saw the touch: it gets nothing at all.
             touches[index].delivery = .finished
         case .delivering, .heldEnded:
-            addPending(index, touchInfo(index, .cancelled))
+            addPending(index, touchInfo(index, .cancelled), into: &events)
             touches[index].delivery = .finished
         case .finished:
             break
@@ -355,7 +374,7 @@ public struct Engine {
     }
 
     /// Sends held deliveries whose recognizers no longer delay them.
-    private mutating func release(_ index: Int) {
+    private mutating func release(_ index: Int, into events: inout EngineEvents) {
         // Whether a recognizer still holds the touch is asked first, of the record in place:
         // an ended touch stays held while a recognizer it took part in is undecided (a pan
         // kept `possible` by more fingers than it takes), and the state copied out to ask it
@@ -374,9 +393,9 @@ public struct Engine {
         switch touches[index].delivery {
         case .heldBegan(let queue):
             touches[index].delivery = .delivering
-            for info in queue { deliver(index, info) }
+            for info in queue { deliver(index, info, into: &events) }
         case .heldEnded(let info):
-            addPending(index, info)
+            addPending(index, info, into: &events)
             touches[index].delivery = .finished
         case .notBegun, .delivering, .finished:
             break
@@ -392,7 +411,7 @@ public struct Engine {
     }
 
     /// One input phase of this frame reaches the touch's view, unless a recognizer holds it.
-    private mutating func offer(_ index: Int, _ phase: TouchPhase) {
+    private mutating func offer(_ index: Int, _ phase: TouchPhase, into events: inout EngineEvents) {
         // The two states of nearly every touch in nearly every frame first, without copying
         // the state (a held queue is an array) or making a delivery that goes nowhere.
         // (Asked as two questions: 0.5 M instructions cheaper on the photo-wall replay than a
@@ -401,9 +420,9 @@ public struct Engine {
         if touches[index].delivery.isDelivering {
             if phase == .moved {
                 // A move of a touch its view receives: straight to the pending list.
-                addPending(index, touchInfo(index, .moved))
+                addPending(index, touchInfo(index, .moved), into: &events)
             } else {
-                deliver(index, touchInfo(index, phase))
+                deliver(index, touchInfo(index, phase), into: &events)
             }
             return
         }
@@ -414,7 +433,7 @@ public struct Engine {
                 touches[index].delivery = .heldBegan([info])
             } else {
                 touches[index].delivery = .delivering
-                addPending(index, info)
+                addPending(index, info, into: &events)
             }
         case (.heldBegan(var queue), .moved), (.heldBegan(var queue), .ended):
             // Consecutive held moves collapse into the latest, so a released queue carries at
@@ -425,7 +444,7 @@ public struct Engine {
         case (.heldBegan, .cancelled):
             touches[index].delivery = .finished
         case (.delivering, _):
-            deliver(index, info)
+            deliver(index, info, into: &events)
         case (.notBegun, _), (.heldBegan, .began), (.heldEnded, _), (.finished, _):
             // Nothing reaches a view that never began or already finished the touch.
             break
@@ -433,19 +452,19 @@ public struct Engine {
     }
 
     /// Sends one delivery of a touch its view is receiving; an `ended` may be held.
-    private mutating func deliver(_ index: Int, _ info: TouchInfo) {
+    private mutating func deliver(_ index: Int, _ info: TouchInfo, into events: inout EngineEvents) {
         switch info.phase {
         case .began, .moved:
-            addPending(index, info)
+            addPending(index, info, into: &events)
         case .ended:
             if holds(index, ended: true) {
                 touches[index].delivery = .heldEnded(info)
             } else {
-                addPending(index, info)
+                addPending(index, info, into: &events)
                 touches[index].delivery = .finished
             }
         case .cancelled:
-            addPending(index, info)
+            addPending(index, info, into: &events)
             touches[index].delivery = .finished
         }
     }
@@ -477,9 +496,8 @@ public struct Engine {
     /// The delivered touch goes into the pool once, here: a delivery that is alone in its
     /// event (one finger per view, nearly always) is sent from where it is, not copied again.
     @inline(__always)
-    private mutating func addPending(_ index: Int, _ info: TouchInfo) {
-        let slot = touchPool.touches.count
-        touchPool.touches.append(info)
+    private mutating func addPending(_ index: Int, _ info: TouchInfo, into events: inout EngineEvents) {
+        let slot = events.addTouch(info)
         pending.append(PendingDelivery(touch: index, slot: slot, phase: info.phase, view: touches[index].view ?? -1,
                                        tree: ObjectIdentifier(touches[index].tree)))
     }
@@ -490,7 +508,7 @@ public struct Engine {
     /// nothing: groups are found by scanning the pending list, which holds a few entries. A
     /// delivery alone in its group is sent from its place in the pool; a group of several is
     /// copied to the pool's end, in order, so that its touches are one range.
-    private mutating func send(at time: Timestamp, into events: inout [EngineEvent]) {
+    private mutating func send(at time: Timestamp, into events: inout EngineEvents) {
         guard !pending.isEmpty else { return }
         let count = pending.count
         var phases = 0
@@ -505,23 +523,18 @@ public struct Engine {
                 var members = 1
                 for other in first + 1..<count where !pending[other].sent && pending[other].view == view
                     && pending[other].phase == phase && pending[other].tree == tree {
-                    if members == 1 {
-                        start = touchPool.touches.count
-                        touchPool.touches.append(touchPool.touches[pending[first].slot])
-                    }
-                    touchPool.touches.append(touchPool.touches[pending[other].slot])
+                    if members == 1 { start = events.addTouch(events.touch(at: pending[first].slot)) }
+                    _ = events.addTouch(events.touch(at: pending[other].slot))
                     pending[other].sent = true
                     members += 1
                 }
                 guard view >= 0 else { continue }
                 let record = pending[first].touch
-                events.append(.touches(TouchesEvent(time: time, phase: phase, tree: touches[record].tree, view: view,
-                                                    touches: TouchList(pool: touchPool, start: start, count: members))))
+                events.appendTouches(time: time, phase: phase, treeID: tree, tree: touches[record].tree, view: view,
+                                     start: start, count: members)
                 if touches[record].control != nil {
-                    // A list of its own for this walk: the event's, kept for it too, cost every
-                    // delivery a second retain and release of the pool.
-                    for info in TouchList(pool: touchPool, start: start, count: members) {
-                        controlEvents(for: info, at: time, into: &events)
+                    for slot in start..<start + members {
+                        controlEvents(for: events.touch(at: slot), at: time, into: &events)
                     }
                 }
             }
@@ -548,7 +561,7 @@ public struct Engine {
         }
     }
 
-    private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout [EngineEvent]) {
+    private mutating func controlEvents(for info: TouchInfo, at time: Timestamp, into events: inout EngineEvents) {
         guard let index = touches.firstIndex(where: { $0.id == info.id }), let view = touches[index].view,
               var tracking = touches[index].control else { return }
         // Inside or outside is judged against the control as it stands now, after any

@@ -17,21 +17,9 @@ struct GestureArena {
     }
 
     private(set) var slots: [RecognizerSlot] = []
-    /// Where this call's gesture events keep their fields (``GestureEvent``).
-    private var gesturePool = GesturePool()
     private(set) var settings: GestureSettings
     private(set) var context: RecognizerContext
     var tracing: Bool
-
-    /// At the start of each engine call that may produce events: the gesture pool is emptied
-    /// for reuse when no event of an earlier call refers to it, else a new one is started.
-    mutating func startCall() {
-        if isKnownUniquelyReferenced(&gesturePool) {
-            if !gesturePool.entries.isEmpty { gesturePool.removeAll() }
-        } else {
-            gesturePool = GesturePool()
-        }
-    }
 
     init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
         self.settings = settings
@@ -117,7 +105,7 @@ struct GestureArena {
     /// recognizer takes no touch after that until it resets, and its events never list one.
     /// `view` is the hit view of a touch that began.
     mutating func feed(_ input: RecognizerInput, to index: Int, hitting view: ViewIndex? = nil, at time: Timestamp,
-                       events: inout [EngineEvent], cancellations: inout [Cancellation]) {
+                       events: inout EngineEvents, cancellations: inout [Cancellation]) {
         // The slot is read and changed through one pointer (a slot's every field read through
         // the array costs a bounds and a uniqueness check, and this runs for every touch of
         // every recognizer in every frame); what the verdict sets off needs the whole arena.
@@ -178,7 +166,7 @@ struct GestureArena {
 
     /// Fires the recognizers whose deadline is exactly `deadline` (the engine walks the
     /// deadlines in order with ``nextDeadline``).
-    mutating func fireDeadline(_ deadline: Timestamp, events: inout [EngineEvent], cancellations: inout [Cancellation]) {
+    mutating func fireDeadline(_ deadline: Timestamp, events: inout EngineEvents, cancellations: inout [Cancellation]) {
         for index in slots.indices where !slots[index].isTerminal && slots[index].machine.deadline == deadline {
             feed(.deadline(deadline), to: index, at: deadline, events: &events, cancellations: &cancellations)
         }
@@ -226,7 +214,7 @@ struct GestureArena {
     // MARK: - Verdicts
 
     private mutating func apply(_ verdict: RecognizerVerdict, to index: Int, at time: Timestamp,
-                                events: inout [EngineEvent], cancellations: inout [Cancellation]) {
+                                events: inout EngineEvents, cancellations: inout [Cancellation]) {
         let state = slots[index].state
         switch (state, verdict) {
         case (_, .none):
@@ -256,7 +244,7 @@ struct GestureArena {
     /// A recognizer asks to begin or to recognize: it waits for failure requirements, loses to
     /// a recognizer that already owns a shared touch, or wins.
     private mutating func request(_ verdict: RecognizerVerdict, for index: Int, at time: Timestamp,
-                                  events: inout [EngineEvent], cancellations: inout [Cancellation]) {
+                                  events: inout EngineEvents, cancellations: inout [Cancellation]) {
         // A control's own tracking wins a one-finger single tap on the control over the
         // recognizers of its ancestors (UIKit: UIControl.gestureRecognizerShouldBegin says no).
         if slots[index].yieldsToControls && !slots[index].controlTouches.isEmpty {
@@ -301,7 +289,7 @@ struct GestureArena {
         }
     }
 
-    private mutating func fail(_ index: Int, at time: Timestamp, events: inout [EngineEvent],
+    private mutating func fail(_ index: Int, at time: Timestamp, events: inout EngineEvents,
                                cancellations: inout [Cancellation]) {
         guard slots[index].state == .possible else { return }
         slots[index].pending = nil
@@ -318,18 +306,18 @@ struct GestureArena {
     }
 
     private mutating func transition(_ index: Int, to state: GestureState, at time: Timestamp,
-                                     events: inout [EngineEvent]) {
+                                     events: inout EngineEvents) {
         slots[index].state = state
         guard state != .failed || tracing else { return }
         // The values read in place, then each field on its own: read whole (or through a
         // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
         // The owned touches (the sequence's, less those held aside) go straight into the pool.
-        let entry = gesturePool.add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
+        let entry = events.gesturePool.add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
                                     kind: slots[index].spec.kind,
                                     tree: slots[index].tree, view: slots[index].view, state: state,
                                     touches: slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches,
                                     values: values)
-        events.append(.gesture(GestureEvent(pool: gesturePool, index: entry)))
+        events.appendGesture(time: time, entry: entry)
     }
 }

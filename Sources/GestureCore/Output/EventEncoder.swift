@@ -64,6 +64,43 @@ public struct EventEncoder {
         }
     }
 
+    /// Adds the line of the event at `position` of `events`, as ``buffer(at:)`` does, read
+    /// from its record in place.
+    public mutating func buffer(_ events: EngineEvents, at position: Int) {
+        events.withContents { records, touches, trees in
+            buffer(position, of: records, touches: touches, trees: trees, in: events)
+        }
+    }
+
+    /// Adds the lines of all of `events`, as ``buffer(_:at:)`` does for each.
+    public mutating func buffer(_ events: EngineEvents) {
+        events.withContents { records, touches, trees in
+            for position in records.indices {
+                buffer(position, of: records, touches: touches, trees: trees, in: events)
+            }
+        }
+    }
+
+    @inline(__always)
+    private mutating func buffer(_ position: Int, of records: UnsafeBufferPointer<EngineEvents.Record>,
+                                 touches: UnsafeBufferPointer<TouchInfo>, trees: UnsafeBufferPointer<Unmanaged<ViewTree>>,
+                                 in events: EngineEvents) {
+        let record = records.baseAddress.unsafelyUnwrapped + position
+        switch record.pointee.kind {
+        case .touches:
+            let start = Int(record.pointee.start)
+            trees[Int(record.pointee.tree)]._withUnsafeGuaranteedRef { tree in
+                encodeTouches(time: record.pointee.time, phase: record.pointee.phase, tree: tree,
+                              view: Int(record.pointee.view),
+                              touches: UnsafeBufferPointer(rebasing: touches[start..<start + Int(record.pointee.count)]))
+            }
+        case .gesture:
+            encodeGesture(GestureEvent(pool: events.gesturePool, index: Int(record.pointee.start)))
+        case .other:
+            encodeLine(events[position])
+        }
+    }
+
     /// Bytes of the lines ``buffer(at:)`` kept and ``flush(into:)`` has not handed over.
     public var bufferedCount: Int { writer.count }
 
@@ -119,14 +156,15 @@ public struct EventEncoder {
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
     /// through one cursor, its view ids copied from the tree's quoted ones.
     private mutating func encodeTouches(_ e: TouchesEvent) {
-        // The fields the closures below use, as locals: a closure capturing the event copied
-        // all of it (its references retained) for every delivery.
         let tree = e.tree
-        let view = e.view
-        let time = e.time
-        let phase = e.phase
-        let list = e.touches
-        let room = 163 + list.count * Self.maximumTouchLength
+        e.touches.withUnsafeBufferPointer { touches in
+            encodeTouches(time: e.time, phase: e.phase, tree: tree, view: e.view, touches: touches)
+        }
+    }
+
+    private mutating func encodeTouches(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex,
+                                        touches: UnsafeBufferPointer<TouchInfo>) {
+        let room = 163 + touches.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         // The two integers every line begins with, as text kept from the last line: the
         // sequence number counted up, the frame's time formatted once per frame.
@@ -137,7 +175,7 @@ public struct EventEncoder {
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
-                    list.withUnsafeBufferPointer { touches in
+                    do {
                         let ids = idBytes.baseAddress!
                         writer.withLine(room: room) { out in
                             out.raw(#"{"type":"touches","seq":"#)

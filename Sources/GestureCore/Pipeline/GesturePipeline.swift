@@ -71,7 +71,7 @@ public struct GesturePipeline {
     private var engine: Engine
     private var input: InputStage?
     private var encoder = EventEncoder()
-    private var events: [EngineEvent] = []
+    private var events = EngineEvents()
     private let overrides: DeviceOverrides
     /// The configuration's settings, distances in millimetres not yet converted.
     private let settings: GestureSettings
@@ -331,22 +331,22 @@ public struct GesturePipeline {
 
     private mutating func emitEngineEvents() {
         guard !events.isEmpty else { return }
-        // Read in place: an event read out of the array is a copy, and copying the enum
-        // (its payloads hold references and arrays) cost more than encoding a delivery's header.
-        // The lines are kept by the encoder and handed over in one copy.
-        let batch = events
+        // Read in place, as records (no event is made, no reference retained). The lines are
+        // kept by the encoder and handed over in one copy.
         let base = output.bytes.count
-        batch.withUnsafeBufferPointer { batch in
-            for index in batch.indices {
+        if keepsEvents || keepsLines || keepsSummaries {
+            for index in events.indices {
                 let start = base + encoder.bufferedCount
-                encoder.buffer(at: batch.baseAddress! + index)
-                if keepsEvents { output.events.append(.engine(batch[index])) }
-                if keepsSummaries { output.summaries.append(EventSummary(batch[index])) }
+                encoder.buffer(events, at: index)
+                if keepsEvents { output.events.append(.engine(events[index])) }
+                if keepsSummaries { output.summaries.append(events.summary(at: index)) }
                 if keepsLines || keepsSummaries { output.lines.append(start..<base + encoder.bufferedCount) }
             }
+        } else {
+            encoder.buffer(events)
         }
         encoder.flush(into: &output.bytes)
-        events.removeAll(keepingCapacity: true)
+        events.removeAll()
     }
 
     private mutating func emit(_ event: OutputEvent) {
