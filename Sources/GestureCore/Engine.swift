@@ -158,8 +158,21 @@ public struct Engine {
 
         // Stage 3: recognizers see every input of the frame before any view does.
         framed.removeAll(keepingCapacity: true)
+        // Which slots are in `framed`, for the first 64 (one test instead of a search).
+        var framedMask: UInt64 = 0
         for (index, phase) in inputs {
             let sample = TouchSample(touch: touches[index].id, location: touches[index].location, time: time)
+            if phase == .moved {
+                // Nearly every input: most recognizers take a move without a verdict.
+                for position in 0..<touches[index].recognizers.count {
+                    let slot = touches[index].recognizers[position]
+                    if !arena.moveQuietly(sample, to: slot) {
+                        arena.feed(.touchMoved(sample), to: slot, at: time, events: &events, cancellations: &cancellations)
+                    }
+                    Self.frame(slot, in: &framed, mask: &framedMask)
+                }
+                continue
+            }
             let view = touches[index].view
             let input: RecognizerInput = switch phase {
             case .began: .touchBegan(sample)
@@ -173,7 +186,7 @@ public struct Engine {
                 let slot = touches[index].recognizers[position]
                 arena.feed(input, to: slot, hitting: view, at: time, events: &events,
                            cancellations: &cancellations)
-                if !framed.contains(slot) { framed.append(slot) }
+                Self.frame(slot, in: &framed, mask: &framedMask)
             }
         }
         for slot in framed {
@@ -188,6 +201,20 @@ public struct Engine {
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
+    }
+
+    /// Adds `slot` to the slots that get this frame's end, once.
+    @inline(__always)
+    private static func frame(_ slot: Int, in framed: inout [Int], mask: inout UInt64) {
+        if slot < 64 {
+            let bit: UInt64 = 1 &<< UInt64(slot)
+            if mask & bit == 0 {
+                mask |= bit
+                framed.append(slot)
+            }
+        } else if !framed.contains(slot) {
+            framed.append(slot)
+        }
     }
 
     /// Cancels every touch still down (device removed, daemon stopping, end of a recording).

@@ -149,6 +149,25 @@ struct GestureArena {
         apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
     }
 
+    /// A move of `sample`'s touch to the recognizer at `index`, as ``feed(_:to:hitting:at:events:cancellations:)``
+    /// gives it, when that can be answered without a verdict: the recognizer decided already,
+    /// does not hold the touch, or its machine does not judge moves
+    /// (``AnyRecognizer/moveQuietly(_:)``). Returns false, having done nothing, when the move
+    /// must be fed. Every touch of a pan or pinch moves in nearly every frame: through
+    /// `feed` each move was an input enum, a closure, a verdict and two dispatches.
+    @inline(__always)
+    mutating func moveQuietly(_ sample: TouchSample, to index: Int) -> Bool {
+        let (done, added) = slots.withUnsafeMutableBufferPointer { slots -> (Bool, Int) in
+            let slot = slots.baseAddress.unsafelyUnwrapped + index
+            if slot.pointee.isTerminal || !slot.pointee.activeTouches.contains(sample.touch) { return (true, 0) }
+            let before = slot.pointee.machine.anomalies
+            guard slot.pointee.machine.moveQuietly(sample) else { return (false, 0) }
+            return (true, slot.pointee.machine.anomalies - before)
+        }
+        anomalies += added
+        return done
+    }
+
     /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
     private(set) var anomalies = 0
 

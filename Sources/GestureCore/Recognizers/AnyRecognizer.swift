@@ -62,6 +62,26 @@ public struct AnyRecognizer: Sendable {
         return verdict
     }
 
+    /// A move of `sample`'s touch, answered without ``handle(_:)`` when the machine does not
+    /// judge moves (a pan, a pinch, a rotation: they judge movement at the frame's end) and
+    /// no deadline is due: its touch table is updated, as `handle` would, and it returns true.
+    /// False, having done nothing, for the other machines: give them `handle(.touchMoved)`.
+    @inline(__always)
+    mutating func moveQuietly(_ sample: TouchSample) -> Bool {
+        if let deadline, sample.time >= deadline { return false }
+        switch kind {
+        case .pan where !PanRecognizer.judgesMoves:
+            pan!.moveQuietly(sample, anomalies: &anomalies)
+        case .pinch where !PinchRecognizer.judgesMoves:
+            pinch!.moveQuietly(sample, anomalies: &anomalies)
+        case .rotation where !RotationRecognizer.judgesMoves:
+            rotation!.moveQuietly(sample, anomalies: &anomalies)
+        default:
+            return false
+        }
+        return true
+    }
+
     public mutating func reset() {
         switch kind {
         case .tap: tap!.reset(); deadline = tap!.deadline
