@@ -304,7 +304,7 @@ public final class LiveRunner {
         // The batch goes out from a local: no access to a property spans the sink's call (which
         // could come back here), so `spare` needs no dynamic exclusivity check. Were it to come
         // back, the inner call would find no spare and start empty buffers: nothing lost.
-        var batch = PipelineOutput()
+        var batch = PipelineOutput.placeholder
         swap(&batch, &spare)
         swap(&batch, &pipeline.output)
         sink.publish(batch)
