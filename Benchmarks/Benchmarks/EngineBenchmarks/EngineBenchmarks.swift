@@ -24,8 +24,9 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("Engine frame, \(fingers) finger(s) moving, 1001 views, 50 recognizers",
                   configuration: .init(scalingFactor: .kilo)) { benchmark in
             var engine = Engine(tree: kiosk)
-            var events: [EngineEvent] = []
-            events.reserveCapacity(64)
+            // The daemon's form: plain records, cleared for each frame (an [EngineEvent]
+            // makes each event as a value, for tests and tools).
+            var events = EngineEvents()
             var time: Int64 = 0
             let starts = (0..<fingers).map { Point(x: 100 + Double($0) * 190, y: 60 + Double($0 % 3) * 110) }
             engine.process(TouchFrame(time: Timestamp(microseconds: time),
@@ -40,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
                     changes[index] = .move(ContactID(index), Point(x: start.x + Double(step) * 3, y: start.y))
                 }
                 frame = TouchFrame(time: Timestamp(microseconds: time), changes: changes)
-                events.removeAll(keepingCapacity: true)
+                events.removeAll()
                 engine.process(frame, into: &events)
             }
             var step = 0
@@ -53,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
                     frame.changes[index] = .move(ContactID(index), Point(x: starts[index].x + dx, y: starts[index].y))
                 }
                 frame.time = Timestamp(microseconds: time)
-                events.removeAll(keepingCapacity: true)
+                events.removeAll()
                 engine.process(frame, into: &events)
                 blackHole(events.count)
             }
@@ -70,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
               configuration: .init(scalingFactor: .kilo)) { benchmark in
         let configuration = try ConfigurationLoader.load(path: BenchmarkPaths.root + "/config/photo-wall.json5")
         var engine = Engine(tree: try ViewTree(root: configuration.layout))
-        var events: [EngineEvent] = []
+        var events = EngineEvents()
         var encoder = EventEncoder()
         var bytes: [UInt8] = []
         bytes.reserveCapacity(1 << 16)
@@ -87,7 +88,7 @@ let benchmarks: @Sendable () -> Void = {
             frame.time = Timestamp(microseconds: time)
             frame.changes[0] = .move(ContactID(0), Point(x: starts[0].x - Double(step) * 4, y: starts[0].y))
             frame.changes[1] = .move(ContactID(1), Point(x: starts[1].x + Double(step) * 4, y: starts[1].y))
-            events.removeAll(keepingCapacity: true)
+            events.removeAll()
             engine.process(frame, into: &events)
             for event in events {
                 if case .gesture(let gesture) = event, gesture.kind == .pinch, gesture.state == .began { began = true }
@@ -105,10 +106,11 @@ let benchmarks: @Sendable () -> Void = {
                 let spread = index == 0 ? -d : index == 1 ? d : (step % 2 == 0 ? 1.0 : -1.0)
                 frame.changes[index] = .move(ContactID(index), Point(x: starts[index].x + spread, y: starts[index].y + 1))
             }
-            events.removeAll(keepingCapacity: true)
+            events.removeAll()
             engine.process(frame, into: &events)
             bytes.removeAll(keepingCapacity: true)
-            for event in events { encoder.encode(event, into: &bytes) }
+            encoder.buffer(events)
+            encoder.flush(into: &bytes)
             blackHole(bytes.count)
         }
     }

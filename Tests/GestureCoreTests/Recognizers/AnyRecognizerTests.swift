@@ -71,6 +71,39 @@ import Testing
         #expect(s.log == [])
     }
 
+    /// The engine gives most moves to `moveQuietly` and only the rest to `handle`: for every
+    /// kind, two fingers moving apart (and a touch the machine never saw, an anomaly) give the
+    /// same verdicts, values, anomalies and touches either way. Only the machines that do not
+    /// judge moves take them quietly.
+    @Test(arguments: RecognizerKind.allCases)
+    func aQuietMoveDoesWhatHandlingTheMoveDoes(kind: RecognizerKind) {
+        var fed = RecognizerScript(kind)
+        var quiet = RecognizerScript(kind)
+        fed.frame(.down(1, 300, 400), .down(2, 400, 400))
+        quiet.frame(.down(1, 300, 400), .down(2, 400, 400))
+        var tookQuietly = 0
+        for step in 1...8 {
+            fed.wait(10)
+            quiet.wait(10)
+            let d = Double(step) * 12
+            for (touch, x) in [(1, 300 - d), (2, 400 + d), (9, 0)] {
+                let sample = TouchSample(touch: TouchID(touch), location: Point(x: x, y: 400 + d / 2), time: fed.now)
+                fed.send(.touchMoved(sample))
+                if quiet.recognizer.moveQuietly(sample) { tookQuietly += 1 } else { quiet.send(.touchMoved(sample)) }
+            }
+            fed.send(.frameEnd(fed.now))
+            quiet.send(.frameEnd(quiet.now))
+        }
+        fed.up(1, 200, 440, after: 10)
+        quiet.up(1, 200, 440, after: 10)
+        #expect(quiet.log == fed.log)
+        #expect(quiet.recognizer.anomalies == fed.recognizer.anomalies)
+        #expect(quiet.recognizer.trackedTouches == fed.recognizer.trackedTouches)
+        #expect(quiet.values == fed.values)
+        let judgesMoves = ![.pan, .pinch, .rotation].contains(kind)
+        #expect(tookQuietly == (judgesMoves ? 0 : 24))
+    }
+
     @Test func aDoubleTapFailsByAnOverdueDeadlineOnTheNextTouch() {
         var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
         s.deliversDeadlines = false
