@@ -7,21 +7,31 @@
 # plays the recording in real time, and prints perf's reports: by symbol (self), by symbol
 # with children (inclusive), by object.
 #
-# usage: scripts/live-profile.sh [-c CONFIG] [-s SECONDS] [-p PERIOD] [-o DIR] RECORDING
+# With -t callgrind, gestured runs under valgrind's callgrind in the guest instead: exact
+# instruction counts of its user space by function, with call counts (so a cost per read of
+# the device, per write, per frame), and callers and callees — what sampling cannot resolve
+# in a function of a few hundred instructions. Valgrind slows gestured about fifty-fold, so
+# frames queue up and a read takes several: compare costs per call, not per read.
+#
+# usage: scripts/live-profile.sh [-t perf|callgrind] [-c CONFIG] [-s SECONDS] [-p PERIOD] [-o DIR] RECORDING
+#   -t TOOL     perf (default) or callgrind
 #   -c CONFIG   gestured's configuration (default config/photo-wall.json5)
-#   -s SECONDS  play only the first SECONDS of the recording (default 20)
-#   -p PERIOD   instructions between samples (default 20000)
-#   -o DIR      keep perf.data and the reports in DIR (default: a temporary directory, removed)
+#   -s SECONDS  play only the first SECONDS of the recording (default 20; 3 is plenty for callgrind)
+#   -p PERIOD   instructions between samples (default 20000; perf only)
+#   -o DIR      keep perf.data (callgrind.out) and the reports in DIR (default: a temporary
+#               directory, removed)
 # env: GESTURED_PEER_TOOLS (the directory of vm/vm-run.sh; found as scripts/peer-tools.sh
 # says), GESTURED_BINARY (default: this package's release build, built first).
-# Needs on the host: perf (linux-perf, its version the guest kernel's), evemu-tools; the guest
-# uses the host's binaries. About 3 minutes for 20 s of a 10-finger stream.
+# Needs on the host: perf (linux-perf, its version the guest kernel's) or valgrind, evemu-tools;
+# the guest uses the host's binaries. About 3 minutes for 20 s of a 10-finger stream with perf,
+# 1 minute for 3 s with callgrind.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
-CONFIG=config/photo-wall.json5 SECONDS_PLAYED=20 PERIOD=20000 KEEP=""
-while getopts "c:s:p:o:h" opt; do
+CONFIG=config/photo-wall.json5 SECONDS_PLAYED=20 PERIOD=20000 KEEP="" TOOL=perf
+while getopts "t:c:s:p:o:h" opt; do
     case $opt in
+        t) TOOL=$OPTARG ;;
         c) CONFIG=$OPTARG ;; s) SECONDS_PLAYED=$OPTARG ;; p) PERIOD=$OPTARG ;; o) KEEP=$OPTARG ;;
         *) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
@@ -30,7 +40,12 @@ shift $((OPTIND - 1))
 [ $# = 1 ] || { echo "live-profile: give one recording (evemu, with its description)" >&2; exit 2; }
 recording=$(realpath "$1")
 grep -q '^B:' "$recording" || { echo "live-profile: $1 has no description (B: lines)" >&2; exit 2; }
-for tool in perf evemu-play; do
+case $TOOL in
+    perf) profiler=perf ;;
+    callgrind) profiler=valgrind ;;
+    *) echo "live-profile: -t takes perf or callgrind, not $TOOL" >&2; exit 2 ;;
+esac
+for tool in $profiler evemu-play; do
     command -v "$tool" > /dev/null || { echo "live-profile: $tool is not installed on the host" >&2; exit 2; }
 done
 source scripts/peer-tools.sh
@@ -74,6 +89,25 @@ for _ in $(seq 100); do
 done
 [ -n "$NODE" ] || { echo "live-profile: evemu-device made no node" >&2; exit 3; }
 sleep 1
+if [ "$TOOL" = callgrind ]; then
+    valgrind --tool=callgrind --callgrind-out-file="$OUT/callgrind.out" \
+        "$GESTURED" run --config "$CONFIG" --device "$NODE" --socket "$W/g.sock" --stdout > "$W/stdout" 2> "$W/stderr" &
+    G=$!
+    # Ready when it listens (its socket exists): minutes under valgrind and emulation.
+    for _ in $(seq 600); do [ -S "$W/g.sock" ] && break; sleep 0.5; done
+    [ -S "$W/g.sock" ] || { echo "live-profile: gestured did not start under valgrind" >&2; cat "$W/stderr" >&2; exit 3; }
+    evemu-play "$NODE" < "$PLAY"
+    # Drained when its output stops growing.
+    last=-1
+    while [ "$(wc -c < "$W/stdout")" != "$last" ]; do last=$(wc -c < "$W/stdout"); sleep 3; done
+    kill -TERM "$G"; wait "$G"
+    echo "stdout lines: $(wc -l < "$W/stdout")" > "$OUT/perf-record.txt"
+    callgrind_annotate "$OUT/callgrind.out" > "$OUT/self.txt" 2>&1
+    callgrind_annotate --inclusive=yes "$OUT/callgrind.out" > "$OUT/children.txt" 2>&1
+    callgrind_annotate --tree=calling "$OUT/callgrind.out" > "$OUT/calls.txt" 2>&1
+    echo "(callgrind: gestured's user space only)" > "$OUT/objects.txt"
+    exit 0
+fi
 "$GESTURED" run --config "$CONFIG" --device "$NODE" --socket "$W/g.sock" --stdout > "$W/stdout" 2> "$W/stderr" &
 G=$!
 sleep 2
@@ -92,10 +126,12 @@ cp "$W/perf.data" "$OUT/"
 GUEST
 {
     printf 'OUT=%q\nGESTURED=%q\nCONFIG=%q\n' "$out" "$binary" "$root/$CONFIG"
-    printf 'PLAY=%q\nPERIOD=%q\n' "$work/play.evemu" "$PERIOD"
+    printf 'PLAY=%q\nPERIOD=%q\nTOOL=%q\n' "$work/play.evemu" "$PERIOD" "$TOOL"
 } > "$work/settings"
 rc=0
-VM_RW_DIR=$work VM_TIMEOUT=$((300 + SECONDS_PLAYED * 10)) VM_CPUS=1 VM_MEM=1G \
+timeout=$((300 + SECONDS_PLAYED * 10))
+[ "$TOOL" = callgrind ] && timeout=$((600 + SECONDS_PLAYED * 60))
+VM_RW_DIR=$work VM_TIMEOUT=$timeout VM_CPUS=1 VM_MEM=1G \
     VM_APPEND="tsc=reliable clocksource=tsc lpj=4000000" \
     "$work/vm-run-icount.sh" "$work/guest.sh" "$work/settings" > "$work/console.log" 2>&1 || rc=$?
 if [ $rc != 0 ] || [ ! -s "$out/self.txt" ]; then
@@ -108,10 +144,13 @@ if [ -n "$KEEP" ]; then
     cp "$out"/* "$KEEP"/
 fi
 # The reports' first lines (sed reads them whole: no reader closes a pipe early under pipefail).
-report() { sed -e '/^#/d' -e '/^$/d' "$1" | sed -n "1,$2p"; }
+report() { sed -e '/^#/d' -e '/^$/d' -e '/^--/d' "$1" | sed -n "1,$2p"; }
 cat "$out/perf-record.txt"
 echo "== by object"; report "$out/objects.txt" 8
 echo "== by symbol, self"; report "$out/self.txt" 40
 echo "== by symbol, with children"; report "$out/children.txt" 40
-if [ -n "$KEEP" ]; then echo "perf.data and the reports: $KEEP"; fi
+if [ "$TOOL" = callgrind ]; then
+    echo "(per-call costs with their callers and callees: calls.txt, kept with -o)"
+fi
+if [ -n "$KEEP" ]; then echo "the profile and the reports: $KEEP"; fi
 exit 0

@@ -96,6 +96,17 @@ public struct GestureEvent: Sendable {
         self.index = index
     }
 
+    /// Entry `index` of `pool` copied into a pool of its own (an event handed out of
+    /// ``EngineEvents``, whose pools stay its own).
+    init(copying index: Int, of pool: GesturePool) {
+        let own = GesturePool()
+        let entry = pool.entries[index]
+        let ownEntry = own.add(time: entry.time, recognizer: entry.recognizer, quotedRecognizer: entry.quotedRecognizer,
+                               kind: entry.kind, tree: entry.tree, view: entry.view, state: entry.state,
+                               touches: GestureEvent(pool: pool, index: index).touches, values: entry.values)
+        self.init(pool: own, index: ownEntry)
+    }
+
     /// An event of its own (tests, tools).
     public init(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
                 state: GestureState, touches: [TouchID], values: GestureValues) {
@@ -132,9 +143,10 @@ public struct GestureEvent: Sendable {
     var quotedRecognizer: [UInt8] { pool.entries[index].quotedRecognizer }
 }
 
-/// The gesture events of one engine call. Like ``TouchPool``: only the engine appends, and
-/// only before the events that refer to an entry are handed out; it is reused for the next
-/// call only when no event still refers to it, which is what makes `@unchecked Sendable` sound.
+/// The gesture events of engine calls. Like ``TouchPool``: an ``EngineEvents``' own (only the
+/// engine appends, and an event handed out of it gets a pool of its own), or one event's
+/// alone; never written while another thread can read it, which is what makes
+/// `@unchecked Sendable` sound.
 final class GesturePool: @unchecked Sendable {
     struct Entry {
         var time: Timestamp

@@ -8,9 +8,11 @@
 /// encoded, and released both through its enum's value witnesses when cleared — about 2,000
 /// instructions a frame of the photo wall's ten fingers, for nothing but bookkeeping.
 ///
-/// Reading an element (`events[i]`) makes the ``EngineEvent`` (tests, tools). An event made
-/// so refers to the pools, which are then never emptied for reuse: ``removeAll()`` starts new
-/// ones, so the events a caller keeps stay valid.
+/// Reading an element (`events[i]`) makes the ``EngineEvent`` (tests, tools), with its
+/// touches or values copied into a pool of its own: the collection's pools never leave it, so
+/// the engine appends to them and ``removeAll()`` empties them while no one else can read
+/// them (what makes their `@unchecked Sendable` sound), and an event made from a record stays
+/// valid whatever happens to the collection afterwards.
 public struct EngineEvents: RandomAccessCollection, Sendable {
     /// One event, with no reference in it.
     struct Record {
@@ -60,12 +62,12 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
         let record = records[position]
         switch record.kind {
         case .touches:
+            let start = Int(record.start)
             return .touches(TouchesEvent(time: record.time, phase: record.phase, tree: trees[Int(record.tree)],
                                          view: Int(record.view),
-                                         touches: TouchList(pool: touchPool, start: Int(record.start),
-                                                            count: Int(record.count))))
+                                         touches: TouchList(touchPool.touches[start..<start + Int(record.count)])))
         case .gesture:
-            return .gesture(GestureEvent(pool: gesturePool, index: Int(record.start)))
+            return .gesture(GestureEvent(copying: Int(record.start), of: gesturePool))
         case .other:
             return others[Int(record.start)]
         }
@@ -80,15 +82,17 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
             return EventSummary(kind: "touches", views: .tree(trees[Int(record.tree)], view: Int(record.view),
                                                               responders: true))
         case .gesture:
-            return EventSummary(.gesture(GestureEvent(pool: gesturePool, index: Int(record.start))))
+            let entry = gesturePool.entries[Int(record.start)]
+            return EventSummary(kind: "gesture", views: .tree(entry.tree, view: entry.view, responders: false),
+                                recognizer: entry.recognizer, isTraceOnly: entry.state == .failed)
         case .other:
             return EventSummary(others[Int(record.start)])
         }
     }
 
-    /// Forgets every event, keeping the storage; pools that an event made by the subscript
-    /// still refers to are replaced, not emptied. The last tree is kept for the next events
-    /// (nearly always the same layout: not released and retained again every frame).
+    /// Forgets every event, keeping the storage. The last tree is kept for the next events
+    /// (nearly always the same layout: not released and retained again every frame). A pool
+    /// something else still holds (none should: see above) is replaced rather than emptied.
     public mutating func removeAll() {
         recordCount = 0
         if trees.count > 1 {

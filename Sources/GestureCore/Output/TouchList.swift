@@ -1,10 +1,8 @@
-/// The touches of one delivery: a range of the engine's per-frame touch pool, so a delivery is
-/// a few words however many fingers it carries, building one allocates nothing in the steady
-/// state, and copying an event along the pipeline copies no touches.
+/// The touches of one delivery, as a ``TouchesEvent`` carries them: a range of a touch pool.
 ///
-/// The pool is never changed once its events are handed out: at each call the engine reuses
-/// its pool only if no event still refers to it (drivers clear their event buffers each
-/// frame), and starts a new one otherwise, so events a caller keeps stay valid.
+/// The engine appends each delivered touch to the pool of its ``EngineEvents`` once, and a
+/// delivery's record is a range of it; an event handed out as a value gets its touches copied
+/// into a pool of its own, so a pool is never written while an event elsewhere reads it.
 public struct TouchList: RandomAccessCollection, Sendable {
     private let pool: TouchPool?
     private let start: Int
@@ -47,9 +45,9 @@ public struct TouchList: RandomAccessCollection, Sendable {
     }
 }
 
-/// The touches of the deliveries of one engine call. A class, so that deliveries share it;
-/// only the engine appends to it, and only before the deliveries that refer to it are handed
-/// out (see ``TouchList``), which is what makes the `@unchecked Sendable` sound.
+/// The touches of deliveries: an ``EngineEvents``' own pool (the engine appends to it, and it
+/// is emptied for reuse, while nothing outside can read it) or one event's alone (see
+/// ``TouchList``), which is what makes the `@unchecked Sendable` sound.
 final class TouchPool: @unchecked Sendable {
     /// Unchecked: the engine is the only writer, one append at a time, and readers come after
     /// (``TouchList``); a dynamic exclusivity check on every append of every frame bought

@@ -68,7 +68,8 @@ struct EngineEventsTests {
                 keptLines.append(TouchScript.describe(event))
             }
         }
-        // The pools the kept events refer to were replaced, not emptied and written over.
+        // The kept events read as they did: their touches and values are theirs, not the
+        // collection's pools, which were emptied and written over frame after frame.
         #expect(kept.map(TouchScript.describe) == keptLines)
         #expect(kept.count > 20)
     }
