@@ -102,9 +102,10 @@ if [ "$TOOL" = callgrind ]; then
     while [ "$(wc -c < "$W/stdout")" != "$last" ]; do last=$(wc -c < "$W/stdout"); sleep 3; done
     kill -TERM "$G"; wait "$G"
     echo "stdout lines: $(wc -l < "$W/stdout")" > "$OUT/perf-record.txt"
-    callgrind_annotate "$OUT/callgrind.out" > "$OUT/self.txt" 2>&1
-    callgrind_annotate --inclusive=yes "$OUT/callgrind.out" > "$OUT/children.txt" 2>&1
-    callgrind_annotate --tree=calling "$OUT/callgrind.out" > "$OUT/calls.txt" 2>&1
+    # The function tables without callgrind_annotate's preamble.
+    callgrind_annotate --auto=no "$OUT/callgrind.out" 2>&1 | sed -n '/file:function/,$p' > "$OUT/self.txt"
+    callgrind_annotate --auto=no --inclusive=yes "$OUT/callgrind.out" 2>&1 | sed -n '/file:function/,$p' > "$OUT/children.txt"
+    callgrind_annotate --auto=no --tree=calling "$OUT/callgrind.out" > "$OUT/calls.txt" 2>&1
     echo "(callgrind: gestured's user space only)" > "$OUT/objects.txt"
     exit 0
 fi
