@@ -90,8 +90,8 @@ public struct Engine {
         hand(&collected, to: &events)
     }
 
-    /// ``process(_:into:)-(_,inout EngineEvents)``, its events made as values (tests, tools:
-    /// the events made refer to the pools, so the next such call starts new ones).
+    /// ``process(_:into:)-(_,inout EngineEvents)``, its events made as values (tests, tools):
+    /// each with a copy of the touches or values it carries (see ``EngineEvents``).
     public mutating func process(_ frame: TouchFrame, into events: inout [EngineEvent]) {
         var collected = takeScratch()
         process(frame, into: &collected)

@@ -332,7 +332,7 @@ struct GestureArena {
         // getter reading two of its fields), the 2 KB slot was copied.
         let values = slots[index].machine.valuesInPlace()
         // The owned touches (the sequence's, less those held aside) go straight into the pool.
-        let entry = events.gesturePool.add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
+        let entry = events.gesturePoolForAdding().add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
                                     kind: slots[index].spec.kind,
                                     tree: slots[index].tree, view: slots[index].view, state: state,
                                     touches: slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches,

@@ -197,6 +197,14 @@ final class GesturePool: @unchecked Sendable {
         return entries.count - 1
     }
 
+    /// A pool of its own with the same entries (see ``TouchPool/copy()``).
+    func copy() -> GesturePool {
+        let copy = GesturePool()
+        copy.entries = entries
+        copy.touchIDs = touchIDs
+        return copy
+    }
+
     /// Empties the pool for reuse, keeping its storage.
     func removeAll() {
         entries.removeAll(keepingCapacity: true)

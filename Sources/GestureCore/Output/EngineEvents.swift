@@ -9,10 +9,11 @@
 /// instructions a frame of the photo wall's ten fingers, for nothing but bookkeeping.
 ///
 /// Reading an element (`events[i]`) makes the ``EngineEvent`` (tests, tools), with its
-/// touches or values copied into a pool of its own: the collection's pools never leave it, so
-/// the engine appends to them and ``removeAll()`` empties them while no one else can read
-/// them (what makes their `@unchecked Sendable` sound), and an event made from a record stays
-/// valid whatever happens to the collection afterwards.
+/// touches or values copied into a pool of its own: the collection's pools never leave it,
+/// and a collection written to while a copy of it shares a pool copies the pool first (a
+/// value, like an array), so a pool is only written or emptied where nothing else can read it
+/// (what makes their `@unchecked Sendable` sound); an event made from a record stays valid
+/// whatever happens to the collection afterwards.
 public struct EngineEvents: RandomAccessCollection, Sendable {
     /// One event, with no reference in it.
     struct Record {
@@ -116,7 +117,19 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
 
     /// Appends a touch to the touch pool; returns its slot.
     @inline(__always)
-    mutating func addTouch(_ touch: TouchInfo) -> Int { touchPool.append(touch) }
+    mutating func addTouch(_ touch: TouchInfo) -> Int {
+        // A value: a copy of the collection made before keeps the touches it had.
+        if _slowPath(!isKnownUniquelyReferenced(&touchPool)) { touchPool = touchPool.copy() }
+        return touchPool.append(touch)
+    }
+
+    /// The gesture pool, to add an entry to (``GesturePool/add(time:recognizer:quotedRecognizer:kind:tree:view:state:touches:ignoring:values:)``):
+    /// a pool of its own first if a copy of the collection shares it.
+    @inline(__always)
+    mutating func gesturePoolForAdding() -> GesturePool {
+        if _slowPath(!isKnownUniquelyReferenced(&gesturePool)) { gesturePool = gesturePool.copy() }
+        return gesturePool
+    }
 
     /// The touch in the pool at `slot`.
     @inline(__always)

@@ -69,4 +69,13 @@ final class TouchPool: @unchecked Sendable {
 
     /// Empties the pool for reuse (only when nothing refers to it: see ``TouchList``).
     func removeAll() { count = 0 }
+
+    /// A pool of its own with the same touches (an ``EngineEvents`` written to while a copy of
+    /// it holds this one).
+    func copy() -> TouchPool {
+        let copy = TouchPool()
+        copy.touches = Array(touches[0..<count])
+        copy.count = count
+        return copy
+    }
 }

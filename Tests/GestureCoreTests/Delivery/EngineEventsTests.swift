@@ -55,6 +55,31 @@ struct EngineEventsTests {
         #expect(lines.contains("moved Other > Root: #2"))
     }
 
+    /// A value: a copy keeps its events while the original is appended to and cleared.
+    @Test func aCopyKeepsItsEvents() throws {
+        var engine = Engine(tree: try Self.layout())
+        var events = EngineEvents()
+        let frames = Self.frames()
+        for frame in frames.prefix(4) { engine.process(frame, into: &events) }
+        let copy = events
+        let lines = copy.map(TouchScript.describe)
+        var encoder = EventEncoder()
+        encoder.buffer(copy)
+        var bytes: [UInt8] = []
+        encoder.flush(into: &bytes)
+        for frame in frames.dropFirst(4) {
+            events.removeAll()
+            engine.process(frame, into: &events)
+        }
+        #expect(copy.map(TouchScript.describe) == lines)
+        var again = EventEncoder()
+        again.buffer(copy)
+        var bytesAgain: [UInt8] = []
+        again.flush(into: &bytesAgain)
+        #expect(bytesAgain == bytes)
+        #expect(lines.count == copy.count && copy.count > 6)
+    }
+
     @Test func eventsMadeFromRecordsOutliveTheirFrame() throws {
         var engine = Engine(tree: try Self.layout())
         var events = EngineEvents()
