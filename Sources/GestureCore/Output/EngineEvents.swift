@@ -161,20 +161,11 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
                       start: Int32(truncatingIfNeeded: entry), count: 0))
     }
 
-    /// Any other event (a control event, a hit test), kept whole.
+    /// An event kept whole: the engine's control events and hit tests (rare).
     mutating func append(_ event: EngineEvent) {
-        switch event {
-        case .touches(let e):
-            // Not made by the engine (which appends records); its touches copied into the pool.
-            let start = touchPool.count
-            for touch in e.touches { _ = touchPool.append(touch) }
-            appendTouches(time: e.time, phase: e.phase, treeID: ObjectIdentifier(e.tree), tree: e.tree, view: e.view,
-                          start: start, count: e.touches.count)
-        case .gesture, .control, .hitTest:
-            append(Record(time: event.time, kind: .other, phase: .began, view: 0, tree: 0,
-                          start: Int32(truncatingIfNeeded: others.count), count: 0))
-            others.append(event)
-        }
+        append(Record(time: event.time, kind: .other, phase: .began, view: 0, tree: 0,
+                      start: Int32(truncatingIfNeeded: others.count), count: 0))
+        others.append(event)
     }
 
     /// Moves the events from `start` to the end so that they come before the one at `position`

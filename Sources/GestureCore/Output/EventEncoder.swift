@@ -52,20 +52,9 @@ public struct EventEncoder {
         writer.reset()
     }
 
-    /// Adds the line of the event at `event` (a driver's batch, read in place: only a
-    /// delivery's or a gesture's payload is copied out, not the whole enum, whose copy goes
-    /// through its value witnesses) to the lines kept for ``flush(into:)``, which hands them
-    /// over in one copy: a frame's lines cost one append, not one each.
-    public mutating func buffer(at event: UnsafePointer<EngineEvent>) {
-        switch event.pointee {
-        case .touches(let delivery): encodeTouches(delivery)
-        case .gesture(let gesture): encodeGesture(gesture)
-        case .control, .hitTest: encodeLine(event.pointee)
-        }
-    }
-
-    /// Adds the line of the event at `position` of `events`, as ``buffer(at:)`` does, read
-    /// from its record in place.
+    /// Adds the line of the event at `position` of `events` (read from its record in place: no
+    /// event is made, no reference retained) to the lines kept for ``flush(into:)``, which
+    /// hands them over in one copy: a frame's lines cost one append, not one each.
     public mutating func buffer(_ events: EngineEvents, at position: Int) {
         events.withContents { records, touches, trees in
             buffer(position, of: records, touches: touches, trees: trees, in: events)
@@ -101,7 +90,7 @@ public struct EventEncoder {
         }
     }
 
-    /// Bytes of the lines ``buffer(at:)`` kept and ``flush(into:)`` has not handed over.
+    /// Bytes of the lines ``buffer(_:at:)`` kept and ``flush(into:)`` has not handed over.
     public var bufferedCount: Int { writer.count }
 
     /// Appends the kept lines to `output` and forgets them.
@@ -125,7 +114,7 @@ public struct EventEncoder {
     }
 
     /// Writes one line and appends it to `output`.
-    /// The writer is empty before and after: ``buffer(at:)`` keeps lines in it only until
+    /// The writer is empty before and after: ``buffer(_:at:)`` keeps lines in it only until
     /// its caller's ``flush(into:)``.
     private mutating func line(into output: inout [UInt8], _ body: (inout EventEncoder) -> Void) {
         assert(writer.count == 0, "lines buffered and not flushed")

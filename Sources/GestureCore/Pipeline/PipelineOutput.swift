@@ -21,9 +21,9 @@ public struct PipelineOutput {
 
     /// An output with no storage of its own yet: a placeholder swapped in where a batch is
     /// taken out (an ``init()``, reserving 16 KB, was a `malloc` and a `free` per batch).
-    public static var placeholder: PipelineOutput { PipelineOutput(reserving: ()) }
+    public static var placeholder: PipelineOutput { PipelineOutput(withoutStorage: ()) }
 
-    private init(reserving: Void) {}
+    private init(withoutStorage: Void) {}
 
     public var isEmpty: Bool { bytes.isEmpty }
 
