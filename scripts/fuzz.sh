@@ -18,6 +18,7 @@ targets=(
     libinput-record=libinputRecord # a libinput record YAML file -> streamed, replayed
     evtest=evtest                  # evtest output -> streamed, replayed
     getevent=getevent              # Android getevent -t output -> streamed, replayed
+    gate=gate                      # one page message without the token -> the bridge's gate vs the daemon's parser
 )
 
 usage() {
