@@ -39,6 +39,10 @@ public struct BridgeOptions: Sendable {
     /// bounds the bridge's memory and descriptors (docs/limits.md § Web bridge; the unit's
     /// `MemoryHigh=` and `LimitNOFILE=` are computed from it). A kiosk shows a few pages.
     public var maxConnections = 64
+    /// How long accepting pauses when accept(2) fails for want of descriptors or memory
+    /// (`EMFILE` and the like), instead of retrying at once: at most five failed accepts a
+    /// second, and a connection waits that long at most once descriptors are free again.
+    public var acceptPauseMilliseconds: Int64 = 200
     /// Time a client has to finish its HTTP request before it is closed.
     public var requestTimeoutSeconds: Int64 = 10
     /// A WebSocket that sent nothing for this long is pinged; one that did not answer by the

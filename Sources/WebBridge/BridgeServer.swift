@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GestureConfig
 import Logging
 import NIOConcurrencyHelpers
@@ -115,7 +118,8 @@ public final class BridgeServer: Sendable {
         // After NIO's accept handler (added at bind), so that what it fires is seen: without it
         // a connection NIO could not set up was closed and nothing was logged (issue 16).
         try channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(AcceptErrorLogger(logger: logger))
+            try channel.pipeline.syncOperations.addHandler(
+                AcceptErrorLogger(logger: logger, pauseMilliseconds: options.acceptPauseMilliseconds))
         }.wait()
         serverChannel.withLockedValue { $0 = channel }
         let bound = channel.localAddress
@@ -161,22 +165,39 @@ public final class BridgeServer: Sendable {
     }
 }
 
-/// Logs what the listening channel's pipeline reports: a connection NIO accepted but could not
-/// set up (a child channel option or the initializer failed; NIO closes it) or a failed
-/// accept(2) (EMFILE: NIO retries at once, hundreds of thousands of times a second). At most
-/// one line a second, with the number left out, so a storm of them cannot flood the journal.
+/// Handles what the listening channel's pipeline reports: a connection NIO accepted but could
+/// not set up (a child channel option or the initializer failed; NIO closes it) or a failed
+/// accept(2). When accept fails for want of a resource (`EMFILE`, `ENFILE`, `ENOBUFS`,
+/// `ENOMEM`), NIO would retry at once, hundreds of thousands of times a second, serving no one
+/// (issue 25): accepting pauses for ``BridgeOptions/acceptPauseMilliseconds`` instead (the
+/// connections wait in the kernel's backlog) and resumes by itself once descriptors are free.
+/// At most one log line a second, with the number left out, so a storm cannot flood the
+/// journal.
 final class AcceptErrorLogger: ChannelInboundHandler {
     typealias InboundIn = Any
 
     private let logger: Logger
+    private let pause: TimeAmount
     private var lastLogged: NIODeadline?
     private var suppressed = 0
+    private var paused = false
 
-    init(logger: Logger) {
+    init(logger: Logger, pauseMilliseconds: Int64) {
         self.logger = logger
+        pause = .milliseconds(pauseMilliseconds)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode), !paused {
+            paused = true
+            let channel = context.channel
+            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            context.eventLoop.assumeIsolated().scheduleTask(in: pause) {
+                self.paused = false
+                channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+                channel.read()
+            }
+        }
         let now = NIODeadline.now()
         if let lastLogged, now - lastLogged < .seconds(1) {
             suppressed += 1
