@@ -51,9 +51,9 @@ struct BridgeRobustnessTests {
         }
     }
 
-    /// Before issue 25 the first three floods grew a debug bridge by 57, 45 and 33 MB.
-    /// The limit is what a page may hold (BridgeOptions.sessionMemoryBound, 6.5 MiB) with room
-    /// for the allocator's own slack; the figures after are 1 to 7 MB.
+    /// Before issue 25 the first three floods grew a debug bridge by 58, 35 and 25 MB; after,
+    /// every kind by 1 to 5 MB (docs/web.md § Memory under floods). The limit is what a page
+    /// may hold (BridgeOptions.sessionMemoryBound, 6.2 MiB) with room for the allocator's slack.
     @Test func aPageThatNeverReadsCannotGrowTheBridgeWhateverItSends() throws {
         let output = try Script.run("flood_test.py", ["--gestured", Paths.binary("gestured"),
                                                       "--bridge", Paths.binary("gestured-web"), "--limit-mib", "16"])
