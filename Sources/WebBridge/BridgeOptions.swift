@@ -10,6 +10,8 @@ public struct BridgeOptions: Sendable {
     /// A longer message is refused with `line_too_long` and the connection closed: the
     /// daemon's own line limit (1 MiB), since each message becomes one line.
     public var maxMessageSize = BridgeGate.daemonLineLimit
+    /// Fragments one message may come in (each a frame the aggregator keeps until the last).
+    public var maxFragments = 1 << 12
     /// Above this many bytes waiting for a browser, the bridge stops reading its daemon
     /// session, so the daemon's own flow control and `slow_consumer` apply to the browser,
     /// and stops reading the browser, so its requests wait in its own socket.

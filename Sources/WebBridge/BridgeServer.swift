@@ -68,7 +68,7 @@ public final class BridgeServer: Sendable {
                         "mayChange": "\(mayChange)"])
                     try channel.pipeline.syncOperations.addHandlers([
                         ClientFrameRules(),
-                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1 << 12,
+                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: options.maxFragments,
                                                     maxAccumulatedFrameSize: options.maxMessageSize),
                         BrowserHandler(session: session),
                     ])
