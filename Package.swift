@@ -141,7 +141,7 @@ let package = Package(
                     dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
         .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig", "TestSupport"]),
-        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig"],
+        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig", "GestureServer"],
                     exclude: ["web"]),
     ],
     swiftLanguageModes: [.v6]

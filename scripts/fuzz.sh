@@ -18,6 +18,7 @@ targets=(
     libinput-record=libinputRecord # a libinput record YAML file -> streamed, replayed
     evtest=evtest                  # evtest output -> streamed, replayed
     getevent=getevent              # Android getevent -t output -> streamed, replayed
+    gate=gate                      # one page message without the token -> the bridge's gate vs the daemon's parser
 )
 
 usage() {
@@ -79,8 +80,10 @@ run_target() {
     mkdir -p "$corpus" "$crashes"
     echo "fuzz: $target for ${seconds}s" >&2
     # -timeout: an input that takes 2 s is a stall (issue 12); -rss_limit_mb: one that needs
-    # 2 GB is unbounded memory. Both count as findings.
-    "$scratch/bin/$target" "$corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -timeout=2 \
+    # 2 GB is unbounded memory. Both count as findings. SWIFT_BACKTRACE=enable=no: Swift's crash
+    # handler would take a trap (fatalError, an overflow) before libFuzzer's, and the input
+    # that caused it would not be written to the crashes directory.
+    SWIFT_BACKTRACE=enable=no "$scratch/bin/$target" "$corpus" "Fuzz/corpus/$target" -max_total_time="$seconds" -timeout=2 \
         -rss_limit_mb=2048 -max_len=65536 -artifact_prefix="$crashes/" -print_final_stats=1 "$@"
 }
 

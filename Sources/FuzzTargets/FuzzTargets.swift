@@ -53,6 +53,34 @@ public enum FuzzTargets {
         }
     }
 
+    /// The web bridge's token gate as a parser differential (issue 25): the bytes are one
+    /// WebSocket text message on a connection opened without the token. Whatever the gate
+    /// forwards is framed as the daemon frames its socket (``BridgeGate/daemonLines(of:)``,
+    /// the daemon's `LineFramer`) and each line parsed as the daemon parses requests; a line
+    /// the daemon would accept as a request that changes it, or forwarded bytes that are not
+    /// exactly one line, trap. A refusal must be one error line.
+    public static func gate(_ bytes: UnsafeBufferPointer<UInt8>) {
+        switch BridgeGate(mayChange: false).verdict(on: bytes) {
+        case .forward(let forwarded):
+            guard forwarded.last == 0x0A, forwarded.dropLast().allSatisfy({ $0 != 0x0A }),
+                  let lines = BridgeGate.daemonLines(of: forwarded), lines.count == 1 else {
+                fatalError("the gate forwarded bytes that are not one daemon line: \(forwarded)")
+            }
+            if let (_, request) = try? Request.parse(lines[0]), request.needsControl {
+                fatalError("the gate let a changing request through without the token: \(forwarded)")
+            }
+        case .refuse(let reply):
+            // The daemon's own error line (ReplyEncoder's), which may quote a NUL of the input
+            // as \u0000: valid JSON that the project's own parser would refuse, so only its
+            // shape is checked here.
+            guard !reply.contains(0x0A), reply.starts(with: #"{"type":"error","#.utf8), reply.last == UInt8(ascii: "}") else {
+                fatalError("the gate's refusal is not one error line: \(reply)")
+            }
+        case .nothing, .tooLong:
+            break
+        }
+    }
+
     /// An evemu recording (`evemu-record`), replayed as `gestured replay` replays a file.
     public static func evemu(_ bytes: UnsafeBufferPointer<UInt8>) {
         replay(bytes, format: "# EVEMU 1.3\n", configuration: replayConfiguration)

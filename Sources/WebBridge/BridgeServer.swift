@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GestureConfig
 import Logging
 import NIOConcurrencyHelpers
@@ -14,6 +17,8 @@ public final class BridgeServer: Sendable {
     public static var clientModule: String { clientModuleText.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
 
     private let options: BridgeOptions
+    /// What a new connection gets: ``options`` with what SIGHUP re-read (``reload(web:socketPath:)``).
+    private let current: NIOLockedValueBox<BridgeOptions>
     private let logger: Logger
     private let group: MultiThreadedEventLoopGroup
     private let registry: SessionRegistry
@@ -21,6 +26,7 @@ public final class BridgeServer: Sendable {
 
     public init(options: BridgeOptions, logger: Logger) {
         self.options = options
+        current = NIOLockedValueBox(options)
         self.logger = logger
         group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let loop = group.next()
@@ -31,6 +37,7 @@ public final class BridgeServer: Sendable {
     /// `host:port` (port 0 picks a free one).
     public func start() throws -> String {
         let options = self.options
+        let current = self.current
         let logger = self.logger
         let registry = self.registry
         let loop = registry.eventLoop
@@ -43,11 +50,13 @@ public final class BridgeServer: Sendable {
             maxFrameSize: options.maxMessageSize, automaticErrorHandling: false,
             shouldUpgrade: { channel, head in
                 let path = head.uri.prefix { $0 != "?" && $0 != "#" }
-                let allowed = path == "/socket" && options.web.allows(origin: head.headers.first(name: "Origin"))
+                let web = current.withLockedValue { $0.web }
+                let allowed = path == "/socket" && web.allows(origin: head.headers.first(name: "Origin"))
                 // nil leaves the request to HTTPRequestHandler, which says why (403, 426).
                 return channel.eventLoop.makeSucceededFuture(allowed ? HTTPHeaders() : nil)
             },
             upgradePipelineHandler: { channel, head in
+                let options = current.withLockedValue { $0 }
                 let mayChange = options.web.token.map { RequestGate.tokenMatches(uri: head.uri, token: $0) } ?? true
                 let number = serial.withLockedValue { $0 += 1; return $0 }
                 return channel.eventLoop.makeCompletedFuture {
@@ -59,7 +68,7 @@ public final class BridgeServer: Sendable {
                         "mayChange": "\(mayChange)"])
                     try channel.pipeline.syncOperations.addHandlers([
                         ClientFrameRules(),
-                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: 1 << 12,
+                        NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: options.maxFragments,
                                                     maxAccumulatedFrameSize: options.maxMessageSize),
                         BrowserHandler(session: session),
                     ])
@@ -69,6 +78,9 @@ public final class BridgeServer: Sendable {
         let bootstrap = ServerBootstrap(group: loop)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
             .serverChannelOption(ChannelOptions.backlog, value: 128)
+            // Set on the listening socket so that accepted ones inherit it before their window
+            // scale is agreed (tcp(7)): a bounded receive buffer instead of autotuning.
+            .serverChannelOption(ChannelOptions.socketOption(.so_rcvbuf), value: options.socketReceiveBuffer)
             // TCP_NODELAY at the TCP level: socketOption(.tcp_nodelay) would be level SOL_SOCKET,
             // where option 1 is SO_DEBUG, which needs CAP_NET_ADMIN. As root that went unnoticed
             // (it set SO_DEBUG); under the unit (DynamicUser, no capabilities) setsockopt failed
@@ -80,7 +92,9 @@ public final class BridgeServer: Sendable {
             // grows to megabytes: what a browser has not read is then mostly in our bounded
             // queue, where slow_consumer sees it.
             .childChannelOption(ChannelOptions.socketOption(.so_sndbuf), value: options.socketSendBuffer)
-            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 15, high: 1 << 16))
+            .childChannelOption(ChannelOptions.writeBufferWaterMark,
+                                value: ChannelOptions.Types.WriteBufferWaterMark(low: options.channelWaterMarks.low,
+                                                                                 high: options.channelWaterMarks.high))
             .childChannelInitializer { channel in
                 let count = connections.withLockedValue { $0 += 1; return $0 }
                 channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
@@ -88,8 +102,9 @@ public final class BridgeServer: Sendable {
                     logger.warning("refusing a connection: too many at once", metadata: ["limit": "\(options.maxConnections)"])
                     return channel.close()
                 }
+                let web = current.withLockedValue { $0.web }
                 return channel.eventLoop.makeCompletedFuture {
-                    let http = HTTPRequestHandler(web: options.web, module: module, serverName: serverName,
+                    let http = HTTPRequestHandler(web: web, module: module, serverName: serverName,
                                                   timeoutSeconds: options.requestTimeoutSeconds)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in
@@ -103,12 +118,27 @@ public final class BridgeServer: Sendable {
         // After NIO's accept handler (added at bind), so that what it fires is seen: without it
         // a connection NIO could not set up was closed and nothing was logged (issue 16).
         try channel.eventLoop.submit {
-            try channel.pipeline.syncOperations.addHandler(AcceptErrorLogger(logger: logger))
+            try channel.pipeline.syncOperations.addHandler(
+                AcceptErrorLogger(logger: logger, pauseMilliseconds: options.acceptPauseMilliseconds))
         }.wait()
         serverChannel.withLockedValue { $0 = channel }
         let bound = channel.localAddress
         let host = bound?.ipAddress ?? options.web.listen.host
         return ListenAddress(host: host, port: bound?.port ?? options.web.listen.port).description
+    }
+
+    /// Takes what SIGHUP re-read for the connections opened from now on: `web.origins`,
+    /// `web.token` and the daemon's socket. The bridge keeps listening where it listens (a
+    /// changed `web.listen` is reported as needing a restart); open connections keep what
+    /// they were opened with. Returns what changed.
+    public func reload(web: WebConfig, socketPath: String) -> BridgeReload {
+        current.withLockedValue { running in
+            let reload = BridgeReload(from: running, web: web, socketPath: socketPath)
+            running.web.origins = web.origins
+            running.web.token = web.token
+            running.socketPath = socketPath
+            return reload
+        }
     }
 
     /// Stops accepting, closes every session (the browsers get a close frame, "going away")
@@ -135,22 +165,39 @@ public final class BridgeServer: Sendable {
     }
 }
 
-/// Logs what the listening channel's pipeline reports: a connection NIO accepted but could not
-/// set up (a child channel option or the initializer failed; NIO closes it) or a failed
-/// accept(2) (EMFILE: NIO retries at once, hundreds of thousands of times a second). At most
-/// one line a second, with the number left out, so a storm of them cannot flood the journal.
+/// Handles what the listening channel's pipeline reports: a connection NIO accepted but could
+/// not set up (a child channel option or the initializer failed; NIO closes it) or a failed
+/// accept(2). When accept fails for want of a resource (`EMFILE`, `ENFILE`, `ENOBUFS`,
+/// `ENOMEM`), NIO would retry at once, hundreds of thousands of times a second, serving no one
+/// (issue 25): accepting pauses for ``BridgeOptions/acceptPauseMilliseconds`` instead (the
+/// connections wait in the kernel's backlog) and resumes by itself once descriptors are free.
+/// At most one log line a second, with the number left out, so a storm cannot flood the
+/// journal.
 final class AcceptErrorLogger: ChannelInboundHandler {
     typealias InboundIn = Any
 
     private let logger: Logger
+    private let pause: TimeAmount
     private var lastLogged: NIODeadline?
     private var suppressed = 0
+    private var paused = false
 
-    init(logger: Logger) {
+    init(logger: Logger, pauseMilliseconds: Int64) {
         self.logger = logger
+        pause = .milliseconds(pauseMilliseconds)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: Error) {
+        if let error = error as? IOError, [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.errnoCode), !paused {
+            paused = true
+            let channel = context.channel
+            channel.setOption(ChannelOptions.autoRead, value: false).whenFailure { _ in }
+            context.eventLoop.assumeIsolated().scheduleTask(in: pause) {
+                self.paused = false
+                channel.setOption(ChannelOptions.autoRead, value: true).whenFailure { _ in }
+                channel.read()
+            }
+        }
         let now = NIODeadline.now()
         if let lastLogged, now - lastLogged < .seconds(1) {
             suppressed += 1

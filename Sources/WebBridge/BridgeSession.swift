@@ -13,8 +13,16 @@ import NIOWebSocket
 /// as the slow (or stalled) socket client it is and applies its own rules — a live daemon
 /// drops it with `slow_consumer` once its queue overflows, a replay in virtual time waits for
 /// it while it still reads. The bridge's own queue limit (``BridgeOptions/queueLimit``,
-/// dropping the browser with `slow_consumer` as well) is only the safety net for what
-/// arrives while reading is paused, such as the rest of a closing session.
+/// dropping the browser with `slow_consumer` as well) is the safety net for what arrives while
+/// reading is paused, such as the rest of a closing session.
+///
+/// What the bridge answers itself (a page's binary message, a request the gate refuses, a
+/// pong) is bounded the same way (issue 25): every byte queued for the page counts against
+/// the queue limit, the bridge stops reading a page while more than
+/// ``BridgeOptions/pauseAbove`` bytes wait for it (so its requests wait in its own socket),
+/// and pongs are coalesced: only the latest ping is answered, once the page's socket takes
+/// it (RFC 6455 §5.5.3 allows that). A page's memory in the bridge is therefore bounded
+/// whatever it sends (docs/limits.md § Web bridge).
 final class BridgeSession {
     /// Why the session ends, and what the browser is told.
     enum Ending {
@@ -63,6 +71,15 @@ final class BridgeSession {
     private var closeSent = false
     /// Reading the daemon session is paused because the browser has a backlog.
     private var daemonPaused = false
+    /// The daemon's socket is full: the browser's requests must wait in the browser's socket.
+    private var daemonBlocked = false
+    /// More than ``BridgeOptions/pauseAbove`` bytes wait for the browser: it is not read until
+    /// fewer than ``BridgeOptions/resumeBelow`` do.
+    private var browserBacklogged = false
+    /// Reading the browser is paused, for either reason above.
+    private var browserPaused = false
+    /// The payload of the latest ping not yet answered (at most 125 bytes, RFC 6455 §5.5).
+    private var pendingPong: ByteBuffer?
 
     init(serial: Int, browser: Channel, options: BridgeOptions, mayChange: Bool, logger: Logger,
          onEnd: @escaping (BridgeSession) -> Void) {
@@ -81,7 +98,9 @@ final class BridgeSession {
         let loop = browser.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
         ClientBootstrap(group: loop)
-            .channelOption(ChannelOptions.writeBufferWaterMark, value: ChannelOptions.Types.WriteBufferWaterMark(low: 1 << 15, high: 1 << 16))
+            .channelOption(ChannelOptions.writeBufferWaterMark,
+                           value: ChannelOptions.Types.WriteBufferWaterMark(low: options.channelWaterMarks.low,
+                                                                            high: options.channelWaterMarks.high))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(DaemonHandler(session: bound.value))
@@ -126,37 +145,46 @@ final class BridgeSession {
             browserText(frame.unmaskedData)
         case .binary:
             enqueue(ReplyEncoder.encode(.error(ProtocolError(.badRequest, "the bridge takes requests as text messages, one JSON "
-                + "object each, such as {\"type\":\"status\",\"id\":1}; a binary message was ignored"))), force: true)
+                + "object each, such as {\"type\":\"status\",\"id\":1}; a binary message was ignored"))))
         case .ping:
+            // Only the latest ping is answered (RFC 6455 §5.5.3), when the browser's socket
+            // takes it: a page that pings and never reads costs one payload, not a pong each.
             var payload = frame.unmaskedData
             if payload.readableBytes > 125 { payload = payload.getSlice(at: payload.readerIndex, length: 125)! }
-            browser.writeAndFlush(WebSocketFrame(fin: true, opcode: .pong, data: payload), promise: nil)
+            pendingPong = payload
+            writeQueued()
         case .pong:
             break
         case .connectionClose:
-            // Answer with the browser's own code (RFC 6455 5.5.1), then close.
-            var payload = frame.unmaskedData
-            let code = payload.readWebSocketErrorCode() ?? .normalClosure
-            closeCode = code
-            end(.browserGone("the browser closed the WebSocket"))
+            switch CloseFrameRule(payload: frame.unmaskedData.readableBytesView) {
+            case .answer(let code):
+                closeCode = WebSocketErrorCode(codeNumber: Int(code))
+                end(.browserGone("the browser closed the WebSocket"))
+            case .protocolError(let why):
+                end(.protocolError(why))
+            }
         default:
             end(.protocolError("an unknown opcode"))
         }
     }
 
+    /// A text message: the gate (``BridgeGate``) decides on exactly the line the daemon would
+    /// read, and that line is what is forwarded.
     private func browserText(_ message: ByteBuffer) {
-        var line = message
-        if let refusal = gate.refusal(of: line.readableBytesView) {
-            logger.debug("a change without the token was refused", metadata: ["session": "\(serial)"])
-            enqueue(refusal, force: true)
+        let line: ByteBuffer
+        switch gate.verdict(on: message.readableBytesView) {
+        case .forward(let bytes):
+            line = ByteBuffer(bytes: bytes)
+        case .refuse(let reply):
+            logger.debug("a message was refused without the token", metadata: ["session": "\(serial)"])
+            enqueue(reply)
+            return
+        case .nothing:
+            return
+        case .tooLong:
+            end(.messageTooLong)
             return
         }
-        // One message is one line: a newline inside valid JSON can only be whitespace (strings
-        // escape theirs), so it becomes a space; in anything else the daemon says bad_json.
-        line.withUnsafeMutableReadableBytes { bytes in
-            for index in bytes.indices where bytes[index] == 0x0A || bytes[index] == 0x0D { bytes[index] = 0x20 }
-        }
-        line.writeInteger(UInt8(0x0A))
         if let daemon {
             daemon.writeAndFlush(line, promise: nil)
         } else {
@@ -173,8 +201,8 @@ final class BridgeSession {
     /// it drains, so the browser's requests pile up in its own socket, not in our memory.
     func daemonWritabilityChanged(_ writable: Bool) {
         guard ending == nil else { return }
-        browser.setOption(ChannelOptions.autoRead, value: writable).whenFailure { _ in }
-        if writable { browser.read() }
+        daemonBlocked = !writable
+        updateBrowserReading()
     }
 
     // MARK: Daemon → browser
@@ -196,7 +224,7 @@ final class BridgeSession {
                 sawHello = true
                 line = ByteBuffer(bytes: gate.hello(Array(line.readableBytesView)))
             }
-            enqueue(line, force: false)
+            enqueue(line)
             if ending != nil { return }
         }
         if buffer.readableBytes > 0 {
@@ -214,10 +242,11 @@ final class BridgeSession {
         if ending == nil { end(.daemonClosed) }
     }
 
-    /// Queues one message; `force` for the bridge's own replies, which the browser asked for
-    /// and which are few. An event that would overflow the queue drops the browser.
-    private func enqueue(_ message: ByteBuffer, force: Bool) {
-        if !force && queuedBytes + message.readableBytes > options.queueLimit {
+    /// Queues one message for the browser, a daemon line or the bridge's own answer alike: one
+    /// that would take the queue past its limit drops the browser as a slow consumer.
+    private func enqueue(_ message: ByteBuffer) {
+        guard ending == nil else { return }
+        if queuedBytes + message.readableBytes > options.queueLimit {
             end(.slowConsumer)
             return
         }
@@ -226,16 +255,27 @@ final class BridgeSession {
         writeQueued()
     }
 
-    private func enqueue(_ line: [UInt8], force: Bool) {
-        var bytes = line
-        if bytes.last == 0x0A { bytes.removeLast() }
-        enqueue(ByteBuffer(bytes: bytes), force: force)
+    private func enqueue(_ line: [UInt8]) {
+        enqueue(ByteBuffer(bytes: line.last == 0x0A ? line.dropLast() : line[...]))
+    }
+
+    /// The last message of an ending session (its error or `bye`), after the queue was emptied
+    /// or with what it holds: one short line beyond the limit at most.
+    private func enqueueLast(_ line: [UInt8]) {
+        let message = ByteBuffer(bytes: line.last == 0x0A ? line.dropLast() : line[...])
+        queue.append(message)
+        queuedBytes += message.readableBytes
     }
 
     /// Hands queued messages to the browser's channel while it takes them (its own buffer is
     /// small: the writability water marks), then flushes.
     func writeQueued() {
         var wrote = false
+        if ending == nil, browser.isWritable, let pong = pendingPong {
+            pendingPong = nil
+            browser.write(WebSocketFrame(fin: true, opcode: .pong, data: pong), promise: nil)
+            wrote = true
+        }
         while browser.isWritable, let message = queue.popFirst() {
             queuedBytes -= message.readableBytes
             browser.write(WebSocketFrame(fin: true, opcode: .text, data: message), promise: nil)
@@ -244,6 +284,7 @@ final class BridgeSession {
         if wrote { browser.flush() }
         if queue.isEmpty, ending != nil { sendCloseFrame() }
         updateDaemonReading()
+        updateBrowserReading()
     }
 
     /// Pauses reading the daemon above the high-water mark, resumes below the low one.
@@ -259,6 +300,23 @@ final class BridgeSession {
         }
     }
 
+    /// Pauses reading the browser while the daemon's socket is full or while more than
+    /// ``BridgeOptions/pauseAbove`` bytes wait for the browser (its own answers piling up
+    /// among them), resumes when neither holds (below ``BridgeOptions/resumeBelow``).
+    private func updateBrowserReading() {
+        guard ending == nil else { return }
+        if !browserBacklogged, queuedBytes > options.pauseAbove {
+            browserBacklogged = true
+        } else if browserBacklogged, queuedBytes < options.resumeBelow {
+            browserBacklogged = false
+        }
+        let pause = daemonBlocked || browserBacklogged
+        guard pause != browserPaused else { return }
+        browserPaused = pause
+        browser.setOption(ChannelOptions.autoRead, value: !pause).whenFailure { _ in }
+        if !pause { browser.read() }
+    }
+
     // MARK: Ending
 
     /// Ends the session: the daemon session is closed at once; the browser gets what is
@@ -271,6 +329,7 @@ final class BridgeSession {
         daemon?.close(promise: nil)
         daemon = nil
         early = []
+        pendingPong = nil
         switch reason {
         case .browserGone(let why):
             logger.info("browser left", metadata: ["session": "\(serial)", "reason": "\(why)"])
@@ -282,23 +341,22 @@ final class BridgeSession {
             logger.warning("cannot reach gestured's socket", metadata: [
                 "session": "\(serial)", "socket": "\(options.socketPath)", "error": "\(why)"])
             closeCode = .unknown(1013)  // Try Again Later
-            enqueue(ReplyEncoder.encode(.bye(reason: "unavailable", message: "gestured is not reachable on \(options.socketPath) "
-                + "(\(why)); the bridge runs, the daemon does not: start gestured, then reconnect")), force: true)
+            enqueueLast(ReplyEncoder.encode(.bye(reason: "unavailable", message: "gestured is not reachable on \(options.socketPath) "
+                + "(\(why)); the bridge runs, the daemon does not: start gestured, then reconnect")))
         case .slowConsumer:
             logger.warning("dropping a browser that does not read its events fast enough", metadata: [
                 "session": "\(serial)", "queued": "\(queuedBytes)", "limit": "\(options.queueLimit)"])
             queue.removeAll()
             queuedBytes = 0
             closeCode = .policyViolation
-            enqueue(ReplyEncoder.encode(.error(ProtocolError(.slowConsumer, "client bug: this connection did not read its events "
-                + "fast enough and more than \(options.queueLimit) bytes were waiting; read continuously and reconnect"))),
-                    force: true)
+            enqueueLast(ReplyEncoder.encode(.error(ProtocolError(.slowConsumer, "client bug: this connection did not read its "
+                + "events and answers fast enough and more than \(options.queueLimit) bytes were waiting; read continuously and "
+                + "reconnect"))))
         case .messageTooLong:
             logger.warning("closing a browser that sent an over-long message", metadata: ["session": "\(serial)"])
             closeCode = .messageTooLarge
-            enqueue(ReplyEncoder.encode(.error(ProtocolError(.lineTooLong, "client bug: a message is longer than "
-                + "\(options.maxMessageSize) bytes; keep every request under the limit (send large layouts as compact JSON)"))),
-                    force: true)
+            enqueueLast(ReplyEncoder.encode(.error(ProtocolError(.lineTooLong, "client bug: a message is longer than "
+                + "\(options.maxMessageSize) bytes; keep every request under the limit (send large layouts as compact JSON)"))))
         case .protocolError(let why):
             logger.info("closing a browser that broke the WebSocket protocol", metadata: ["session": "\(serial)", "error": "\(why)"])
             queue.removeAll()

@@ -2,39 +2,22 @@ import FoundationEssentials
 import GestureConfig
 import GestureServer
 
-/// The bridge's one look inside the messages a page sends (SPEC 13): with `web.token` set, a
-/// connection opened without the token may not send the requests that change the daemon.
-/// Everything else is the daemon's to judge, with its own error replies.
+/// What the bridge does with the token (SPEC 13): with `web.token` set, a connection opened
+/// without it may not send the requests that change the daemon. The verdict on each message
+/// is ``BridgeGate``'s (in the daemon's module, beside the parser it decides with); this adds
+/// the token in the request target and the `hello` such a connection is shown.
 public struct RequestGate: Sendable {
-    /// The request types that change the daemon and so need the token (SPEC 13).
-    public static let changingTypes: Set<String> = ["layout.set", "view.update", "screen.set", "reload"]
-
     /// Whether this connection may change the daemon (no token configured, or it was given).
-    public let mayChange: Bool
+    public var mayChange: Bool { gate.mayChange }
+    private let gate: BridgeGate
 
-    public init(mayChange: Bool) {
-        self.mayChange = mayChange
+    public init(mayChange: Bool, maxLineLength: Int = BridgeGate.daemonLineLimit) {
+        gate = BridgeGate(mayChange: mayChange, maxLineLength: maxLineLength)
     }
 
-    /// The `forbidden` error line for `message` when it is a changing request this connection
-    /// may not send; `nil` when it may go to the daemon. A message the daemon could not read
-    /// (not JSON, no type) goes on: the daemon answers it as it answers any client.
-    public func refusal(of message: some Collection<UInt8>) -> [UInt8]? {
-        guard !mayChange else { return nil }
-        guard let value = try? JSONParser.parse(bytes: Array(message), dialect: .json).value,
-              case .object(let members) = value,
-              case .string(let type)? = members["type"], Self.changingTypes.contains(type) else {
-            return nil
-        }
-        let id: RequestID? = switch members["id"] {
-        case .number(let number)?: .number(number)
-        case .string(let string)?: .string(string)
-        default: nil
-        }
-        let error = ProtocolError(.forbidden, "this connection may not change the layout: the bridge requires a token "
-            + "for \(type); open the WebSocket with ?token=… (connect({ token })) as web.token in gestured's configuration says",
-            requestID: id)
-        return ReplyEncoder.encode(.error(error))
+    /// What becomes of one whole message from the page (``BridgeGate/verdict(on:)``).
+    public func verdict(on message: some Collection<UInt8>) -> BridgeGate.Verdict {
+        gate.verdict(on: message)
     }
 
     /// The daemon's `hello` as this connection should see it: a connection that may not change

@@ -20,7 +20,9 @@ struct GesturedWeb: ParsableCommand {
             socket, speaking its protocol one JSON object per text message. Pages whose origin \
             is not in web.origins get HTTP 403; with web.token set, layout.set, view.update, \
             screen.set and reload need a connection opened with ?token=…. Tells systemd \
-            READY=1 once it listens; SIGTERM or SIGINT closes every WebSocket and exits 0.
+            READY=1 once it listens; SIGTERM or SIGINT closes every WebSocket and exits 0; \
+            SIGHUP re-reads the web section for new connections; other signals that would \
+            end it (SIGUSR1, SIGUSR2, SIGALRM, …) are logged and ignored.
             """,
         version: "0.1.0")
 
@@ -42,26 +44,25 @@ struct GesturedWeb: ParsableCommand {
             printError(error.description)
             throw ExitCode.failure
         }
-        var web = configuration.web ?? WebConfig()
-        if let listen {
-            switch ListenAddress.parse(listen, allowsAnyPort: true) {
-            case .success(let address): web.listen = address
-            case .failure(let error):
-                printError("gestured-web: --listen \(listen): \(error)")
-                throw ExitCode.validationFailure
-            }
+        let web: WebConfig
+        do {
+            web = try webSection(of: configuration)
+        } catch {
+            printError(error.description)
+            throw ExitCode.validationFailure
         }
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured-web")
         // A browser that vanishes must be an EPIPE to handle, never a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
-        // SIGTERM and SIGINT are taken by sigwait on this thread: block them before the event
-        // loop's thread starts, so it inherits the mask and never runs a handler.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGTERM)
-        sigaddset(&stopSignals, SIGINT)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        BridgeSignals.ignoreProfilingSignal()
+        // The signals with a meaning, and those that would end the bridge by mistake, are
+        // taken by sigwaitinfo on this thread: block them before the event loop's thread
+        // starts, so it inherits the mask and never runs a handler (docs/web.md § Signals).
+        var waited = sigset_t()
+        sigemptyset(&waited)
+        for signal in BridgeSignals.waited { sigaddset(&waited, signal) }
+        pthread_sigmask(SIG_BLOCK, &waited, nil)
 
         let options = BridgeOptions(socketPath: socket ?? configuration.socket.path, web: web, version: "0.1.0")
         let server = BridgeServer(options: options, logger: logger)
@@ -84,13 +85,76 @@ struct GesturedWeb: ParsableCommand {
         // The one line scripts and tests wait for: where the bridge listens.
         let line = Array("gestured-web: listening on \(address), gestured socket \(options.socketPath)\n".utf8)
         _ = write(1, line, line.count)
-        notifier.ready(status: "serving \(address) for gestured on \(options.socketPath)")
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
-        notifier.stopping(status: "stopping")
-        logger.info("stopping", metadata: ["signal": "\(received == SIGTERM ? "SIGTERM" : "SIGINT")"])
-        server.stop()
+        let status = "serving \(address) for gestured on \(options.socketPath)"
+        notifier.ready(status: status)
+        while true {
+            var info = siginfo_t()
+            let received = sigwaitinfo(&waited, &info)
+            guard received > 0 else { continue }  // EINTR: SIGPROF's handler ran on this thread
+            let metadata: Logger.Metadata = ["signal": "\(BridgeSignals.name(of: received))",
+                                             "sender": "\(info._sifields._kill.si_pid)"]
+            switch BridgeSignals.meaning(of: received) {
+            case .stop:
+                notifier.stopping(status: "stopping")
+                logger.info("stopping", metadata: metadata)
+                server.stop()
+                return
+            case .reload:
+                notifier.reloading()
+                reload(server, logger: logger, metadata: metadata)
+                notifier.ready(status: status)
+            case .ignore:
+                // The sentence is the one SIGPROF's handler writes (BridgeSignals.ignoreProfilingSignal).
+                logger.warning("a signal with no meaning for gestured-web was ignored", metadata: metadata)
+            }
+        }
     }
+
+    /// SIGHUP: the configuration file again, validated whole as at start; its `web` section and
+    /// `socket.path` go to the connections opened from now on. An invalid file changes nothing.
+    private func reload(_ server: BridgeServer, logger: Logger, metadata: Logger.Metadata) {
+        let configuration: Configuration
+        let web: WebConfig
+        do {
+            configuration = try ConfigurationLoader.load(path: config)
+            web = try webSection(of: configuration)
+        } catch {
+            var metadata = metadata
+            metadata["problems"] = "\(error)"
+            logger.error("the configuration was not reloaded; the bridge keeps the running one", metadata: metadata)
+            return
+        }
+        let reload = server.reload(web: web, socketPath: socket ?? configuration.socket.path)
+        var details = metadata
+        details["file"] = "\(config)"
+        if reload.isEmpty {
+            logger.info("configuration re-read: nothing changed for the bridge", metadata: details)
+        }
+        if !reload.applied.isEmpty {
+            details["changed"] = "\(reload.applied.joined(separator: "; "))"
+            logger.info("configuration reloaded for new connections", metadata: details)
+        }
+        for change in reload.needsRestart {
+            logger.warning("a change needs a restart of gestured-web", metadata: ["change": "\(change)"])
+        }
+    }
+
+    /// The file's `web` section, with `--listen` in place of `web.listen`.
+    private func webSection(of configuration: Configuration) throws(UsageFailure) -> WebConfig {
+        var web = configuration.web ?? WebConfig()
+        if let listen {
+            switch ListenAddress.parse(listen, allowsAnyPort: true) {
+            case .success(let address): web.listen = address
+            case .failure(let error): throw UsageFailure(description: "gestured-web: --listen \(listen): \(error)")
+            }
+        }
+        return web
+    }
+}
+
+/// A command-line value that cannot be used, with the sentence that says why.
+struct UsageFailure: Error, CustomStringConvertible {
+    var description: String
 }
 
 func printError(_ message: String) {

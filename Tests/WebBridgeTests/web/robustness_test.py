@@ -129,6 +129,26 @@ def run(args, work, sock, port, daemon, bridge):
         expect_close(bad, {1002}, name)
     ok("garbage, invalid JSON, binary frames and broken frames: error replies or a 1002 close, as each deserves")
 
+    # Close frames (RFC 6455 §5.5.1, §7.4): a code that may be received is echoed, no code is
+    # answered with 1000 (1005 may never be sent), and anything else is a protocol error.
+    code = lambda n: struct.pack("!H", n)  # noqa: E731
+    for payload, expected in [(b"", 1000), (code(1000), 1000), (code(1001), 1001), (code(4000) + "ünï".encode(), 4000),
+                              (code(3000), 3000), (code(1005), 1002), (code(1006), 1002), (code(1015), 1002),
+                              (code(1004), 1002), (code(999), 1002), (code(2000), 1002), (code(5000), 1002),
+                              (b"\x03", 1002), (code(1000) + b"\xff\xfe", 1002)]:
+        closing = wsclient.WebSocket("127.0.0.1", port, origin=ORIGIN)
+        closing.recv_json()
+        closing.send_frame(0x8, payload)
+        expect_close(closing, {expected}, f"a close frame {payload!r}")
+    # A ping is answered with a pong carrying its payload.
+    pinger = wsclient.WebSocket("127.0.0.1", port, origin=ORIGIN)
+    pinger.recv_json()
+    pinger.send_frame(0x9, b"are you there")
+    assert pinger.recv_frame() == (0xA, b"are you there")
+    pinger.close()
+    ok("close frames: codes echoed, none answered with 1000, 1005/1006/1015, reserved codes, 1-byte payloads and "
+       "reasons that are not UTF-8 closed with 1002; a ping gets its pong")
+
     # Over the limit (the daemon's 1 MiB line): in one frame (refused from its header) and in
     # fragments that add up; both get line_too_long and a 1009 close.
     big = wsclient.WebSocket("127.0.0.1", port, origin=ORIGIN)
