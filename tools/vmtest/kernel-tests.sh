@@ -45,6 +45,20 @@ PYTHON=${PYTHON:-/usr/bin/python3}
 log() { echo "  $*"; }
 now() { date +%s.%N; }
 
+# How long a test waits for what should come at once (a node, a log line, udev, every frame
+# read): generous, as a loaded host slows the emulated guest down, and free when it comes.
+WAIT_SECONDS=30
+
+# poll COMMAND...: until COMMAND succeeds, every 50 ms, for WAIT_SECONDS at most. Counted on the
+# clock, not in tries: under emulation each try (a process started) can take most of a second.
+poll() {
+    local until=$((SECONDS + WAIT_SECONDS))
+    until "$@"; do
+        [ "$SECONDS" -lt "$until" ] || return 1
+        sleep 0.05
+    done
+}
+
 # --- devices -------------------------------------------------------------------------------
 
 # make_device DESCRIPTION: creates a uinput device with evemu-device; sets NODE and DEVPID.
@@ -54,13 +68,14 @@ make_device() {
     DEVPID=$!
     DEVICE_PIDS+=("$DEVPID")
     NODE=
-    for _ in $(seq 100); do
-        NODE=$(grep -o '/dev/input/event[0-9]*' "$out" | head -n1)
-        [ -n "$NODE" ] && [ -e "$NODE" ] && return 0
-        sleep 0.05
-    done
+    poll node_in "$out" && return 0
     log "evemu-device $1 gave no node: $(cat "$out")"
     return 1
+}
+
+node_in() {   # node_in FILE: sets NODE to the event node evemu-device named in FILE, once it exists
+    NODE=$(grep -o '/dev/input/event[0-9]*' "$1" | head -n1)
+    [ -n "$NODE" ] && [ -e "$NODE" ]
 }
 
 remove_device() {   # remove_device PID: destroys the uinput device
@@ -101,31 +116,29 @@ while True:
 # CLOCK_MONOTONIC in a VM that never suspends), to the kernel's 10 ms tick.
 started_at() { awk -v hz="$(getconf CLK_TCK)" '{ printf "%.6f", $22 / hz }' "/proc/$1/stat"; }
 
-# wait_for FILE PATTERN [COUNT]: until FILE has COUNT lines matching PATTERN (30 s at most: a
-# loaded host slows the emulated guest down; waiting costs nothing when it comes at once).
+# wait_for FILE PATTERN [COUNT]: until FILE has COUNT lines matching PATTERN.
 wait_for() {
-    local count=${3:-1}
-    local found
-    for _ in $(seq 600); do
-        found=$(grep -c -- "$2" "$1" 2>/dev/null)   # nothing while FILE does not exist yet
-        [ "${found:-0}" -ge "$count" ] && return 0
-        sleep 0.05
-    done
-    log "timed out waiting for $count × '$2' in $1:"; sed 's/^/    /' "$1" | tail -n 20
+    poll has_lines "$1" "$2" "${3:-1}" && return 0
+    log "timed out waiting for ${3:-1} × '$2' in $1:"; sed 's/^/    /' "$1" 2>&1 | tail -n 20
     return 1
 }
 
+has_lines() {   # has_lines FILE PATTERN COUNT (grep prints nothing while FILE does not exist)
+    local found; found=$(grep -c -- "$2" "$1" 2>/dev/null)
+    [ "${found:-0}" -ge "$3" ]
+}
+
 # wait_frames SOCKET COUNT: until the gestured serving SOCKET has processed COUNT touch frames
-# (its status says so; 10 s at most). Needed before removing a device: once it is gone, evdev
+# (its status says so; WAIT_SECONDS at most). Needed before removing a device: once it is gone, evdev
 # answers ENODEV even to a reader that has not read what was played yet. One Python process
 # polls, as starting the interpreter is slow under emulation.
 wait_frames() {
-    "$PYTHON" - "$1" "$2" <<'PYTHON' || { log "gestured did not report $2 frames processed"; return 1; }
+    "$PYTHON" - "$1" "$2" "$WAIT_SECONDS" <<'PYTHON' || { log "gestured did not report $2 frames processed"; return 1; }
 import sys, time
 sys.path.insert(0, "examples/python")
 from gestured_client import GesturedClient
 with GesturedClient(sys.argv[1]) as client:
-    deadline = time.monotonic() + 10
+    deadline = time.monotonic() + int(sys.argv[3])
     while client.status()["input"]["frames"] < int(sys.argv[2]):
         if time.monotonic() > deadline:
             sys.exit(1)
@@ -156,6 +169,8 @@ without_grab() {
 # frames_in RECORDING: how many frames (SYN_REPORTs) an evemu recording or capture holds.
 frames_in() { awk '$1 == "E:" && $3 == "0000" && $4 == "0000" { n++ } END { print n + 0 }' "$1"; }
 
+holds_frames() { [ "$(frames_in "$1")" -ge "$2" ]; }   # holds_frames RECORDING COUNT
+
 # span_of RECORDING: seconds from its first event to its last.
 span_of() {
     awk '$1 == "E:" { split($2, t, "."); us = t[1] * 1000000 + t[2]; if (!n++) first = us; last = us }
@@ -176,17 +191,14 @@ start_capture() {
     wait_for "$CAPTURE" '^# EVEMU' || { log "evemu-record is not reading $NODE: $(cat "$W/$1.kernel.err")"; return 1; }
 }
 
-# stop_capture PLAYED: once the capture holds as many frames as the events PLAYED (10 s at
-# most), stops evemu-record. A capture with fewer (it missed the start, the kernel dropped
+# stop_capture PLAYED: once the capture holds as many frames as the events PLAYED (or
+# WAIT_SECONDS have passed), stops evemu-record. A capture with fewer (it missed the start, the kernel dropped
 # events for it: SYN_DROPPED) fails the test, so no comparison passes on part of the input.
 stop_capture() {
     local want have
     want=$(frames_in "$1")
-    for _ in $(seq 200); do
-        have=$(frames_in "$CAPTURE")
-        [ "$have" -ge "$want" ] && break
-        sleep 0.05
-    done
+    poll holds_frames "$CAPTURE" "$want"
+    have=$(frames_in "$CAPTURE")
     kill -TERM "$CAPTURE_PID" 2>/dev/null; wait "$CAPTURE_PID" 2>/dev/null
     if grep -q '^E: [0-9.]* 0000 0003 ' "$CAPTURE"; then
         log "the kernel dropped events for the capture (SYN_DROPPED): it is not what gestured run read"; return 1
@@ -495,8 +507,8 @@ test_record_and_replay() {
     wait_for "$W/record.err" "recording $node" || return 1
     evemu-play "$node" < "$r" || return 1
     stop_capture "$r" || return 1
-    # gestured record has read as much when its file holds as many frames (10 s at most).
-    for _ in $(seq 200); do [ "$(frames_in "$W/recorded.evemu")" -ge "$(frames_in "$r")" ] && break; sleep 0.05; done
+    # gestured record has read as much when its file holds as many frames.
+    poll holds_frames "$W/recorded.evemu" "$(frames_in "$r")"
     kill -TERM $rpid; wait $rpid || { log "gestured record exited $?"; return 1; }
     remove_device "$dev"
     log "gestured record wrote $(grep -c '^E:' "$W/recorded.evemu") events; its head:"
@@ -605,14 +617,11 @@ test_unreadable_device_message() {
 # udev_entry NODE: the file of NODE's entry in udev's database (/run/udev/data/c13:MINOR).
 udev_entry() { printf '/run/udev/data/c%d:%d\n' "0x$(stat -c %t "$1")" "0x$(stat -c %T "$1")"; }
 
-# udev_property NODE PROPERTY=VALUE: until udev's database has it for NODE (10 s at most; the
-# file is read, as gestured reads it: udevadm is slow to start under emulation).
+# udev_property NODE PROPERTY=VALUE: until udev's database has it for NODE (the file is read,
+# as gestured reads it: udevadm is slow to start under emulation).
 udev_property() {
     local entry; entry=$(udev_entry "$1")
-    for _ in $(seq 200); do
-        grep -qxF -- "E:$2" "$entry" 2>/dev/null && return 0
-        sleep 0.05
-    done
+    poll grep -qxF -- "E:$2" "$entry" 2>/dev/null && return 0
     log "udev never said $2 for $1 ($entry):"; sed 's/^/    /' "$entry" 2>&1
     return 1
 }
