@@ -146,3 +146,11 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every program the package links (the executables, the build tool embed-text, the test bundle)
+// is linked by lld, the linker of the toolchain's own LLVM, instead of the gold that swiftc picks
+// on Linux: gold is unmaintained and once crashed linking embed-text in a release build
+// (docs/decisions.md, "One linker: lld"). Set here for every such target, those to come too.
+for target in package.targets where target.type == .executable || target.type == .test {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
+}

@@ -28,3 +28,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Linked by lld, as the main package links every program it builds (its Package.swift).
+for target in package.targets where target.type == .executable || target.type == .test {
+    target.linkerSettings = (target.linkerSettings ?? []) + [.unsafeFlags(["-use-ld=lld"])]
+}

@@ -59,7 +59,8 @@ EOF
     done
     # CLinux (system headers), CLibevdev, CMtdev and swift-system's CSystem are module maps
     # that the modules' interfaces mention; the replay's protocol A converter is libmtdev.
-    swiftc -sanitize=fuzzer -parse-as-library -O -g -I "$release/Modules" -I "$release" \
+    # Linked by lld, as Package.swift links every program of the package (docs/decisions.md).
+    swiftc -sanitize=fuzzer -parse-as-library -O -g -use-ld=lld -I "$release/Modules" -I "$release" \
         -Xcc -fmodule-map-file=Sources/CLinux/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CLibevdev/module.modulemap \
         -Xcc -fmodule-map-file=Sources/CMtdev/module.modulemap \

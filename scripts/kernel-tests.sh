@@ -4,9 +4,11 @@
 # from the recordings' descriptions (the project's own, config/recordings, and the external
 # corpus of real recordings when GESTURED_RECORDINGS has it), plays the recordings into them,
 # and checks `gestured run --stdout` (and a socket subscriber of
-# `gestured run`, with READY=1 on a stand-in NOTIFY_SOCKET) against `gestured replay`, plus
-# unplug, SYN_DROPPED, a touchpad beside the touchscreen, `gestured devices`, `gestured record`,
-# the permission message, and with systemd-udevd running in the guest: udev's classification of
+# `gestured run`, with READY=1 on a stand-in NOTIFY_SOCKET) against `gestured replay` of what the
+# kernel delivered (evemu-record of the node while it plays: its timestamps are the ones the live
+# daemon saw, however late a loaded machine played), plus unplug, SYN_DROPPED, a touchpad beside
+# the touchscreen, the grab, `gestured devices`, `gestured record`, the permission message, and
+# with systemd-udevd running in the guest: udev's classification of
 # an N-Trig-like digitiser, a misdescribed panel configured with device.type and device.axes,
 # and a udev rule's LIBINPUT_CALIBRATION_MATRIX (tools/vmtest/kernel-tests.sh has the details).
 #
