@@ -60,6 +60,7 @@ public struct RecordingStream {
     init(lines: LineReader, canonicalEvemuFastPath: Bool = true) throws(RecordingError) {
         var lines = lines
         let name = lines.name
+        try lines.skipByteOrderMark()
         let prefix = try lines.peek(RecordingFormatDetector.prefixLength)
         let parser: any RecordingParser = switch try RecordingFormatDetector.detect(
             prefix: prefix.bytes, isWholeFile: prefix.isWholeInput, name: name) {
