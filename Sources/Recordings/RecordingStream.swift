@@ -192,7 +192,7 @@ public struct RecordingStream {
         var found = warnings
         while let event = try next() {
             events.append(event)
-            found += takeEventWarnings()
+            if !eventWarnings.isEmpty { found += takeEventWarnings() }
         }
         return Recording(description: description, events: events, format: format,
                          warnings: found + takeEventWarnings() + closingWarnings, sourcePaths: sourcePaths)
