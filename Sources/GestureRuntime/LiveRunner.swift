@@ -14,6 +14,14 @@ import Logging
 /// The loop never polls: it sleeps until the device, the hotplug watcher, the deadline timer
 /// or a signal (the owner's) wakes it. Not `Sendable`: it lives on the loop's thread.
 ///
+/// Time never goes backwards into the pipeline (``EventTimeClamp``): evdev's own stamps are
+/// monotonic, but a driver may stamp events with its hardware's clock (`input_set_timestamp`)
+/// and a program writing to uinput may give its own times (Linux 6.5 and later, up to 10 s in
+/// the past), so an event stamped before an earlier one takes the earlier one's time, with a
+/// "kernel bug:" warning at the first and at the 10th, 100th, … and when the device goes. An
+/// event stamped before a deadline already fired (or a resynchronisation) goes on at that
+/// time too, silently: the engine has already acted there.
+///
 /// The runner owns the pipeline; the daemon reaches into it between two reads (a layout
 /// replaced, a point hit-tested, tracing switched) through the methods under *Requests*.
 public final class LiveRunner {
@@ -33,6 +41,12 @@ public final class LiveRunner {
     private var sourceToken: EventLoop.Token?
     private var changeToken: EventLoop.Token?
     @exclusivity(unchecked) private var readings: [RawEvent] = []
+    /// Keeps the device's event times from going backwards (see the type's doc).
+    @exclusivity(unchecked) private var timeClamp = EventTimeClamp()
+    /// The count of events that went back at which the next warning is due (1, 10, 100, …),
+    /// and the count the last warning gave.
+    private var nextTimeWarning = 1
+    private var warnedEventsBack = 0
     /// The other output buffer (see ``publish()``).
     @exclusivity(unchecked) private var spare = PipelineOutput()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
@@ -104,6 +118,7 @@ public final class LiveRunner {
     public func stopInput() {
         guard !isStopped else { return }
         isStopped = true
+        if let source { warnAboutTime(of: source, closing: true) }
         pipeline.finish(at: clock())
         publish()
         loop.setDeadline(nil) {}
@@ -188,6 +203,9 @@ public final class LiveRunner {
         }
         source = opened
         sourceToken = token
+        timeClamp.startInput()
+        nextTimeWarning = 1
+        warnedEventsBack = 0
         logger.notice("reading the touchscreen", metadata: [
             "calibration": "\(pipeline.calibration?.summary ?? "none")", "kind": "\(classification.reason)",
             "name": "\(opened.description.name)", "path": "\(opened.path)",
@@ -201,7 +219,9 @@ public final class LiveRunner {
     ///   hotplug notification decides.
     private func detach(because message: String, lookAgainNow: Bool) {
         guard let current = source else { return }
+        warnAboutTime(of: current, closing: true)
         pipeline.removeDevice(message: message, at: clock())
+        timeClamp.raise(to: pipeline.currentTime)
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
         source = nil
@@ -255,12 +275,15 @@ public final class LiveRunner {
             failure = error
             end = .removed
         }
+        let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
+        if back > 0 { warnAboutTime(of: current, closing: false) }
         readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
         switch end {
         case .drained:
             break
         case .resynchronised(let snapshot, let time):
             pipeline.resynchronise(with: snapshot, at: time)
+            timeClamp.raise(to: pipeline.currentTime)
         case .removed:
             detach(because: failure.map { "\(current.path) could not be read: \($0); waiting for it to be plugged in again" }
                 ?? "\(current.path) was removed; every touch on it was cancelled",
@@ -275,9 +298,42 @@ public final class LiveRunner {
         // Input stamped before the deadline may still be unread (the loop was busy): take it
         // first, so frames and deadlines go to the pipeline in input-time order, as in replay.
         if source != nil { readSource() }
-        pipeline.advance(to: clock())
+        // One deadline at a time, so that the clamp knows each time the engine was given.
+        let now = clock()
+        while let deadline = pipeline.nextDeadline, deadline <= now {
+            pipeline.advance(to: deadline)
+            timeClamp.raise(to: deadline)
+        }
         armDeadline()
         publish()
+    }
+
+    /// The device's events went back in its own time: a warning (an event in the stream and a
+    /// log line) at the 1st such event, the 10th, the 100th, …, and when the device goes
+    /// (`closing`) if some went back since the last one; never one per event.
+    private func warnAboutTime(of device: any InputSource, closing: Bool) {
+        let count = timeClamp.eventsBack
+        guard closing ? count > warnedEventsBack : count >= nextTimeWarning else { return }
+        let name = "device \"\(device.description.name)\" (\(device.path))"
+        let back = "\(count) event\(count == 1 ? " was" : "s were") stamped before an earlier one (in "
+            + "\(timeClamp.stepsBack) place\(timeClamp.stepsBack == 1 ? "" : "s"), at most \(timeClamp.furthestBack.microseconds) µs)"
+        let message = if warnedEventsBack == 0 {
+            "kernel bug: \(name): \(back); an event earlier than the one before it is processed at that event's time, so "
+                + "that no gesture sees time go backwards (a driver that stamps events with its hardware's clock, or a "
+                + "program writing to uinput, can send such times); counted again at the 10th, 100th, … and when the "
+                + "device goes"
+        } else {
+            "kernel bug: \(name): \(closing ? "in all" : "so far"), \(back); each was processed at the time of the event "
+                + "before it"
+        }
+        warnedEventsBack = count
+        while nextTimeWarning <= count {
+            let (next, overflow) = nextTimeWarning.multipliedReportingOverflow(by: 10)
+            nextTimeWarning = overflow ? .max : next
+            if overflow { break }
+        }
+        pipeline.warn(message)
+        logger.warning("input device time went backwards", metadata: ["notice": "\(message)"])
     }
 
     /// Arms the loop's timer for the pipeline's next deadline, unless it already is.

@@ -59,6 +59,9 @@ public struct Replayer {
     private var upcoming: RawEvent?
     /// The malformed line that ended the input early, if one did.
     public private(set) var readError: RecordingError?
+    /// What the reader said among the events (times that went back), each also a `warning`
+    /// in the stream, for the driver's log or stderr (``takeNotices()``).
+    private var readerNotices: [String] = []
     /// The pipeline; its `output` holds what the steps produced until the driver takes it.
     public var pipeline: GesturePipeline
     private let deviceName: String
@@ -252,6 +255,28 @@ extension Replayer {
             upcoming = nil
             readError = error
         }
+        if !stream.eventWarnings.isEmpty { warnAboutReading() }
+    }
+
+    /// What the reader noticed reading the next event (its time went back) goes into the
+    /// stream before that event.
+    @inline(never)
+    private mutating func warnAboutReading() {
+        for warning in stream.takeEventWarnings() {
+            pipeline.warn(warning)
+            readerNotices.append(warning)
+        }
+    }
+
+    /// True when ``takeNotices()`` has something.
+    public var hasNotices: Bool { !readerNotices.isEmpty || !pipeline.notices.isEmpty }
+
+    /// What the operator should read, not yet taken, forgotten: the reader's warnings among
+    /// the events and the pipeline's notices about the device. Each also went out as a
+    /// `warning` event.
+    public mutating func takeNotices() -> [String] {
+        defer { readerNotices.removeAll() }
+        return readerNotices + pipeline.takeNotices()
     }
 
     /// The recording has no more events: what the reader could only say at its end, or the

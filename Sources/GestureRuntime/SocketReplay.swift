@@ -152,9 +152,9 @@ public final class SocketReplay: EventServerOwner {
     }
 
     private func publishProduced() {
-        if !replayer.pipeline.notices.isEmpty {
-            for notice in replayer.pipeline.takeNotices() {
-                logger.warning("input device warning", metadata: ["notice": "\(notice)"])
+        if replayer.hasNotices {
+            for notice in replayer.takeNotices() {
+                logger.warning("recording or input device warning", metadata: ["notice": "\(notice)"])
             }
         }
         guard !replayer.pipeline.output.isEmpty else { return }

@@ -12,11 +12,19 @@ enum RecordingFormatDetector {
 
     /// The family of the file `name` whose first bytes are `prefix` (``prefixLength`` of
     /// them, or the whole file when `isWholeFile`).
+    /// Lines with bytes no recording's text has are refused first (``EncodingCheck``), so that
+    /// the answer for a UTF-16 file or one with classic Mac OS line endings says so.
     static func detect(prefix: ArraySlice<UInt8>, isWholeFile: Bool, name: String) throws(RecordingError) -> Family {
+        if let problem = EncodingCheck.problem(atStartOf: prefix) {
+            throw RecordingError(file: name, line: nil, message: problem)
+        }
         if isWholeFile, prefix.allSatisfy({ $0.isBlank || $0 == .newline || $0 == .carriageReturn }) {
             throw RecordingError(file: name, line: nil, message: "expected a recording, found an empty file")
         }
         for line in TextLine.split(Array(prefix)).prefix(200) {
+            if let problem = EncodingCheck.problem(inLine: line.bytes) {
+                throw RecordingError(file: name, line: line.number, message: problem)
+            }
             var scanner = ByteScanner(line)
             scanner.skipBlanks()
             guard let first = scanner.peek else { continue }

@@ -25,6 +25,10 @@ public struct RecordingStream {
     /// What the reader can only say once the whole file is read (damaged evtest lines skipped,
     /// other devices' events left out); empty until ``next()`` has returned nil.
     public private(set) var closingWarnings: [String] = []
+    /// What the reader noticed among the events and not yet taken (``takeEventWarnings()``):
+    /// an event whose time went back (``TimeWarnings``), said where it happens, and once the
+    /// file is read how many did. A replay puts each into its stream where it was noticed.
+    public private(set) var eventWarnings: [String] = []
     /// The `# EVEMU` version the events file declares, if any.
     let declaredEvemuVersion: EvemuVersion?
 
@@ -45,6 +49,9 @@ public struct RecordingStream {
     /// The first event, read with the description and not yet returned.
     private var first: RawEvent?
     private var ended = false
+    /// Event times never go backwards past the reader (docs/limits.md, Recordings).
+    private var timeClamp = EventTimeClamp()
+    private var timeWarnings: TimeWarnings
     private let recorded: [RawEvent]
     private var recordedIndex = 0
 
@@ -53,6 +60,7 @@ public struct RecordingStream {
     init(lines: LineReader, canonicalEvemuFastPath: Bool = true) throws(RecordingError) {
         var lines = lines
         let name = lines.name
+        try lines.skipByteOrderMark()
         let prefix = try lines.peek(RecordingFormatDetector.prefixLength)
         let parser: any RecordingParser = switch try RecordingFormatDetector.detect(
             prefix: prefix.bytes, isWholeFile: prefix.isWholeInput, name: name) {
@@ -84,6 +92,7 @@ public struct RecordingStream {
         warnings = []
         sourcePaths = [name]
         recorded = []
+        timeWarnings = TimeWarnings(file: name)
         if let declared = description?.slotCount, declared > ContactTracker.maximumSlots {
             // Never allocate from a count a file gives: the tracker keeps state per slot.
             description?.absInfo[AbsCode.mtSlot]?.maximum = Int32(ContactTracker.maximumSlots - 1)
@@ -104,17 +113,45 @@ public struct RecordingStream {
         parser = nil
         canonicalEvemuEvents = false
         recorded = recording.events
+        timeWarnings = TimeWarnings(file: recording.sourcePaths.first ?? "recording")
     }
 
-    /// The next raw event in file order, with its timestamp exactly as written
-    /// (`sec * 1_000_000 + usec`); nil at the end. Throws for a malformed line, naming the
-    /// file and line: the events before it have been returned.
+    /// The next raw event in file order, with its timestamp as written (`sec * 1_000_000 +
+    /// usec`), or the previous event's when it is earlier (``EventTimeClamp``: a warning
+    /// joins ``eventWarnings``); nil at the end. Throws for a malformed line, naming the file
+    /// and line: the events before it have been returned.
     public mutating func next() throws(RecordingError) -> RawEvent? {
         // Almost every line of an evemu recording is an event line as evemu writes it: those
         // are read straight from the buffer (the line-by-line path cost about 766
         // instructions an event, a third of a whole replay's).
-        if readsCanonicalEvemuEvents, let event = lines.nextCanonicalEvemuEvent() { return event }
-        return try nextThroughParser()
+        var event: RawEvent
+        if readsCanonicalEvemuEvents, let canonical = lines.nextCanonicalEvemuEvent() {
+            event = canonical
+        } else {
+            guard let read = try nextThroughParser() else {
+                if let summary = timeWarnings.summary(of: timeClamp) { eventWarnings.append(summary) }
+                return nil
+            }
+            event = read
+        }
+        let stamp = event.time
+        if timeClamp.clamp(&event) { wentBack(stamp: stamp, to: event.time) }
+        return event
+    }
+
+    /// An event stamped `stamp` went on at `time`, the previous event's: said at the first one.
+    @inline(never)
+    private mutating func wentBack(stamp: Timestamp, to time: Timestamp) {
+        let line = parser == nil ? nil : lines.lineNumber
+        if let warning = timeWarnings.wentBack(stamp: stamp, to: time, line: line, event: recordedIndex) {
+            eventWarnings.append(warning)
+        }
+    }
+
+    /// The warnings in ``eventWarnings``, taken out.
+    public mutating func takeEventWarnings() -> [String] {
+        defer { eventWarnings.removeAll() }
+        return eventWarnings
     }
 
     /// ``next()`` for every line the fast path leaves: the first event, read with the
@@ -152,9 +189,13 @@ public struct RecordingStream {
     /// Reads every event left into a ``Recording`` (tests, tools; a replay streams instead).
     public mutating func collect() throws(RecordingError) -> Recording {
         var events: [RawEvent] = []
-        while let event = try next() { events.append(event) }
+        var found = warnings
+        while let event = try next() {
+            events.append(event)
+            if !eventWarnings.isEmpty { found += takeEventWarnings() }
+        }
         return Recording(description: description, events: events, format: format,
-                         warnings: warnings + closingWarnings, sourcePaths: sourcePaths)
+                         warnings: found + takeEventWarnings() + closingWarnings, sourcePaths: sourcePaths)
     }
 
     /// Makes this events file's stream the second half of a split recording: the description,

@@ -96,7 +96,7 @@ struct Replay: ParsableCommand {
         let output = OutputWriter.standardOutput()
         replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
         // Each also went out as a `warning` event; stderr is where a person at a terminal looks.
-        for notice in replayer.pipeline.takeNotices() { printError("gestured: warning: \(notice)") }
+        for notice in replayer.takeNotices() { printError("gestured: warning: \(notice)") }
         try output.checkWritten()
         if let error = replayer.readError { throw failure(error.description) }
     }

@@ -52,20 +52,25 @@ struct Tail: ParsableCommand {
         } catch {
             throw failure("\(socket): cannot send the subscription: \(error)")
         }
-        var reader = LineReader(connection)
+        var reader = SocketLineReader()
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        var printed: [UInt8] = []
         let output = OutputWriter.standardOutput()
         var received = 0
-        while let line = try nextLine(&reader) {
-            if line.starts(with: Array(#"{"type":"hello""#.utf8)) || line.starts(with: Array(#"{"type":"reply""#.utf8)) {
+        while let line = try nextLine(&reader, connection: connection, chunk: &chunk) {
+            if line.starts(with: #"{"type":"hello""#.utf8) || line.starts(with: #"{"type":"reply""#.utf8) {
                 continue
             }
-            if line.starts(with: Array(#"{"type":"error""#.utf8)) {
-                throw failure(Self.refusal(line))
+            if line.starts(with: #"{"type":"error""#.utf8) {
+                throw failure(Self.refusal(Array(line)))
             }
-            if line.starts(with: Array(#"{"type":"bye""#.utf8)) {
+            if line.starts(with: #"{"type":"bye""#.utf8) {
                 return
             }
-            output.write(line + [0x0A])
+            printed.removeAll(keepingCapacity: true)
+            printed.append(contentsOf: line)
+            printed.append(0x0A)
+            output.write(printed)
             try output.checkWritten()
             received += 1
             if let count, received >= count { return }
@@ -125,33 +130,15 @@ struct Tail: ParsableCommand {
         return connection
     }
 
-    private func nextLine(_ reader: inout LineReader) throws -> [UInt8]? {
+    private func nextLine(_ reader: inout SocketLineReader, connection: FileDescriptor,
+                          chunk: inout [UInt8]) throws -> ArraySlice<UInt8>? {
         do {
-            return try reader.next()
-        } catch {
+            return try reader.nextLine(from: connection, chunk: &chunk)
+        } catch .lineTooLong(let limit) {
+            throw failure("\(socket): received a line longer than \(limit) bytes, more than gestured ever sends (a "
+                + "client's queue limit); is this the socket of gestured?")
+        } catch .read(let error) {
             throw failure("\(socket): the connection failed: \(error)")
-        }
-    }
-}
-
-/// Reads lines from a blocking socket.
-struct LineReader {
-    let connection: FileDescriptor
-    private var buffer: [UInt8] = []
-    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
-
-    init(_ connection: FileDescriptor) { self.connection = connection }
-
-    /// The next line without its newline; `nil` at the end of the stream.
-    mutating func next() throws(SystemError) -> [UInt8]? {
-        while true {
-            if let newline = buffer.firstIndex(of: 0x0A) {
-                let line = Array(buffer[..<newline])
-                buffer.removeSubrange(...newline)
-                return line
-            }
-            guard let count = try connection.readAvailable(into: &chunk), count > 0 else { return nil }
-            buffer.append(contentsOf: chunk[0..<count])
         }
     }
 }

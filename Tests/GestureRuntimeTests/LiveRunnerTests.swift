@@ -131,6 +131,36 @@ struct LiveRunnerTests {
         #expect(resync.first?.contains("1 of 2 touches cancelled") == true)
     }
 
+    /// Issue 25: a device whose events go back in time (a driver that stamps them with its
+    /// hardware's clock, a program writing to uinput). The runner gives each the time of the
+    /// event before it, says "kernel bug:" once for them (not once per event), and no event
+    /// the engine makes goes back in time.
+    @Test func eventsStampedBeforeEarlierOnesAreClampedWithOneKernelBugWarning() throws {
+        let abs = Self.abs
+        let source = PipeSource(description: Self.touchscreen)
+        source.write(Self.frame(0, [(abs, AbsCode.mtTrackingID, 7), (abs, AbsCode.mtPositionX, 500),
+                                    (abs, AbsCode.mtPositionY, 300)]))
+        source.write(Self.frame(40, [(abs, AbsCode.mtPositionX, 600)]))
+        source.write(Self.frame(20, [(abs, AbsCode.mtPositionX, 700)]))  // 20 ms back
+        source.write(Self.frame(60, [(abs, AbsCode.mtTrackingID, -1)]))
+        source.unplug()
+        let sink = try Self.run(PipeProvider([source]), setup: Self.setup("Tests/Fixtures/config/kernel-test-plain.json5"),
+                                removals: 1, clock: Timestamp(microseconds: 2_000_000))
+        let warnings = sink.events.compactMap { event -> String? in
+            if case .warning(_, let message) = event { message } else { nil }
+        }
+        #expect(warnings == ["kernel bug: device \"test touchscreen\" (/dev/input/event-test): 2 events were stamped before "
+            + "an earlier one (in 1 place, at most 20000 µs); an event earlier than the one before it is processed at that "
+            + "event's time, so that no gesture sees time go backwards (a driver that stamps events with its hardware's "
+            + "clock, or a program writing to uinput, can send such times); counted again at the 10th, 100th, … and when "
+            + "the device goes"])
+        #expect(Self.touchPhases(sink.events) == ["1:began", "1:moved", "1:moved", "1:ended"])
+        let times = sink.events.compactMap { event -> Int64? in
+            if case .engine(let engine) = event { engine.time.microseconds } else { nil }
+        }
+        #expect(times == [1_000_000, 1_040_000, 1_040_000, 1_060_000])
+    }
+
     @Test func aRemovedDeviceCancelsItsTouchesAndTheRunnerPicksItUpAgainOnHotplug() throws {
         let abs = Self.abs
         let first = PipeSource(description: Self.touchscreen)

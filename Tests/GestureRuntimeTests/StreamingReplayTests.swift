@@ -88,6 +88,52 @@ struct StreamingReplayTests {
         #expect(output.of(type: "touches").last?["phase"] as? String == "cancelled")
     }
 
+    /// Issue 25: a frame in the middle of a pan stamped 0.3 s before the frame before it. The
+    /// replay clamps it to that frame's time, says so in the stream where it happens (file and
+    /// line) and once more at the end, and no event's time goes back.
+    @Test func aFrameThatGoesBackIsClampedAndSaidWhereItHappens() throws {
+        var lines = try Self.lines(of: TestPaths.ownRecording("lobby-session.evemu"))
+        let frameEnds = lines.indices.filter { lines[$0].hasPrefix("E:") && lines[$0].hasSuffix(" 0000 0000 0000") }
+        // A frame that moves a contact, halfway through the file.
+        let end = try #require(frameEnds[(frameEnds.count / 2)...].first { end in
+            lines[(frameEnds[frameEnds.firstIndex(of: end)! - 1] + 1)..<end].contains { $0.contains(" 0003 0035 ") }
+        })
+        let start = frameEnds[frameEnds.firstIndex(of: end)! - 1] + 1
+        func micros(_ line: String) -> Int64 {
+            let stamp = line.dropFirst(3).prefix { $0 != " " }.split(separator: ".")
+            return Int64(stamp[0])! * 1_000_000 + Int64(stamp[1])!
+        }
+        let previous = micros(lines[start - 1])
+        for index in start...end {
+            let time = micros(lines[index]) - 300_000
+            let fraction = String(time % 1_000_000)
+            lines[index] = "E: \(time / 1_000_000).\(String(repeating: "0", count: 6 - fraction.count) + fraction) "
+                + lines[index].drop { $0 != " " }.dropFirst().drop { $0 != " " }.dropFirst()
+        }
+        let file = try TemporaryFile(name: "back.evemu", text: lines.joined(separator: "\n"))
+        let output = try ReplayOutput(recording: file.path, config: TestPaths.config("lobby.json5"))
+        #expect(output.violations() == [])
+        let times = output.events.map { $0["time"] as! Int }
+        #expect(zip(times, times.dropFirst()).allSatisfy { $0 <= $1 }, "no event goes back in time")
+        let warnings = output.events.indices.filter { output.events[$0]["type"] as? String == "warning" }
+        #expect(warnings.count == 2)
+        let first = try #require(warnings.first)
+        let message = try #require(output.events[first]["message"] as? String)
+        #expect(message.hasPrefix("\(file.path):\(start + 1): the time goes back here, from "))
+        #expect(output.events[first]["time"] as? Int == Int(previous), "said at the time the frame is clamped to")
+        #expect(output.events[first + 1]["time"] as? Int == Int(previous), "right before the clamped frame's events")
+        #expect((output.events[warnings[1]]["message"] as? String)?.hasPrefix("\(file.path): \(end - start + 1) events in "
+            + "one place went back in time (lines \(start + 1) to \(end + 1), at most 0.") == true)
+
+        // The same as the driver's notices (stderr for `gestured replay`, the log for a socket replay).
+        let configuration = try ConfigurationLoader.load(path: TestPaths.config("lobby.json5"))
+        var replayer = try Replayer(stream: RecordingReader.open(path: file.path), setup: configuration.pipelineSetup,
+                                    options: ReplayOptions())
+        replayer.run { _ in }
+        #expect(replayer.takeNotices() == warnings.map { output.events[$0]["message"] as! String })
+        #expect(!replayer.hasNotices)
+    }
+
     /// A protocol A panel declaring its X axis from INT32_MIN to INT32_MAX trapped computing
     /// mtdev's default fuzz (`max - min` in 32 bits).
     @Test func aProtocolAAxisOfTheWholeInt32RangeReplays() throws {

@@ -101,12 +101,17 @@ struct EvemuFastPathTests {
         ("E: 7.000001 0001 014A 1\nE: 7.000001 ABCD ffff 2\nE: 7.000001 1 14a 3\nE: 123456789012.999999 fFfF 0 4\n",
          [.event(event(7_000_001, 1, 0x14a, 1), line: 1), .event(event(7_000_001, 0xabcd, 0xffff, 2), line: 2),
           .event(event(7_000_001, 1, 0x14a, 3), line: 3), .event(event(123_456_789_012_999_999, 0xffff, 0, 4), line: 4)]),
-        // Times that differ only past the first 16 bytes (epoch seconds), or are shorter.
+        // Times that differ only past the first 16 bytes (epoch seconds), or are shorter, or
+        // longer with the same start (in increasing order: a time that goes back is clamped).
         ("E: 1403011238.123456 0003 0035 1\nE: 1403011238.123457 0003 0035 2\nE: 1403011238.123457 0003 0035 3\n"
-            + "E: 1403.123457 0003 0035 4\nE: 14.1 0003 0035 5\nE: 14.100000 0003 0035 6\n",
+            + "E: 1403011239.1 0003 0035 4\nE: 1403011239.10 0003 0035 5\nE: 1403011239.100000 0003 0035 6\n",
          [.event(event(1_403_011_238_123_456, 3, 0x35, 1), line: 1), .event(event(1_403_011_238_123_457, 3, 0x35, 2), line: 2),
-          .event(event(1_403_011_238_123_457, 3, 0x35, 3), line: 3), .event(event(1_403_123_457, 3, 0x35, 4), line: 4),
-          .event(event(14_000_001, 3, 0x35, 5), line: 5), .event(event(14_100_000, 3, 0x35, 6), line: 6)]),
+          .event(event(1_403_011_238_123_457, 3, 0x35, 3), line: 3), .event(event(1_403_011_239_000_001, 3, 0x35, 4), line: 4),
+          .event(event(1_403_011_239_000_010, 3, 0x35, 5), line: 5), .event(event(1_403_011_239_100_000, 3, 0x35, 6), line: 6)]),
+        // A time that goes back, on either path: the previous event's time (issue 25).
+        ("E: 2.000000 0003 0035 1\nE: 1.5 0003 0035 2\nE: 1.000000 0000 0000 0\nE: 2.000001 0003 0035 3\n",
+         [.event(event(2_000_000, 3, 0x35, 1), line: 1), .event(event(2_000_000, 3, 0x35, 2), line: 2),
+          .event(event(2_000_000, 0, 0, 0), line: 3), .event(event(2_000_001, 3, 0x35, 3), line: 4)]),
         // Other spellings of events go through the parser, with the same events.
         ("E: 1.000100  0003 0035 100\nE:\t1.000100 0003 0035 100\nE: 1.000100 0003 0035 100\t# +0ms\n"
             + "E: 1.000100 0003 0035 +100\nE: 1.000100 00003 0035 100\n",
@@ -122,10 +127,11 @@ struct EvemuFastPathTests {
         ("E: 1.000000 0003 0035 2147483648\n",
          [.error(RecordingError(file: "t.evemu", line: 1, message: "expected \(EvemuParser.eventSyntax), "
                                     + "found \"E: 1.000000 0003 0035 2147483648\""), line: 1)]),
-        // A `\r` that ends no line is part of the line, and no evemu.
-        ("E: 1.000000 0003 0035 1\r\r\n",
-         [.error(RecordingError(file: "t.evemu", line: 1, message: "expected \(EvemuParser.eventSyntax), "
-                                    + "found \"E: 1.000000 0003 0035 1\r\""), line: 1)]),
+        // A `\r` that ends no line is a line-ending mistake, named (issue 25); the line after it is read.
+        ("E: 1.000000 0003 0035 1\r\r\nE: 1.000000 0003 0035 2\n",
+         [.error(RecordingError(file: "t.evemu", line: 1, message: EncodingCheck.problem(inLine: ArraySlice(
+            "E: 1.000000 0003 0035 1\r".utf8))!), line: 1),
+          .event(event(1_000_000, 3, 0x35, 2), line: 2)]),
     ]
 
     /// Chunks that cut the test lines (about 27 bytes) anywhere, and leave old bytes after
@@ -247,7 +253,12 @@ struct EvemuFastPathTests {
                 #expect(found == expected, "\(String(decoding: line, as: UTF8.self).debugDescription) + \(ending.debugDescription)")
                 #expect(reader.lineNumber == (found == nil ? 0 : 1))
                 if found == nil, !line.isEmpty || !ending.isEmpty {
-                    #expect(try reader.nextLine()?.bytes.elementsEqual(seen) == true)
+                    // A line with a NUL or a lone `\r` is refused, named (issue 25).
+                    if let problem = EncodingCheck.problem(inLine: seen) {
+                        #expect(throws: RecordingError(file: "t", line: 1, message: problem)) { try reader.nextLine() }
+                    } else {
+                        #expect(try reader.nextLine()?.bytes.elementsEqual(seen) == true)
+                    }
                 }
                 if found != nil { accepted += 1 }
             }

@@ -107,21 +107,32 @@ struct LineReader {
         return (buffer[start..<start + available], inputEnded && available == end - start)
     }
 
+    /// Skips a UTF-8 byte order mark at the start of the input, if there is one (YAML allows it,
+    /// Windows editors write it; ``EncodingCheck``). Before the first line only.
+    mutating func skipByteOrderMark() throws(RecordingError) {
+        let mark = EncodingCheck.utf8ByteOrderMark
+        guard lineNumber == 0, try peek(mark.count).bytes.elementsEqual(mark) else { return }
+        start += mark.count
+    }
+
     /// The next line without its line break (and without a `\r` before it), or nil at the end
-    /// of the input. A last line without a line break is still a line.
+    /// of the input. A last line without a line break is still a line. Throws for a line too
+    /// long, and for one with bytes no recording's text has (``EncodingCheck``; that line is
+    /// consumed, as a parser's malformed line is).
     mutating func nextLine() throws(RecordingError) -> TextLine? {
         var searched = start
         while true {
             if let newline = Self.firstNewline(in: buffer, from: searched, to: end) {
-                guard newline - start <= limits.maximumLineLength else { throw tooLong() }
+                guard newline - start <= limits.maximumLineLength else { throw tooLong(upTo: newline) }
                 lineNumber += 1
                 var lineEnd = newline
                 if lineEnd > start, buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
                 let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
                 start = newline + 1
+                try check(line)
                 return line
             }
-            guard end - start <= limits.maximumLineLength else { throw tooLong() }
+            guard end - start <= limits.maximumLineLength else { throw tooLong(upTo: end) }
             if inputEnded {
                 guard start < end else { return nil }
                 lineNumber += 1
@@ -129,6 +140,7 @@ struct LineReader {
                 if buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
                 let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
                 start = end
+                try check(line)
                 return line
             }
             // The bytes kept move to the front of the buffer: carry on searching after them.
@@ -137,10 +149,21 @@ struct LineReader {
         }
     }
 
-    private func tooLong() -> RecordingError {
-        RecordingError(file: name, line: lineNumber + 1,
-                       message: "expected a line of at most \(limits.maximumLineLength) bytes, found a longer one; "
-                           + "is this a recording?")
+    private func check(_ line: TextLine) throws(RecordingError) {
+        if let problem = EncodingCheck.problem(inLine: line.bytes) {
+            throw RecordingError(file: name, line: line.number, message: problem)
+        }
+    }
+
+    /// The line being read, up to `lineEnd`, is longer than the limit: what is wrong with its
+    /// bytes if something is (lines ending in `\r` alone make one long line of a whole file),
+    /// else its length.
+    private func tooLong(upTo lineEnd: Int) -> RecordingError {
+        var lineEnd = lineEnd
+        if buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }  // a `\r\n`, or one cut after its `\r`
+        let problem = EncodingCheck.problem(inLine: buffer[start..<lineEnd])
+        return RecordingError(file: name, line: lineNumber + 1, message: problem
+            ?? "expected a line of at most \(limits.maximumLineLength) bytes, found a longer one; is this a recording?")
     }
 
     private static func firstNewline(in buffer: [UInt8], from: Int, to: Int) -> Int? {
