@@ -8,12 +8,25 @@ import GestureCore
 /// (``Reply``), through the owner for what reaches into the engine. The owner's results come
 /// back as values; the server then publishes the events they carry and queues the reply.
 extension EventServer {
+    /// What reading one line gave: a request and its id, or the error to answer.
+    typealias ParsedLine = Result<(id: RequestID?, request: Request), ProtocolError>
+
+    /// Reads `line` (here, on the loop: a short line) and answers it.
     func handleLine(_ line: ArraySlice<UInt8>, from client: ClientSession) {
+        handle(Self.parse(line), from: client)
+    }
+
+    static func parse(_ line: some Collection<UInt8>) -> ParsedLine {
+        Result { () throws(ProtocolError) in try Request.parse(line) }
+    }
+
+    /// Answers a line already read (on the loop, or on the worker thread for a long one).
+    func handle(_ parsed: ParsedLine, from client: ClientSession) {
         counters.requests += 1
         var published = EncodedEvents()
         let reply: Reply
         do throws(ProtocolError) {
-            let (id, request) = try Request.parse(line)
+            let (id, request) = try parsed.get()
             if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
@@ -27,7 +40,7 @@ extension EventServer {
         // The events a request made go out before its reply, as they would had they come from
         // the input: a subscriber sees the `layout` event of its own layout.set first.
         var notices = publish(published)
-        if let notice = send(reply, to: client) { notices.append(notice) }
+        notices += send(reply, to: client)
         announce(notices)
         // After the reply, so a replay that a subscription starts sends its first event after
         // the client learnt it is subscribed.
@@ -55,7 +68,7 @@ extension EventServer {
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
         case .subscribe(let subscription):
-            client.state = .subscribed(subscription)
+            client.state = .subscribed(FilterCache(subscription))
             logger.debug("client subscribed", metadata: ["client": "\(client.serial)"])
             return .subscribed(subscription, trace: subscription.trace || options.traceAll)
         case .unsubscribe:
@@ -81,7 +94,7 @@ extension EventServer {
                 throw Self.invalidLayout(error, id: id)
             }
             guard let updated = result else {
-                throw ProtocolError(.unknownView, "the layout has no view \"\(view)\"; send the id of one of its views",
+                throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
                                     requestID: id)
             }
             let replaced = owner.replaceLayout(updated, reason: "view.update of \(view) by \(client.peerDescription)")
