@@ -134,10 +134,10 @@ public final class LiveDaemon: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         let revision = running.replace(with: layout, reason: reason)
         // The pipeline announces it in the stream's numbering; stdout gets it too.
-        let output = runner.replaceLayout(ViewTree(validated: layout), revision: revision,
+        let output = runner.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
                                           message: "layout replaced: \(reason)")
         return LayoutReplacement(revision: revision, events: sink.forServer(output))
     }
@@ -166,7 +166,8 @@ public final class LiveDaemon: EventServerOwner {
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

@@ -214,10 +214,10 @@ public final class SocketReplay: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         publishProduced()
         let revision = running.replace(with: layout, reason: reason)
-        replayer.pipeline.replaceLayout(ViewTree(validated: layout), revision: revision,
+        replayer.pipeline.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
                                         message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
         return LayoutReplacement(revision: revision, events: sink.forServer(take()))
     }
@@ -247,7 +247,8 @@ public final class SocketReplay: EventServerOwner {
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

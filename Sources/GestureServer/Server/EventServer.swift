@@ -198,7 +198,8 @@ public final class EventServer {
     // MARK: Accepting
 
     private func acceptClients() {
-        while listenToken != nil {
+        // The listener is level-triggered: what is left pending wakes the next turn.
+        for _ in 0..<ServerLimits.acceptsPerTurn where listenToken != nil {
             let socket: FileDescriptor
             do {
                 guard let accepted = try listener.accept() else { return }
@@ -472,15 +473,17 @@ public final class EventServer {
 
     /// Hands a long line to the worker thread and stops reading the client until its answer
     /// is given (``parsedOffLoop(_:serial:bytes:)``): false when no thread can be had, and the
-    /// line is read on the loop as before. Clients allowed to control go first: a layout is
-    /// not kept waiting behind a crowd's megabytes.
+    /// line is read on the loop as before. Clients allowed to control go first, and their
+    /// `layout.set` is decoded and validated there too: a layout is not kept waiting behind a
+    /// crowd's megabytes, nor does it stall the loop.
     private func parseOffLoop(_ line: ArraySlice<UInt8>, from client: ClientSession) -> Bool {
         guard !workerFailed else { return false }
         let bytes = Array(line)
         let serial = client.serial
+        let controls = client.peer.map { policy.allows($0) } ?? false
         do {
             if worker == nil { worker = try WorkerThread(loop: loop) }
-            try worker?.submit(urgent: client.peer.map { policy.allows($0) } ?? false, { EventServer.parse(bytes) }) {
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, decodingLayout: controls) }) {
                 [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
             }
         } catch {

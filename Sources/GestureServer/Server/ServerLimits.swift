@@ -77,6 +77,11 @@ public enum ServerLimits {
     /// characters get none, and a budget of `LayoutLimits.suggestionBudget` steps).
     public static let echoedNameLength = 64
 
+    /// Connections accepted (or refused) per turn of the loop: each costs a dozen system
+    /// calls and a log line, and 600 clients connecting at once took 40 ms in one turn. The
+    /// listener stays readable, so the rest are accepted in the next turns.
+    public static let acceptsPerTurn = 16
+
     /// How long accepting pauses when the daemon has no descriptor left for a connection and
     /// the reserve descriptor cannot be had either (`ENFILE`: the whole system is out).
     public static let acceptPauseMicroseconds: Int64 = 250_000

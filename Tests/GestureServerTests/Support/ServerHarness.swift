@@ -112,7 +112,7 @@ final class TestOwner: EventServerOwner {
         return encoded
     }
 
-    func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
         currentLayout = layout
         revision += 1
