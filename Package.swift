@@ -135,7 +135,7 @@ let package = Package(
         .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"]),
         .testTarget(name: "CommandLineParsingTests", dependencies: ["CommandLineParsing"]),
         .testTarget(name: "GestureServerTests",
-                    dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem", systemPackage,
+                    dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem", "TestSupport", systemPackage,
                                    .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "TouchSynthesisTests",
                     dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),

@@ -6,3 +6,10 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <signal.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+// gettid(2), which glibc declares only under _GNU_SOURCE: a thread's id for setpriority(2).
+static inline int gestured_thread_id(void) { return (int)syscall(SYS_gettid); }

@@ -75,18 +75,19 @@ public final class LiveDaemon: EventServerOwner {
         sink.announce = { [unowned self] notices in self.runner.encodeWarnings(notices.map(\.message)) }
     }
 
-    /// Serves until SIGTERM or SIGINT (``stop(reason:)``); SIGHUP reloads the configuration.
-    /// Returns once every client has been told and closed.
+    /// Serves until SIGTERM, SIGINT or SIGQUIT (``stop(reason:)``); SIGHUP reloads the
+    /// configuration, SIGUSR1 logs the status, the other signals that would end a process are
+    /// ignored with a log line (``DaemonSignal``). Returns once every client has been told and
+    /// closed.
     public func run() throws {
-        try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
-            if signal == SIGHUP {
-                self.server.reload(origin: "SIGHUP")
-            } else {
-                self.stop(reason: signal == SIGTERM ? "SIGTERM" : "SIGINT")
-            }
-        }
+        try loop.handleSignals(DaemonSignal.handled) { [unowned self] signal in self.received(signal) }
         try start()
         try loop.run()
+    }
+
+    /// A signal, as ``DaemonSignal`` says.
+    func received(_ signal: Int32) {
+        DaemonSignal.handle(signal, server: server, logger: logger, status: statusLine) { stop(reason: $0) }
     }
 
     /// Opens the device (or starts waiting for it), starts serving clients and the watchdog,
@@ -133,10 +134,10 @@ public final class LiveDaemon: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         let revision = running.replace(with: layout, reason: reason)
         // The pipeline announces it in the stream's numbering; stdout gets it too.
-        let output = runner.replaceLayout(ViewTree(validated: layout), revision: revision,
+        let output = runner.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
                                           message: "layout replaced: \(reason)")
         return LayoutReplacement(revision: revision, events: sink.forServer(output))
     }
@@ -165,7 +166,8 @@ public final class LiveDaemon: EventServerOwner {
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

@@ -75,13 +75,7 @@ public final class SocketReplay: EventServerOwner {
         server.owner = self
         sink.announce = { [unowned self] notices in self.warnings(notices) }
         stepTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.pump() }
-        try loop.handleSignals([SIGTERM, SIGINT, SIGHUP]) { [unowned self] signal in
-            if signal == SIGHUP {
-                self.server.reload(origin: "SIGHUP")
-            } else {
-                self.stop(signal: signal)
-            }
-        }
+        try loop.handleSignals(DaemonSignal.handled) { [unowned self] signal in self.received(signal) }
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving a replay", metadata: [
@@ -192,11 +186,16 @@ public final class SocketReplay: EventServerOwner {
                         message: stopping ? "gestured is stopping" : "the replay of \(file) has ended")
     }
 
-    /// SIGTERM/SIGINT: touches still down are cancelled and delivered, clients told, exit 0.
-    private func stop(signal: Int32) {
+    /// A signal, as ``DaemonSignal`` says (the same meanings as `gestured run`).
+    private func received(_ signal: Int32) {
+        DaemonSignal.handle(signal, server: server, logger: logger, status: statusLine) { stop(signal: $0) }
+    }
+
+    /// SIGTERM, SIGINT, SIGQUIT: touches still down are cancelled and delivered, clients told, exit 0.
+    private func stop(signal: String) {
         guard !stopping else { return }
         stopping = true
-        logger.info("stopping", metadata: ["signal": "\(signal == SIGTERM ? "SIGTERM" : "SIGINT")"])
+        logger.info("stopping", metadata: ["signal": "\(signal)"])
         notifier.stopping(status: "stopping")
         guard started, !ended else {
             ended = true
@@ -215,10 +214,10 @@ public final class SocketReplay: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         publishProduced()
         let revision = running.replace(with: layout, reason: reason)
-        replayer.pipeline.replaceLayout(ViewTree(validated: layout), revision: revision,
+        replayer.pipeline.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
                                         message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
         return LayoutReplacement(revision: revision, events: sink.forServer(take()))
     }
@@ -248,7 +247,8 @@ public final class SocketReplay: EventServerOwner {
     }
 
     public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine }, replaceLayout: replaceLayout) {
+        running.reload(origin: origin, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

@@ -5,9 +5,14 @@ import Glibc
 import SystemPackage
 
 /// A single-threaded event loop on `epoll`: file descriptors with readiness handlers, one
-/// deadline timer (`timerfd`, `CLOCK_MONOTONIC`) and signals (`signalfd`). It sleeps in
-/// `epoll_wait` with no timeout, so a daemon with nothing to do never wakes up (no polling,
-/// no periodic timer); every wake-up is an fd, the deadline or a signal.
+/// deadline timer (`timerfd`, `CLOCK_MONOTONIC`), signals (`signalfd`) and deferred work. It
+/// sleeps in `epoll_wait` with no timeout, so a daemon with nothing to do never wakes up (no
+/// polling, no periodic timer); every wake-up is an fd, the deadline or a signal.
+///
+/// One turn: wait for readiness (not at all while work is deferred), run the handlers of what
+/// is ready, then the work deferred before the turn began (``runSoon(_:)``). A handler that
+/// has more to do than one turn should take (a client that pipelined many requests) defers
+/// the rest, and the descriptors that become ready meanwhile (the panel) are served first.
 ///
 /// Wraps epoll_create1(2), epoll_ctl(2), epoll_wait(2), timerfd (``TimerDescriptor``) and
 /// signalfd(2). Not thread-safe and not `Sendable`: one thread owns the loop and every handler
@@ -21,6 +26,12 @@ public final class EventLoop {
         public static let writable = Readiness(rawValue: EPOLLOUT.rawValue)
         /// Hang-up or error: the peer closed, or the device went away.
         public static let hangUp = Readiness(rawValue: EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue)
+        /// The peer shut down its sending side (`EPOLLRDHUP`, reported only while `.readable`
+        /// is watched): reading ends, writing may go on.
+        public static let readHangUp = Readiness(rawValue: EPOLLRDHUP.rawValue)
+        /// Both directions are closed or the descriptor failed (`EPOLLHUP`, `EPOLLERR`, always
+        /// reported): nothing more can be read or written.
+        public static let closed = Readiness(rawValue: EPOLLHUP.rawValue | EPOLLERR.rawValue)
     }
 
     /// Identifies one registration.
@@ -49,6 +60,10 @@ public final class EventLoop {
     @exclusivity(unchecked) private var armedDeadline: Int64?
     @exclusivity(unchecked) private var running = false
     @exclusivity(unchecked) private var events = [epoll_event](repeating: epoll_event(), count: 64)
+    /// Work for the end of this turn (``runSoon(_:)``), and the list being run, swapped so
+    /// that neither allocates once grown.
+    @exclusivity(unchecked) private var deferred: [() -> Void] = []
+    @exclusivity(unchecked) private var runningDeferred: [() -> Void] = []
 
     public init() throws(SystemError) {
         epoll = FileDescriptor(rawValue: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
@@ -78,6 +93,14 @@ public final class EventLoop {
         try add(descriptor, id: id, interest: interest)
         watches[id] = Watch(descriptor: descriptor, handler: handler)
         return Token(id: id)
+    }
+
+    /// Runs `work` on this loop after the handlers of the descriptors ready in the current
+    /// turn (or of the next one, when called from deferred work), without sleeping in between:
+    /// while work is deferred, the loop polls epoll without waiting. For work too long for one
+    /// turn: do a part, defer the rest, and what became ready meanwhile runs first.
+    public func runSoon(_ work: @escaping () -> Void) {
+        deferred.append(work)
     }
 
     /// Changes what a registration waits for (a client socket wants `.writable` only while it
@@ -131,18 +154,26 @@ public final class EventLoop {
     public func run() throws(SystemError) {
         running = true
         while running {
-            try turn(waiting: true)
+            try turn(timeout: -1)
         }
     }
 
-    /// Runs the handlers of what is ready now, without waiting (epoll_wait with a zero
-    /// timeout), and returns how many descriptors were ready. Tests drive the loop with it, so
-    /// a test that expects nothing cannot hang: it sees nothing ready and goes on.
+    /// Runs the handlers of what is ready now and the deferred work, without waiting
+    /// (epoll_wait with a zero timeout), and returns how many descriptors were ready plus how
+    /// much deferred work ran. Tests drive the loop with it, so a test that expects nothing
+    /// cannot hang: it sees nothing ready and goes on.
     @discardableResult
     public func runReady() throws(SystemError) -> Int {
+        try runReady(waitingAtMost: 0)
+    }
+
+    /// ``runReady()`` after waiting at most `milliseconds` for something to be ready (no wait
+    /// while work is deferred): for tests that wait on another thread (``WorkerThread``).
+    @discardableResult
+    public func runReady(waitingAtMost milliseconds: Int32) throws(SystemError) -> Int {
         running = true
         defer { running = false }
-        return try turn(waiting: false)
+        return try turn(timeout: milliseconds)
     }
 
     /// Makes ``run()`` return after the current handler.
@@ -151,10 +182,11 @@ public final class EventLoop {
     }
 
     @discardableResult
-    private func turn(waiting: Bool) throws(SystemError) -> Int {
+    private func turn(timeout wanted: Int32) throws(SystemError) -> Int {
         let epoll = epoll.rawValue
         let capacity = Int32(events.count)
-        let count = Int(try systemCall("epoll_wait") { epoll_wait(epoll, &events, capacity, waiting ? -1 : 0) })
+        let timeout: Int32 = deferred.isEmpty ? wanted : 0
+        let count = Int(try systemCall("epoll_wait") { epoll_wait(epoll, &events, capacity, timeout) })
         for index in 0..<count where running {
             let id = events[index].data.u64
             let readiness = Readiness(rawValue: events[index].events)
@@ -173,7 +205,18 @@ public final class EventLoop {
                 watches[id]?.handler(readiness)
             }
         }
-        return count
+        // The work deferred before this turn; what it defers in turn waits for the next one.
+        guard running, !deferred.isEmpty else { return count }
+        swap(&deferred, &runningDeferred)
+        var ran = 0
+        while ran < runningDeferred.count && running {
+            runningDeferred[ran]()
+            ran += 1
+        }
+        // Stopped on the way: what did not run stays first in line for a later turn.
+        if ran < runningDeferred.count { deferred.insert(contentsOf: runningDeferred[ran...], at: 0) }
+        runningDeferred.removeAll(keepingCapacity: true)
+        return count + ran
     }
 
     private func add(_ descriptor: FileDescriptor, id: UInt64, interest: Readiness) throws(SystemError) {
@@ -182,7 +225,10 @@ public final class EventLoop {
 
     private func control(_ operation: Int32, _ descriptor: FileDescriptor, id: UInt64, interest: Readiness,
                          call: String) throws(SystemError) {
-        var event = epoll_event(events: interest.rawValue | EPOLLRDHUP.rawValue, data: epoll_data_t(u64: id))
+        // EPOLLRDHUP only with reading: a socket whose peer shut down its sending side stays
+        // "read hang-up" for good, and level-triggered epoll would report it on every turn.
+        let readHangUp = interest.contains(.readable) ? EPOLLRDHUP.rawValue : 0
+        var event = epoll_event(events: interest.rawValue | readHangUp, data: epoll_data_t(u64: id))
         let epoll = epoll.rawValue
         try systemCall(call) { epoll_ctl(epoll, operation, descriptor.rawValue, &event) }
     }

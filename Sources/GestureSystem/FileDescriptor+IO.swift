@@ -78,10 +78,16 @@ extension FileDescriptor {
     /// `nil` when the socket buffer is full (`EAGAIN`). A vanished peer is `EPIPE`, never
     /// `SIGPIPE`. `EINTR` is retried.
     public func sendNonBlocking(_ bytes: [UInt8]) throws(SystemError) -> Int? {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(SystemError) -> Int? in try sendNonBlocking(buffer) }
+        }
+        return try result.get()
+    }
+
+    /// ``sendNonBlocking(_:)-([UInt8])`` of the bytes `buffer` points to.
+    public func sendNonBlocking(_ buffer: UnsafeRawBufferPointer) throws(SystemError) -> Int? {
         while true {
-            let sent = bytes.withUnsafeBytes { buffer in
-                Glibc.send(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
-            }
+            let sent = Glibc.send(rawValue, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
             if sent >= 0 { return sent }
             let error = SystemError.currentErrno
             switch error {

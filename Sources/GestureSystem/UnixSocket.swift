@@ -105,6 +105,12 @@ extension FileDescriptor {
         try systemCall(call) { setsockopt(fd, SOL_SOCKET, name, &value, socklen_t(MemoryLayout<Int32>.size)) }
     }
 
+    /// setsockopt(2) `SO_SNDBUF`: the bytes the kernel holds for this socket's peer, which
+    /// the kernel doubles for its own bookkeeping (socket(7)).
+    public func setSendBufferSize(_ bytes: Int32) throws(SystemError) {
+        try setSocketOption(SO_SNDBUF, to: bytes, call: "setsockopt(SO_SNDBUF)")
+    }
+
     /// The path a Unix socket is bound to (getsockname(2)); `nil` for an unnamed one.
     public func boundPath() throws(SystemError) -> String? {
         let fd = rawValue

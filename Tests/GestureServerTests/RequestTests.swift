@@ -153,4 +153,53 @@ struct RequestLimitTests {
         let error = ReplyEncoder.encode(.error(ProtocolError(.forbidden, "no", requestID: parsed)))
         #expect(String(decoding: error, as: UTF8.self).hasPrefix(#"{"type":"error","re":\#(id),"#))
     }
+
+    /// Issue 25: "did you mean" ran an edit distance over the whole of a 1 MB unknown type or
+    /// field (0.6–1.4 s of the loop per line), and the message repeated it whole. Long names
+    /// get the configuration's rule (none over 64 characters) and are cut in the message.
+    @Test(arguments: [
+        (#"{"type":"NAME","id":1}"#, ProtocolErrorCode.unknownType),
+        (#"{"type":"status","id":1,"NAME":true}"#, .badRequest),
+        (#"{"type":"subscribe","id":1,"kinds":["NAME"]}"#, .badRequest),
+    ])
+    func longNamesAreCutInMessagesAndGetNoSuggestion(template: String, code: ProtocolErrorCode) {
+        let long = "subscribe" + String(repeating: "x", count: 1 << 20)
+        let error = Self.error(template.replacing("NAME", with: long))
+        #expect(error?.code == code)
+        #expect(error?.requestID == .number(1))
+        let message = error?.message ?? ""
+        #expect(message.utf8.count < 400, "the message does not grow with the name")
+        #expect(message.contains("\"subscribexxx") && message.contains("…\" (\(long.utf8.count) bytes)"), "\(message)")
+        #expect(!message.contains("did you mean"))
+        // A typo of a sensible length still gets its suggestion.
+        let typo = Self.error(template.replacing("NAME", with: code == .unknownType ? "subscrbe" : "verbos"))
+        if code == .unknownType { #expect(typo?.message.contains(#"did you mean "subscribe"?"#) == true) }
+    }
+
+    @Test func subscriptionFiltersAreBoundedAndTheLimitIsNamed() throws {
+        let many = (0...ServerLimits.maximumPatterns).map { #""v\#($0)*""# }.joined(separator: ",")
+        let tooMany = Self.error(#"{"type":"subscribe","id":1,"views":[\#(many)]}"#)
+        #expect(tooMany?.code == .badRequest)
+        #expect(tooMany?.message == #""views" has 33 patterns; a subscription filter takes at most 32 (docs/limits.md): "#
+            + #"name a common prefix with "*" instead"#)
+        let long = String(repeating: "a*", count: 33)
+        let tooLong = Self.error(#"{"type":"subscribe","id":1,"recognizers":["ok","\#(long)"]}"#)
+        #expect(tooLong?.message == #""recognizers"[1] is a pattern of more than 64 characters; patterns may have at "#
+            + "most 64 (docs/limits.md)")
+        // At the limits: accepted.
+        let most = (0..<ServerLimits.maximumPatterns).map { _ in #""\#(String(repeating: "?*", count: 32))""# }.joined(separator: ",")
+        guard case .subscribe(let subscription) = try RequestTests.parse(#"{"type":"subscribe","views":[\#(most)],"recognizers":[\#(most)]}"#).request
+        else { Issue.record("not a subscribe"); return }
+        #expect(subscription.views?.count == 32 && subscription.recognizers?.count == 32)
+    }
+
+    @Test func stringIDsAreBounded() throws {
+        let long = String(repeating: "i", count: ServerLimits.maximumRequestIDLength + 1)
+        let error = Self.error(#"{"type":"status","id":"\#(long)"}"#)
+        #expect(error?.code == .badRequest && error?.requestID == nil)
+        #expect(error?.message == #""id" is a string of 257 bytes; use a number, or a string of at most 256 bytes (it comes back in the reply)"#)
+        let most = String(repeating: "i", count: ServerLimits.maximumRequestIDLength)
+        #expect(try RequestTests.parse(#"{"type":"status","id":"\#(most)"}"#).id == .string(most))
+    }
 }
+

@@ -1,5 +1,6 @@
 import GestureCore
 import GestureServer
+import TestSupport
 import Testing
 
 @Suite("Subscriptions and globs")
@@ -45,5 +46,45 @@ struct SubscriptionTests {
         let hitTests = Subscription(kinds: ["hitTest"])
         #expect(hitTests.trace && hitTests.matches(Self.missedHitTest))
         #expect(!Subscription(kinds: ["hitTest"], views: [Glob("*")]).matches(Self.missedHitTest))
+    }
+}
+
+/// Issue 25: a glob costs one step per character of the id whatever its stars, and a
+/// subscriber's filters remember their answers; both must answer as the plain definitions do.
+@Suite("Glob matching without backtracking, and the filters' memory")
+struct GlobEquivalenceTests {
+    /// The definition: `*` any run, `?` one character, the rest themselves (recursive, for
+    /// short test strings only).
+    static func reference(_ pattern: [Unicode.Scalar], _ text: [Unicode.Scalar]) -> Bool {
+        guard let first = pattern.first else { return text.isEmpty }
+        if first == "*" {
+            return (0...text.count).contains { reference(Array(pattern.dropFirst()), Array(text.dropFirst($0))) }
+        }
+        guard let head = text.first, first == "?" || first == head else { return false }
+        return reference(Array(pattern.dropFirst()), Array(text.dropFirst()))
+    }
+
+    @Test func randomPatternsMatchAsTheDefinitionSays() {
+        var random = SeededRandom(seed: 25)
+        let alphabet: [Unicode.Scalar] = ["a", "b", "*", "?", "é"]
+        for _ in 0..<20_000 {
+            let pattern = (0..<Int.random(in: 0...8, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            let text = (0..<Int.random(in: 0...9, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+                .filter { $0 != "*" && $0 != "?" }
+            let patternString = String(String.UnicodeScalarView(pattern)), textString = String(String.UnicodeScalarView(text))
+            #expect(Glob(patternString).matches(textString) == Self.reference(pattern, text),
+                    "\(patternString) against \(textString)")
+        }
+    }
+
+    @Test(arguments: [
+        (String(repeating: "*a", count: 32), String(repeating: "a", count: 31) + "b", false),
+        (String(repeating: "*a", count: 32), String(repeating: "a", count: 32), true),
+        (String(repeating: "?", count: 64), String(repeating: "x", count: 64), true),
+        (String(repeating: "?", count: 64), String(repeating: "x", count: 65), false),
+        ("*" + String(repeating: "ab", count: 31) + "*", String(repeating: "ab", count: 500), true),
+    ])
+    func patternsAtTheLimitMatchAsWritten(pattern: String, text: String, matches: Bool) {
+        #expect(Glob(pattern).matches(text) == matches)
     }
 }

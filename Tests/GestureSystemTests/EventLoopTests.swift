@@ -88,4 +88,49 @@ struct EventLoopTests {
         #expect(throws: UnixSocketAddress.Problem.tooLong(name: long, bytes: 125)) { try UnixSocketAddress(long) }
         #expect(UnixSocketAddress.Problem.tooLong(name: long, bytes: 125).description.contains("at most 107"))
     }
+
+    /// Issue 25: work too long for one turn is split; the loop runs what became ready before
+    /// the rest, and does not sleep while work is deferred.
+    @Test func deferredWorkRunsAfterTheReadyHandlersAndTheRestOnTheNextTurn() throws {
+        let loop = try EventLoop()
+        let pipe = try FileDescriptor.pipe()
+        defer { pipe.readEnd.closeReleasing(); pipe.writeEnd.closeReleasing() }
+        var log: [String] = []
+        try loop.watch(pipe.readEnd) { _ in
+            var byte = [UInt8](repeating: 0, count: 1)
+            _ = try? pipe.readEnd.readAvailable(into: &byte)
+            log.append("ready \(byte[0])")
+        }
+        loop.runSoon {
+            log.append("deferred")
+            loop.runSoon { log.append("deferred again") }
+        }
+        try pipe.writeEnd.writeAll([1], subject: "pipe")
+        #expect(try loop.runReady() == 2, "one descriptor, one piece of deferred work")
+        #expect(log == ["ready 1", "deferred"])
+        try pipe.writeEnd.writeAll([2], subject: "pipe")
+        #expect(try loop.runReady() == 2)
+        #expect(log == ["ready 1", "deferred", "ready 2", "deferred again"])
+        #expect(try loop.runReady() == 0)
+    }
+
+    /// A socket whose peer shut down its sending side is "read hang-up" for good: watched
+    /// without `.readable`, it must not wake the loop (a half-closed subscriber spun it), and
+    /// a peer gone altogether is still reported.
+    @Test func aHalfClosedSocketWakesTheLoopOnlyWhileItIsRead() throws {
+        let loop = try EventLoop()
+        let (ours, theirs) = try UnixSocket.pair()
+        defer { ours.closeReleasing() }
+        var seen: [EventLoop.Readiness] = []
+        let token = try loop.watch(ours, for: .readable) { seen.append($0) }
+        #expect(shutdown(theirs.rawValue, Int32(SHUT_WR)) == 0)
+        #expect(try loop.runReady() == 1)
+        #expect(seen.last?.contains(.readHangUp) == true && seen.last?.isDisjoint(with: .closed) == true)
+        try loop.modify(token, interest: [])
+        #expect(try loop.runReady() == 0)
+        theirs.closeReleasing()
+        #expect(try loop.runReady() == 1)
+        #expect(seen.last?.isDisjoint(with: .closed) == false)
+    }
 }
+

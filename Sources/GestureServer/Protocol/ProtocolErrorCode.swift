@@ -19,4 +19,7 @@ public enum ProtocolErrorCode: String, Hashable, Sendable, CaseIterable {
     case lineTooLong = "line_too_long"
     /// The client did not read its events fast enough; the connection is closed.
     case slowConsumer = "slow_consumer"
+    /// The daemon's budget for unfinished request lines over all clients is spent and this
+    /// connection held the most; the connection is closed.
+    case overloaded
 }

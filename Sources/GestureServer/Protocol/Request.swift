@@ -46,7 +46,10 @@ public enum Request: Sendable {
         switch members["id"] {
         case nil, .null?: id = nil
         case .number(let number)?: id = .number(number)
-        case .string(let string)?: id = .string(string)
+        case .string(let string)? where string.utf8.count <= ServerLimits.maximumRequestIDLength: id = .string(string)
+        case .string(let string)?:
+            throw ProtocolError(.badRequest, "\"id\" is a string of \(string.utf8.count) bytes; use a number, or a string of "
+                + "at most \(ServerLimits.maximumRequestIDLength) bytes (it comes back in the reply)")
         case let other?:
             throw ProtocolError(.badRequest, "\"id\" must be a number or a string, found \(describe(other))")
         }
@@ -67,12 +70,12 @@ public enum Request: Sendable {
             let kinds = try reader.strings("kinds")
             if let kinds {
                 for kind in kinds where !Subscription.knownKinds.contains(kind) {
-                    throw ProtocolError(.badRequest, "\"kinds\" names \"\(kind)\", which is not an event type; use \(list(Subscription.knownKinds))",
+                    throw ProtocolError(.badRequest, "\"kinds\" names \(quote(kind)), which is not an event type; use \(list(Subscription.knownKinds))",
                                         requestID: id)
                 }
             }
-            request = .subscribe(Subscription(kinds: kinds.map(Set.init), views: try reader.strings("views")?.map(Glob.init),
-                                              recognizers: try reader.strings("recognizers")?.map(Glob.init),
+            request = .subscribe(Subscription(kinds: kinds.map(Set.init), views: try reader.patterns("views"),
+                                              recognizers: try reader.patterns("recognizers"),
                                               trace: try reader.bool("trace") ?? false))
         case "unsubscribe":
             try reader.allow([], in: type)
@@ -133,8 +136,8 @@ public enum Request: Sendable {
             try reader.allow([], in: type)
             request = .reload
         default:
-            var message = "\"\(type)\" is not a request type; use \(list(types))"
-            if let near = suggestion(for: type, among: types) { message = "\"\(type)\" is not a request type; did you mean \"\(near)\"?" }
+            var message = "\(quote(type)) is not a request type; use \(list(types))"
+            if let near = suggestion(for: type, among: types) { message = "\(quote(type)) is not a request type; did you mean \"\(near)\"?" }
             throw ProtocolError(.unknownType, message, requestID: id)
         }
         return (id, request)
@@ -154,24 +157,26 @@ public enum Request: Sendable {
         }
     }
 
-    /// The closest word within two edits, for "did you mean".
+    /// The likely intent of a mistyped name, for "did you mean": the configuration's rule and
+    /// bound (``LayoutValidator/suggestion(for:among:budget:)``: names of more than 64
+    /// characters get none, and the search spends at most ``LayoutLimits/suggestionBudget``
+    /// steps). A name of more than 256 bytes is not even read: it has more than 64 characters
+    /// but for pathological ones (a letter under hundreds of combining marks), and reading
+    /// it as characters would cost as much as the rest of the request.
     static func suggestion(for word: String, among candidates: [String]) -> String? {
-        let lowered = word.lowercased()
-        return candidates.map { ($0, editDistance(lowered, $0.lowercased())) }
-            .filter { $0.1 <= 2 }.min { $0.1 < $1.1 }?.0
+        guard word.utf8.count <= 4 * ServerLimits.echoedNameLength else { return nil }
+        var budget = LayoutLimits.suggestionBudget
+        return LayoutValidator.suggestion(for: word, among: candidates, budget: &budget)
     }
 
-    private static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        var previous = Array(0...b.count)
-        for i in 1...max(a.count, 1) where !a.isEmpty {
-            var current = [i] + Array(repeating: 0, count: b.count)
-            for j in 1...max(b.count, 1) where !b.isEmpty {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            previous = current
-        }
-        return a.isEmpty ? b.count : previous[b.count]
+    /// A name the client sent, quoted for a message: whole up to ``ServerLimits/echoedNameLength``
+    /// characters, else cut there with its length in bytes, so no reply grows with what a
+    /// client sent (a 1 MiB unknown type was echoed whole).
+    static func quote(_ name: String) -> String {
+        if name.utf8.count <= ServerLimits.echoedNameLength { return "\"\(name)\"" }
+        let shown = name.prefix(ServerLimits.echoedNameLength)
+        if shown.endIndex == name.endIndex { return "\"\(name)\"" }
+        return "\"\(shown)…\" (\(name.utf8.count) bytes)"
     }
 }
 
@@ -182,7 +187,7 @@ private struct FieldReader {
 
     func allow(_ fields: [String], in type: String) throws(ProtocolError) {
         for key in members.keys.sorted() where key != "type" && key != "id" && !fields.contains(key) {
-            var message = "\(type) has no field \"\(key)\""
+            var message = "\(type) has no field \(Request.quote(key))"
             if let near = Request.suggestion(for: key, among: fields) {
                 message += "; did you mean \"\(near)\"?"
             } else if fields.isEmpty {
@@ -208,6 +213,26 @@ private struct FieldReader {
             strings.append(string)
         }
         return strings
+    }
+
+    /// A subscription filter: at most ``ServerLimits/maximumPatterns`` patterns of at most
+    /// ``ServerLimits/maximumPatternLength`` characters each, counted before any is read.
+    func patterns(_ key: String) throws(ProtocolError) -> [Glob]? {
+        if case .array(let elements)? = members[key], elements.count > ServerLimits.maximumPatterns {
+            throw ProtocolError(.badRequest, "\"\(key)\" has \(elements.count) patterns; a subscription filter takes at most "
+                + "\(ServerLimits.maximumPatterns) (docs/limits.md): name a common prefix with \"*\" instead", requestID: id)
+        }
+        guard let strings = try strings(key) else { return nil }
+        for (index, pattern) in strings.enumerated() {
+            // Bytes first, so a megabyte is not walked character by character.
+            let length = pattern.utf8.count <= 4 * ServerLimits.maximumPatternLength
+                ? pattern.unicodeScalars.count : pattern.utf8.count
+            if length > ServerLimits.maximumPatternLength {
+                throw ProtocolError(.badRequest, "\"\(key)\"[\(index)] is a pattern of more than \(ServerLimits.maximumPatternLength) "
+                    + "characters; patterns may have at most \(ServerLimits.maximumPatternLength) (docs/limits.md)", requestID: id)
+            }
+        }
+        return strings.map(Glob.init)
     }
 
     func string(_ key: String) throws(ProtocolError) -> String? {

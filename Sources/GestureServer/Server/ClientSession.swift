@@ -6,15 +6,22 @@ import SystemPackage
 ///
 /// Its life is ``State``: `connected` (greeted, no events yet) ⇄ `subscribed` (`subscribe`,
 /// `unsubscribe`) → `closing` (the server said its last line: `bye`, `slow_consumer`,
-/// `line_too_long`) → removed, once the last line is written or the linger time is up. A
-/// client that hangs up or fails is removed from any state.
+/// `line_too_long`, `overloaded`; or the client ended its input unsubscribed and its replies
+/// are going out) → removed, once the last line is written or the linger time is up. A client
+/// that hangs up or fails is removed from any state.
+///
+/// Beside the state, its input: read while ``readsInput``; a client with request lines not
+/// yet answered waits in the server's service queue (``awaitingService``) and is not read
+/// meanwhile (``readPaused``), so what it pipelines stays in its socket, not in the daemon.
+/// After its end of file (``inputEnded``, a half-close) it is never read again: a subscribed
+/// client goes on receiving events until `bye` or a failed write.
 final class ClientSession {
     /// Where a client is in its life; each case carries exactly what is valid in it.
     enum State {
-        /// Greeted; receives no events until it subscribes (SPEC 9).
+        /// Greeted; receives no events until it subscribes (docs/protocol.md).
         case connected
-        /// Receives the events its subscription matches.
-        case subscribed(Subscription)
+        /// Receives the events its subscription matches, through the filter's memory of ids.
+        case subscribed(FilterCache)
         /// Nothing more is read, answered or queued; the connection is closed when its queue is
         /// written, or at `deadline` (the server's clock, µs) at the latest.
         case closing(deadline: Int64)
@@ -30,8 +37,18 @@ final class ClientSession {
     var state = State.connected
     var framer: LineFramer
     var output: OutputQueue
-    /// Whether the loop watches the socket for `.writable` (only while bytes are queued).
-    var watchesWritable = false
+    /// What the loop watches the socket for now (hang-ups and errors always).
+    var interest: EventLoop.Readiness = .readable
+    /// The queue holds bytes the socket did not take: watch for `.writable`.
+    var wantsWritable = false
+    /// In the server's queue of clients with request lines to answer.
+    var awaitingService = false
+    /// Not read while its earlier lines wait for their turn.
+    var readPaused = false
+    /// A long line of it is being read on the worker thread; its later lines wait.
+    var parsing = false
+    /// The client shut down its sending side (or closed): nothing more to read.
+    var inputEnded = false
     /// The last time the client took bytes, or its queue became non-empty (server clock, µs):
     /// how a replay tells a client that is reading slowly from one that stopped.
     var lastProgress: Int64
@@ -49,12 +66,15 @@ final class ClientSession {
 
     /// The subscription of a subscribed client that is not being closed.
     var subscription: Subscription? {
-        if case .subscribed(let subscription) = state { subscription } else { nil }
+        if case .subscribed(let filter) = state { filter.subscription } else { nil }
     }
 
     var isClosing: Bool {
         if case .closing = state { true } else { false }
     }
+
+    /// Whether the loop should read the socket: not closing, not at its end, not waiting.
+    var readsInput: Bool { !isClosing && !inputEnded && !readPaused }
 
     /// "pid 12 uid 1000 gid 1000", for logs and messages.
     var peerDescription: String { peer.map(\.description) ?? "unknown peer" }

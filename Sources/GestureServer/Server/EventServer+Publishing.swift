@@ -26,13 +26,14 @@ extension EventServer {
         var notices: [ServerNotice] = []
         for event in batch.events {
             for client in clients.values {
-                guard let subscription = client.subscription,
-                      subscription.matches(event.summary, traceAll: options.traceAll) else { continue }
+                guard case .subscribed(let filter) = client.state,
+                      filter.matches(event.summary, traceAll: options.traceAll) else { continue }
                 let wasEmpty = client.output.isEmpty
                 guard client.output.append(batch.bytes, event.range) else {
                     notices.append(dropSlowConsumer(client))
                     continue
                 }
+                queuedBytes += event.range.count
                 if wasEmpty {
                     client.lastProgress = clock.now
                     touched.append(client)
@@ -40,6 +41,19 @@ extension EventServer {
             }
         }
         for client in touched where clients[client.serial] === client { flush(client) }
+        return notices + enforceOutputBudget()
+    }
+
+    /// Over the budget of queued bytes over all clients: drops the client with the longest
+    /// queue as a slow consumer until under it again. Each client's own limit makes that one
+    /// of the clients that read least.
+    func enforceOutputBudget() -> [ServerNotice] {
+        var notices: [ServerNotice] = []
+        while queuedBytes > options.outputBudget {
+            guard let longest = clients.values.filter({ !$0.isClosing }).max(by: { $0.output.byteCount < $1.output.byteCount }),
+                  longest.output.byteCount > 0 else { break }
+            notices.append(dropSlowConsumer(longest, overBudget: true))
+        }
         return notices
     }
 
@@ -55,15 +69,22 @@ extension EventServer {
 
     /// Closes a client whose queue overflowed, after the rest of a line it was being sent and
     /// the `slow_consumer` error.
-    func dropSlowConsumer(_ client: ClientSession) -> ServerNotice {
+    func dropSlowConsumer(_ client: ClientSession, overBudget: Bool = false) -> ServerNotice {
         counters.slowConsumers += 1
         logger.warning("dropping a client that does not read its events fast enough", metadata: [
             "client": "\(client.serial)", "peer": "\(client.peerDescription)",
-            "queued": "\(client.output.byteCount)", "limit": "\(options.queueLimit)",
+            "queued": "\(client.output.byteCount)",
+            "limit": "\(overBudget ? options.outputBudget : options.queueLimit)\(overBudget ? " over all clients" : "")",
         ])
+        let queued = client.output.byteCount
         client.output.dropUnstarted()
-        let message = "client bug: this connection did not read its events fast enough and more than "
-            + "\(options.queueLimit) bytes were waiting; read continuously (a thread or an event loop of its own) and reconnect"
+        queuedBytes -= queued - client.output.byteCount
+        let message = overBudget
+            ? "client bug: this connection did not read its events fast enough: more than \(options.outputBudget) bytes were "
+                + "waiting for all clients together and its \(queued) were the most; read continuously (a thread or an event "
+                + "loop of its own) and reconnect"
+            : "client bug: this connection did not read its events fast enough and more than "
+                + "\(options.queueLimit) bytes were waiting; read continuously (a thread or an event loop of its own) and reconnect"
         close(client, after: ReplyEncoder.encode(.error(ProtocolError(.slowConsumer, message))))
         return .droppedSlowConsumer(client: client.serial, peer: client.peerDescription)
     }

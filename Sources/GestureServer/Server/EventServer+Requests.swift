@@ -8,16 +8,42 @@ import GestureCore
 /// (``Reply``), through the owner for what reaches into the engine. The owner's results come
 /// back as values; the server then publishes the events they carry and queues the reply.
 extension EventServer {
+    /// What reading one line gave: a request and its id, or the error to answer; for a
+    /// `layout.set` read on the worker thread for a client allowed to control, also its
+    /// layout decoded, validated and compiled there (for 10,000 views that is most of the
+    /// work), and its JSON let go of there.
+    struct ParsedLine: Sendable {
+        var request: Result<(id: RequestID?, request: Request), ProtocolError>
+        var layout: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?
+
+        /// Reads `line`; with `decodingLayout`, decodes and compiles the layout of a `layout.set` too.
+        init(_ line: some Collection<UInt8>, decodingLayout: Bool = false) {
+            request = Result { () throws(ProtocolError) in try Request.parse(line) }
+            guard decodingLayout, case .success(let (id, .layoutSet(value))) = request else { return }
+            layout = Result { () throws(ConfigurationError) in
+                let spec = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
+                return (spec, ViewTree(validated: spec))
+            }
+            request = .success((id, .layoutSet(.null)))
+        }
+    }
+
+    /// Reads `line` (here, on the loop: a short line) and answers it.
     func handleLine(_ line: ArraySlice<UInt8>, from client: ClientSession) {
+        handle(ParsedLine(line), from: client)
+    }
+
+    /// Answers a line already read (on the loop, or on the worker thread for a long one).
+    func handle(_ parsed: ParsedLine, from client: ClientSession) {
         counters.requests += 1
         var published = EncodedEvents()
         let reply: Reply
         do throws(ProtocolError) {
-            let (id, request) = try Request.parse(line)
+            let (id, request) = try parsed.request.get()
             if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
-            reply = .ok(id, try answer(request, id: id, from: client, publishing: &published))
+            reply = .ok(id, try answer(request, id: id, from: client, layout: parsed.layout, publishing: &published))
         } catch {
             counters.errorReplies += 1
             logger.debug("request refused", metadata: ["client": "\(client.serial)", "code": "\(error.code.rawValue)",
@@ -27,7 +53,7 @@ extension EventServer {
         // The events a request made go out before its reply, as they would had they come from
         // the input: a subscriber sees the `layout` event of its own layout.set first.
         var notices = publish(published)
-        if let notice = send(reply, to: client) { notices.append(notice) }
+        notices += send(reply, to: client)
         announce(notices)
         // After the reply, so a replay that a subscription starts sends its first event after
         // the client learnt it is subscribed.
@@ -52,10 +78,11 @@ extension EventServer {
     }
 
     private func answer(_ request: Request, id: RequestID?, from client: ClientSession,
+                        layout decoded: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?,
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
         case .subscribe(let subscription):
-            client.state = .subscribed(subscription)
+            client.state = .subscribed(FilterCache(subscription))
             logger.debug("client subscribed", metadata: ["client": "\(client.serial)"])
             return .subscribed(subscription, trace: subscription.trace || options.traceAll)
         case .unsubscribe:
@@ -63,13 +90,15 @@ extension EventServer {
             return .done
         case .layoutSet(let value):
             let owner = try requireOwner(id)
-            let layout: ViewSpec
-            do {
-                layout = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
+            let layout: (spec: ViewSpec, tree: ViewTree?)
+            do throws(ConfigurationError) {
+                if let decoded { layout = try decoded.get() } else {
+                    layout = (try ConfigurationLoader.decodeLayout(value, file: "layout.set"), nil)
+                }
             } catch {
                 throw Self.invalidLayout(error, id: id)
             }
-            let replaced = owner.replaceLayout(layout, reason: "layout.set by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(layout.spec, compiled: layout.tree, reason: "layout.set by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
         case .viewUpdate(let view, let changes):
@@ -81,10 +110,10 @@ extension EventServer {
                 throw Self.invalidLayout(error, id: id)
             }
             guard let updated = result else {
-                throw ProtocolError(.unknownView, "the layout has no view \"\(view)\"; send the id of one of its views",
+                throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
                                     requestID: id)
             }
-            let replaced = owner.replaceLayout(updated, reason: "view.update of \(view) by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(updated, compiled: nil, reason: "view.update of \(view) by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
         case .screenSet(let rotation, let width, let height):

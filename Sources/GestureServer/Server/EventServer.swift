@@ -3,11 +3,18 @@ import GestureSystem
 import Logging
 import SystemPackage
 
-/// The socket side of the daemon (SPEC 9), on one ``EventLoop`` with non-blocking sockets.
-/// This file is its connections: accepting on a ``ListeningSocket``, reading bytes into each
-/// client's ``LineFramer``, writing its ``OutputQueue``, closing with a last line and a linger
-/// time. Requests are answered in `EventServer+Requests.swift`; the event stream is fanned
-/// out in `EventServer+Publishing.swift`.
+/// The socket side of the daemon (docs/protocol.md), on one ``EventLoop`` with non-blocking
+/// sockets. This file is its connections: accepting on a ``ListeningSocket`` (up to the client
+/// limit, and without spinning when descriptors run out), reading bytes into each client's
+/// ``LineFramer``, answering their lines a bounded number per turn of the loop, writing its
+/// ``OutputQueue``, closing with a last line and a linger time. Requests are answered in
+/// `EventServer+Requests.swift`; the event stream is fanned out in `EventServer+Publishing.swift`.
+///
+/// Every cost is bounded (``ServerLimits``): clients connected, bytes of unfinished request
+/// lines and of queued output over all clients, request lines answered per turn. A client
+/// that pipelines requests is answered a few lines at a time, and the panel and the other
+/// clients are served between; one that shuts down its sending side (a half-close) gets the
+/// answers to what it asked and, if subscribed, its events until `bye`.
 ///
 /// The engine and the event stream belong to the ``owner`` (the live daemon, a socket
 /// replay): the server neither encodes nor numbers events; it filters the owner's encoded
@@ -17,15 +24,15 @@ public final class EventServer {
     /// The protocol named in `hello`.
     public static let protocolName = "gestured/1"
 
-    /// Limits and switches.
+    /// Limits and switches; the defaults are ``ServerLimits``.
     public struct Options: Sendable {
         /// The version named in `hello` and `status`.
         public var version: String
-        /// A longer request line is an error and closes the connection (SPEC 9: 1 MiB).
-        public var maxLineLength = 1 << 20
+        /// A longer request line is an error and closes the connection.
+        public var maxLineLength = ServerLimits.maximumLineLength
         /// Bytes a client may have queued, events and replies alike; one more and it is dropped
-        /// as a slow consumer. 1 MiB holds several seconds of a ten-finger pan.
-        public var queueLimit = 1 << 20
+        /// as a slow consumer.
+        public var queueLimit = ServerLimits.queueLimit
         /// A client's queue shrinking below this wakes a replay that waits for its readers.
         public var lowWater = 1 << 16
         /// How long a closing connection may take to receive its last lines (`bye`,
@@ -33,6 +40,22 @@ public final class EventServer {
         public var lingerMicroseconds: Int64 = 5_000_000
         /// The daemon runs with `--trace`: every subscriber receives the trace-only events.
         public var traceAll = false
+        /// Clients connected at once; lowered at ``EventServer/start()`` to what `RLIMIT_NOFILE`
+        /// leaves after ``ServerLimits/reservedDescriptors``.
+        public var maxClients = ServerLimits.maximumClients
+        /// Bytes of unfinished request lines over all clients.
+        public var requestBufferBudget = ServerLimits.requestBufferBudget
+        /// Bytes queued for all clients together.
+        public var outputBudget = ServerLimits.outputBudget
+        /// Request lines answered per turn of the loop, and per visit of one client.
+        public var requestsPerTurn = ServerLimits.requestsPerTurn
+        public var requestsPerVisit = ServerLimits.requestsPerVisit
+        /// Request bytes parsed on the loop per turn (the line that reaches it is finished).
+        public var requestBytesPerTurn = ServerLimits.requestBytesPerTurn
+        /// Longer lines are parsed on the worker thread.
+        public var inlineLineLength = ServerLimits.inlineLineLength
+        /// `SO_SNDBUF` of client sockets; `nil` leaves the kernel's default.
+        public var socketSendBuffer: Int32? = ServerLimits.socketSendBuffer
 
         public init(version: String) {
             self.version = version
@@ -46,6 +69,9 @@ public final class EventServer {
         public var requests = 0
         public var errorReplies = 0
         public var slowConsumers = 0
+        /// Connections told `overloaded` and closed at once: over the client limit, or while
+        /// no descriptor was left.
+        public var refused = 0
     }
 
     public weak var owner: EventServerOwner?
@@ -54,12 +80,16 @@ public final class EventServer {
     /// Who may control; replaced by a reload.
     public internal(set) var policy: ControlPolicy
     public var socketPath: String { listener.path }
+    /// Clients served at once: ``Options/maxClients``, or less when `RLIMIT_NOFILE` is low.
+    public private(set) var clientLimit: Int
 
     let loop: EventLoop
     let clock: any LoopClock
     let logger: Logger
     private let listener: ListeningSocket
     private var listenToken: EventLoop.Token?
+    /// False once ``stopAccepting()`` closed the listener.
+    private var listening = false
     var clients: [Int: ClientSession] = [:]
     private var nextSerial = 1
     private var lingerTimer: (any LoopTimer)?
@@ -67,6 +97,27 @@ public final class EventServer {
     private var lastSubscriberCount = 0
     private var shuttingDown = false
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+    /// Bytes in every client's framer (``ServerLimits/requestBufferBudget``).
+    public internal(set) var bufferedRequestBytes = 0
+    /// Bytes in every client's queue (``ServerLimits/outputBudget``).
+    public internal(set) var queuedBytes = 0
+    /// Clients with request lines to answer, in the order they get their turn.
+    private var serviceQueue: [Int] = []
+    private var serviceHead = 0
+    private var serviceScheduled = false
+    private var serviceWork: (() -> Void)?
+    /// A descriptor held in reserve: given back when accept(2) fails for want of descriptors,
+    /// so the pending connections can be accepted, told why and closed instead of left
+    /// pending (the listener would stay readable and the loop spin on it).
+    private var reserve: FileDescriptor?
+    /// Accepting failed and has not succeeded since: said once, and once when it recovers.
+    private var acceptFailing = false
+    /// Connections are being refused at the client limit: said once, until one is served.
+    private var atClientLimit = false
+    private var acceptTimer: (any LoopTimer)?
+    /// Parses long lines off the loop; started with the first one.
+    private var worker: WorkerThread?
+    private var workerFailed = false
 
     public init(loop: EventLoop, clock: any LoopClock, listener: ListeningSocket, policy: ControlPolicy,
                 options: Options, logger: Logger) {
@@ -76,11 +127,29 @@ public final class EventServer {
         self.policy = policy
         self.options = options
         self.logger = logger
+        clientLimit = options.maxClients
     }
 
-    /// Starts accepting clients.
+    /// Starts accepting clients, as many as ``Options/maxClients`` and `RLIMIT_NOFILE` allow.
     public func start() throws(SystemError) {
         lingerTimer = try clock.makeTimer { [unowned self] in self.closeLingering() }
+        acceptTimer = try clock.makeTimer { [unowned self] in self.resumeAccepting() }
+        serviceWork = { [unowned self] in self.serveRequests() }
+        let descriptors = try ResourceLimits.openFiles().soft
+        clientLimit = max(1, min(options.maxClients, descriptors - ServerLimits.reservedDescriptors))
+        if clientLimit < options.maxClients {
+            logger.notice("serving fewer clients at once than the default: the descriptor limit is low", metadata: [
+                "clients": "\(clientLimit)", "RLIMIT_NOFILE": "\(descriptors)",
+                "reserved": "\(ServerLimits.reservedDescriptors)",
+            ])
+        }
+        do {
+            reserve = try FileDescriptor.open(path: "/dev/null", .readOnly)
+        } catch {
+            logger.warning("cannot hold a descriptor in reserve; when descriptors run out, accepting pauses instead",
+                           metadata: ["error": "\(error)"])
+        }
+        listening = true
         listenToken = try loop.watch(listener.descriptor) { [unowned self] _ in self.acceptClients() }
         for name in policy.unresolved {
             logger.warning("a name allowed to control gestured does not exist on this system; check socket.controlUsers and socket.controlGroup",
@@ -93,9 +162,6 @@ public final class EventServer {
 
     /// Clients that subscribed and are not being closed.
     public var subscriberCount: Int { clients.values.count { $0.subscription != nil } }
-
-    /// Bytes queued for all clients.
-    public var queuedBytes: Int { clients.values.reduce(0) { $0 + $1.output.byteCount } }
 
     // MARK: Shutting down
 
@@ -116,7 +182,11 @@ public final class EventServer {
     public func stopAccepting() {
         if let listenToken { loop.unwatch(listenToken) }
         listenToken = nil
+        listening = false
+        acceptTimer?.arm(at: nil)
         listener.close()
+        reserve?.closeReleasing()
+        reserve = nil
     }
 
     private func finishShutdownIfDone() {
@@ -125,65 +195,153 @@ public final class EventServer {
         owner?.serverChanged(.closed)
     }
 
-    // MARK: Connections
+    // MARK: Accepting
 
     private func acceptClients() {
-        while true {
+        // The listener is level-triggered: what is left pending wakes the next turn.
+        for _ in 0..<ServerLimits.acceptsPerTurn where listenToken != nil {
             let socket: FileDescriptor
             do {
                 guard let accepted = try listener.accept() else { return }
                 socket = accepted
             } catch {
-                // EMFILE and friends: say so once per wake-up; the connection stays pending.
-                logger.error("cannot accept a client", metadata: ["error": "\(error)"])
+                acceptFailed(error)
                 return
             }
-            let serial = nextSerial
-            nextSerial += 1
-            counters.connections += 1
-            let token: EventLoop.Token
-            do {
-                token = try loop.watch(socket, for: .readable) { [unowned self] readiness in
-                    self.handle(readiness, of: serial)
+            if acceptFailing {
+                acceptFailing = false
+                logger.notice("accepting clients again", metadata: ["clients": "\(clients.count)"])
+            }
+            guard clients.count < clientLimit else {
+                if !atClientLimit {
+                    atClientLimit = true
+                    logger.warning("refusing clients: as many are connected as the limit allows", metadata: [
+                        "limit": "\(clientLimit)",
+                    ])
                 }
-            } catch {
-                logger.error("cannot watch a client socket", metadata: ["error": "\(error)"])
-                socket.closeReleasing()
+                refuse(socket, "gestured serves at most \(clientLimit) clients at once and that many are connected; "
+                    + "try again later, or close the connections your programs no longer use")
                 continue
             }
-            let peer: PeerCredentials?
-            do {
-                peer = try PeerCredentials.of(socket)
-            } catch {
-                logger.warning("cannot read a client's credentials; it may not control", metadata: ["error": "\(error)"])
-                peer = nil
-            }
-            let client = ClientSession(serial: serial, socket: socket, peer: peer, token: token,
-                                       maxLineLength: options.maxLineLength, queueLimit: options.queueLimit, now: clock.now)
-            clients[serial] = client
-            let canControl = peer.map { policy.allows($0) } ?? false
-            logger.info("client connected", metadata: [
-                "client": "\(serial)", "peer": "\(client.peerDescription)", "control": "\(canControl)",
-            ])
-            send(.hello(version: options.version, canControl: canControl), to: client)
-            if shuttingDown {
-                close(client, after: ReplyEncoder.encode(.bye(reason: "stopping", message: "gestured is stopping")))
-            }
+            atClientLimit = false
+            admit(socket)
         }
     }
 
+    /// accept(2) failed (`EMFILE`, `ENFILE`, `ENOMEM`): say so once for the episode, then give
+    /// back the reserve descriptor to accept, tell and close what is pending; if that cannot be
+    /// done, stop watching the listener for ``ServerLimits/acceptPauseMicroseconds``. Either
+    /// way the level-triggered loop does not come straight back to a listener it cannot serve.
+    private func acceptFailed(_ error: SystemError) {
+        if !acceptFailing {
+            acceptFailing = true
+            logger.error("cannot accept clients; refusing new connections until descriptors are free again", metadata: [
+                "error": "\(error)", "clients": "\(clients.count)",
+            ])
+        }
+        var cleared = false
+        if let spare = reserve {
+            spare.closeReleasing()
+            reserve = nil
+            draining: while true {
+                do {
+                    guard let pending = try listener.accept() else {
+                        cleared = true
+                        break draining
+                    }
+                    refuse(pending, "gestured has no file descriptor left for this connection; try again later")
+                } catch {
+                    // Even the reserve did not help: another process took the descriptor (ENFILE).
+                    break draining
+                }
+            }
+            reserve = try? FileDescriptor.open(path: "/dev/null", .readOnly)
+        }
+        if !cleared { pauseAccepting() }
+    }
+
+    private func pauseAccepting() {
+        if let listenToken { loop.unwatch(listenToken) }
+        listenToken = nil
+        acceptTimer?.arm(at: clock.now + ServerLimits.acceptPauseMicroseconds)
+    }
+
+    private func resumeAccepting() {
+        guard listening, listenToken == nil else { return }
+        do {
+            listenToken = try loop.watch(listener.descriptor) { [unowned self] _ in self.acceptClients() }
+        } catch {
+            // Watching needs no new descriptor; if epoll cannot take it now, try again later.
+            acceptTimer?.arm(at: clock.now + ServerLimits.acceptPauseMicroseconds)
+        }
+    }
+
+    /// Tells a connection why it is not served (`bye`, reason `overloaded`) and closes it.
+    private func refuse(_ socket: FileDescriptor, _ message: String) {
+        counters.refused += 1
+        _ = try? socket.sendNonBlocking(ReplyEncoder.encode(.bye(reason: "overloaded", message: message)))
+        socket.closeReleasing()
+    }
+
+    private func admit(_ socket: FileDescriptor) {
+        let serial = nextSerial
+        nextSerial += 1
+        counters.connections += 1
+        if let size = options.socketSendBuffer {
+            // Best effort: the kernel's default is only larger.
+            try? socket.setSendBufferSize(size)
+        }
+        let token: EventLoop.Token
+        do {
+            token = try loop.watch(socket, for: .readable) { [unowned self] readiness in
+                self.handle(readiness, of: serial)
+            }
+        } catch {
+            logger.error("cannot watch a client socket", metadata: ["error": "\(error)"])
+            socket.closeReleasing()
+            return
+        }
+        let peer: PeerCredentials?
+        do {
+            peer = try PeerCredentials.of(socket)
+        } catch {
+            logger.warning("cannot read a client's credentials; it may not control", metadata: ["error": "\(error)"])
+            peer = nil
+        }
+        let client = ClientSession(serial: serial, socket: socket, peer: peer, token: token,
+                                   maxLineLength: options.maxLineLength, queueLimit: options.queueLimit, now: clock.now)
+        clients[serial] = client
+        let canControl = peer.map { policy.allows($0) } ?? false
+        logger.info("client connected", metadata: [
+            "client": "\(serial)", "peer": "\(client.peerDescription)", "control": "\(canControl)",
+        ])
+        announce(send(.hello(version: options.version, canControl: canControl), to: client))
+        if shuttingDown {
+            close(client, after: ReplyEncoder.encode(.bye(reason: "stopping", message: "gestured is stopping")))
+        }
+    }
+
+    // MARK: Reading
+
     private func handle(_ readiness: EventLoop.Readiness, of serial: Int) {
         guard let client = clients[serial] else { return }
+        // Both directions closed, or an error: nothing can reach the client any more.
+        if !readiness.isDisjoint(with: .closed) {
+            remove(client, why: "the client closed the connection")
+            return
+        }
         if readiness.contains(.writable) {
             flush(client)
-            guard clients[serial] != nil else { return }
+            guard clients[serial] === client else { return }
         }
-        if readiness.contains(.readable) || !readiness.isDisjoint(with: .hangUp) {
+        if readiness.contains(.readable) || readiness.contains(.readHangUp) {
             readRequests(from: client)
         }
     }
 
+    /// Reads one chunk (at most 64 KiB) and queues the client for its lines to be answered.
     private func readRequests(from client: ClientSession) {
+        guard client.readsInput else { return }
         let count: Int?
         do {
             count = try client.socket.readAvailable(into: &readBuffer)
@@ -193,18 +351,176 @@ public final class EventServer {
         }
         guard let count else { return }
         guard count > 0 else {
-            remove(client, why: "the client closed the connection")
+            // A half-close (socat at the end of its input): answer what it asked; a subscriber
+            // keeps its events until `bye` or a failed write.
+            client.inputEnded = true
+            updateInterest(client)
+            awaitService(client)
             return
         }
-        // A closing connection's requests are not answered any more.
-        guard !client.isClosing else { return }
         client.framer.append(readBuffer[0..<count])
-        while clients[client.serial] != nil, !client.isClosing, let output = client.framer.nextLine() {
-            switch output {
-            case .line(let line): handleLine(line, from: client)
-            case .tooLong: lineTooLong(client)
+        bufferedRequestBytes += count
+        enforceRequestBudget()
+        guard clients[client.serial] === client, !client.isClosing else { return }
+        awaitService(client)
+    }
+
+    /// Over the budget of unfinished request lines: closes the client holding the most
+    /// (`overloaded`) until under it again.
+    private func enforceRequestBudget() {
+        while bufferedRequestBytes > options.requestBufferBudget {
+            guard let largest = clients.values.filter({ !$0.isClosing }).max(by: {
+                $0.framer.bufferedCount < $1.framer.bufferedCount
+            }), largest.framer.bufferedCount > 0 else { return }
+            counters.errorReplies += 1
+            logger.warning("closing the client with the most unfinished request bytes: the budget over all clients is spent",
+                           metadata: ["client": "\(largest.serial)", "peer": "\(largest.peerDescription)",
+                                      "buffered": "\(largest.framer.bufferedCount)",
+                                      "budget": "\(options.requestBufferBudget)"])
+            let error = ProtocolError(.overloaded, "gestured holds at most \(options.requestBufferBudget) bytes of unfinished "
+                + "request lines over all clients and this connection held the most (\(largest.framer.bufferedCount)); "
+                + "send each request whole, with its newline, and promptly")
+            close(largest, after: ReplyEncoder.encode(.error(error)))
+        }
+    }
+
+    // MARK: Answering, a few lines per turn
+
+    private func awaitService(_ client: ClientSession) {
+        guard !client.awaitingService, !client.parsing else { return }
+        client.awaitingService = true
+        serviceQueue.append(client.serial)
+        scheduleService()
+    }
+
+    private func scheduleService() {
+        guard !serviceScheduled, let serviceWork else { return }
+        serviceScheduled = true
+        loop.runSoon(serviceWork)
+    }
+
+    /// After the handlers of a turn: answers the waiting clients' lines in turn, at most
+    /// ``Options/requestsPerVisit`` each per visit and ``Options/requestsPerTurn`` lines or
+    /// ``Options/requestBytesPerTurn`` bytes in all; the rest waits for the next turn, after
+    /// the panel and the other descriptors, and those clients are not read meanwhile.
+    private func serveRequests() {
+        serviceScheduled = false
+        var lines = 0, bytes = 0
+        // Each visit answers a line or takes the client out of the queue: this ends.
+        while serviceHead < serviceQueue.count, lines < options.requestsPerTurn, bytes < options.requestBytesPerTurn {
+            let serial = serviceQueue[serviceHead]
+            serviceHead += 1
+            guard let client = clients[serial], !client.isClosing else { continue }
+            var answered = 0
+            var done = false
+            while answered < options.requestsPerVisit, lines < options.requestsPerTurn, bytes < options.requestBytesPerTurn,
+                  clients[serial] === client, !client.isClosing {
+                guard let line = takeLine(from: client) else {
+                    done = true
+                    break
+                }
+                answered += 1
+                lines += 1
+                switch line {
+                case .line(let line) where line.count > options.inlineLineLength:
+                    if parseOffLoop(line, from: client) { break } // its visit ends: the rest waits for the result
+                    bytes += line.count
+                    handleLine(line, from: client)
+                case .line(let line):
+                    bytes += line.count
+                    handleLine(line, from: client)
+                case .tooLong:
+                    lineTooLong(client)
+                }
+                if client.parsing { break }
+            }
+            guard clients[serial] === client, !client.isClosing else { continue }
+            if client.parsing {
+                client.awaitingService = false
+                continue
+            }
+            if done {
+                client.awaitingService = false
+                if client.inputEnded {
+                    // Its last line is answered: one that is not subscribed is closed once its
+                    // replies are written.
+                    if client.subscription == nil { close(client, after: []) }
+                } else if client.readPaused {
+                    client.readPaused = false
+                    updateInterest(client)
+                }
+            } else {
+                serviceQueue.append(serial)
             }
         }
+        // Compact the queue now and then, and stop reading who still waits.
+        if serviceHead > 64 && serviceHead * 2 > serviceQueue.count {
+            serviceQueue.removeFirst(serviceHead)
+            serviceHead = 0
+        }
+        for serial in serviceQueue[serviceHead...] {
+            guard let client = clients[serial], !client.readPaused, !client.isClosing else { continue }
+            client.readPaused = true
+            updateInterest(client)
+        }
+        if serviceHead == serviceQueue.count {
+            serviceQueue.removeAll(keepingCapacity: true)
+            serviceHead = 0
+        } else {
+            scheduleService()
+        }
+    }
+
+    /// Hands a long line to the worker thread and stops reading the client until its answer
+    /// is given (``parsedOffLoop(_:serial:bytes:)``): false when no thread can be had, and the
+    /// line is read on the loop as before. Clients allowed to control go first, and their
+    /// `layout.set` is decoded and validated there too: a layout is not kept waiting behind a
+    /// crowd's megabytes, nor does it stall the loop.
+    private func parseOffLoop(_ line: ArraySlice<UInt8>, from client: ClientSession) -> Bool {
+        guard !workerFailed else { return false }
+        let bytes = Array(line)
+        let serial = client.serial
+        let controls = client.peer.map { policy.allows($0) } ?? false
+        do {
+            if worker == nil { worker = try WorkerThread(loop: loop) }
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, decodingLayout: controls) }) {
+                [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
+            }
+        } catch {
+            workerFailed = true
+            logger.error("cannot start a thread to read long requests; they are read on the loop", metadata: [
+                "error": "\(error)",
+            ])
+            return false
+        }
+        bufferedRequestBytes += bytes.count
+        client.parsing = true
+        client.readPaused = true
+        updateInterest(client)
+        return true
+    }
+
+    /// A long line read on the worker thread: answered now, then the client's next lines.
+    private func parsedOffLoop(_ parsed: ParsedLine, serial: Int, bytes: Int) {
+        bufferedRequestBytes -= bytes
+        guard let client = clients[serial], !client.isClosing else { return }
+        client.parsing = false
+        handle(parsed, from: client)
+        guard clients[serial] === client, !client.isClosing else { return }
+        awaitService(client)
+    }
+
+    /// Jobs on the worker thread not answered yet (tests wait for them).
+    public var linesBeingParsed: Int { worker?.pending ?? 0 }
+
+    /// The client's next line, with the budget of buffered bytes kept; at the end of its
+    /// input, what follows its last newline.
+    private func takeLine(from client: ClientSession) -> LineFramer.Output? {
+        let before = client.framer.bufferedCount
+        defer { bufferedRequestBytes -= before - client.framer.bufferedCount }
+        if let line = client.framer.nextLine() { return line }
+        guard client.inputEnded, let last = client.framer.takeUnterminated() else { return nil }
+        return .line(last)
     }
 
     private func lineTooLong(_ client: ClientSession) {
@@ -215,57 +531,74 @@ public final class EventServer {
         close(client, after: ReplyEncoder.encode(.error(error)))
     }
 
+    // MARK: Writing
+
     /// Queues one of the server's own lines for `client`; it counts against the client's
     /// queue like its events, so a client that asks and never reads is dropped all the same.
-    /// Returns the notice of such a drop, for the owner's stream.
+    /// Returns the notices of clients dropped on the way, for the owner's stream.
     @discardableResult
-    func send(_ reply: Reply, to client: ClientSession) -> ServerNotice? {
-        guard clients[client.serial] === client, !client.isClosing else { return nil }
+    func send(_ reply: Reply, to client: ClientSession) -> [ServerNotice] {
+        guard clients[client.serial] === client, !client.isClosing else { return [] }
         let line = ReplyEncoder.encode(reply)
         let wasEmpty = client.output.isEmpty
-        guard client.output.append(line, line.indices) else { return dropSlowConsumer(client) }
+        guard client.output.append(line, line.indices) else { return [dropSlowConsumer(client)] }
+        queuedBytes += line.count
         if wasEmpty { client.lastProgress = clock.now }
         flush(client)
-        return nil
+        return enforceOutputBudget()
     }
 
-    /// Marks the connection as closing: no more reading or events, `last` is the final line.
+    /// Marks the connection as closing: no more reading or events, `last` is the final line
+    /// (none for a client that ended its input: its replies are its last lines).
     func close(_ client: ClientSession, after last: [UInt8]) {
         guard !client.isClosing else { return }
         if client.output.isEmpty { client.lastProgress = clock.now }
         client.output.appendLast(last)
+        queuedBytes += last.count
+        bufferedRequestBytes -= client.framer.bufferedCount
+        client.framer.reset()
         let deadline = clock.now + options.lingerMicroseconds
         client.state = .closing(deadline: deadline)
         subscriptionsChanged()
         if let lingerTimer, lingerTimer.deadline.map({ deadline < $0 }) ?? true { lingerTimer.arm(at: deadline) }
+        updateInterest(client)
         flush(client)
     }
 
     func flush(_ client: ClientSession) {
         let before = client.output.byteCount
         let result = client.output.write(to: client.socket)
-        if client.output.byteCount < before { client.lastProgress = clock.now }
+        let written = before - client.output.byteCount
+        queuedBytes -= written
+        if written > 0 { client.lastProgress = clock.now }
         switch result {
         case .drained:
             if client.isClosing {
                 remove(client, why: nil)
                 return
             }
-            setWritableInterest(client, false)
+            client.wantsWritable = false
         case .wouldBlock:
-            setWritableInterest(client, true)
+            client.wantsWritable = true
         case .failed(let error):
             remove(client, why: "write failed: \(error.reason)")
             return
         }
+        updateInterest(client)
         if before >= options.lowWater && client.output.byteCount < options.lowWater { owner?.serverChanged(.drained) }
     }
 
-    private func setWritableInterest(_ client: ClientSession, _ wanted: Bool) {
-        guard client.watchesWritable != wanted else { return }
+    /// Watches the socket for what the client needs now: reading while it ``ClientSession/readsInput``,
+    /// writing while its queue holds what the socket did not take.
+    func updateInterest(_ client: ClientSession) {
+        guard clients[client.serial] === client else { return }
+        var wanted: EventLoop.Readiness = []
+        if client.readsInput { wanted.insert(.readable) }
+        if client.wantsWritable { wanted.insert(.writable) }
+        guard wanted != client.interest else { return }
         do {
-            try loop.modify(client.token, interest: wanted ? [.readable, .writable] : .readable)
-            client.watchesWritable = wanted
+            try loop.modify(client.token, interest: wanted)
+            client.interest = wanted
         } catch {
             remove(client, why: "cannot watch the socket: \(error)")
         }
@@ -289,6 +622,8 @@ public final class EventServer {
         guard clients.removeValue(forKey: client.serial) != nil else { return }
         loop.unwatch(client.token)
         client.socket.closeReleasing()
+        queuedBytes -= client.output.byteCount
+        bufferedRequestBytes -= client.framer.bufferedCount
         if let why {
             logger.info("client disconnected", metadata: ["client": "\(client.serial)", "reason": "\(why)"])
         } else {

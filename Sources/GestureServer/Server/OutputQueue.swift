@@ -3,29 +3,34 @@ import SystemPackage
 
 /// A client's bounded queue of outgoing lines: events and the replies to its own requests
 /// alike count against ``limit`` (a client that pipelines requests and never reads fills it
-/// as surely as one that does not read its events). Lines are byte ranges of shared buffers,
-/// not copies: a batch encoded once is queued for every subscriber it matches. Written with
-/// one send(2) of up to 64 KiB at a time (GestureSystem's ``FileDescriptor/sendNonBlocking(_:)``).
+/// as surely as one that does not read its events). Written with one send(2) of up to 64 KiB
+/// at a time (GestureSystem's ``FileDescriptor/sendNonBlocking(_:)-([UInt8])``).
+///
+/// Lines are copied in, one buffer per client: what a queue holds is then exactly its
+/// ``byteCount``, which the server's budgets count. (Queuing byte ranges of the shared batch
+/// buffers instead kept each whole batch, and with it the capacity the pipeline's buffer had
+/// grown to, alive for a subscriber whose filters took one event of it.) The copy is the one
+/// a gathered write made before; a queue that drains keeps up to 16 KiB of capacity, so a
+/// reader that keeps up allocates nothing per event.
 struct OutputQueue {
-    private struct Chunk {
-        var storage: [UInt8]
-        var range: Range<Int>
-    }
-
     /// Bytes the queue may hold; ``append(_:_:)`` refuses one more.
     let limit: Int
-    private var chunks: [Chunk] = []
+    private var bytes: [UInt8] = []
+    /// The first byte not yet written.
     private var head = 0
-    /// How much of `chunks[head]` is already written.
-    private var offset = 0
-    /// Bytes not yet written.
-    private(set) var byteCount = 0
-    private var scratch: [UInt8] = []
+    /// False while a line is partly written (the byte before `head` is not a newline).
+    private var atLineStart = true
     private static let gatherLimit = 1 << 16
+    /// What a drained queue keeps: a frame's events for one subscriber are a few kilobytes,
+    /// so a reader that keeps up never reallocates, and an idle client holds little.
+    private static let keptCapacity = 16 << 10
 
     init(limit: Int) {
         self.limit = limit
     }
+
+    /// Bytes not yet written.
+    var byteCount: Int { bytes.count - head }
 
     var isEmpty: Bool { byteCount == 0 }
 
@@ -33,29 +38,26 @@ struct OutputQueue {
     /// ``limit`` bytes; false when it would (the client is a slow consumer).
     mutating func append(_ storage: [UInt8], _ range: Range<Int>) -> Bool {
         guard byteCount + range.count <= limit else { return false }
-        add(storage, range)
+        bytes.append(contentsOf: storage[range])
         return true
     }
 
     /// Queues a connection's last line (`bye`, `slow_consumer`, `line_too_long`) whatever the
     /// limit: after it nothing more is queued.
     mutating func appendLast(_ line: [UInt8]) {
-        add(line, line.indices)
-    }
-
-    private mutating func add(_ storage: [UInt8], _ range: Range<Int>) {
-        guard !range.isEmpty else { return }
-        chunks.append(Chunk(storage: storage, range: range))
-        byteCount += range.count
+        bytes.append(contentsOf: line)
     }
 
     /// Drops every line not yet started (a slow consumer's backlog) and keeps the rest of a
     /// partly written one: the client must not read half a line glued to another.
     mutating func dropUnstarted() {
-        let keep = head + (offset > 0 ? 1 : 0)
-        guard keep < chunks.count else { return }
-        byteCount -= chunks[keep...].reduce(0) { $0 + $1.range.count }
-        chunks.removeSubrange(keep...)
+        var keep = head
+        if !atLineStart {
+            // Lines are JSON with every control character escaped: the next newline ends it.
+            keep = bytes[head...].firstIndex(of: 0x0A).map { $0 + 1 } ?? bytes.count
+        }
+        bytes.removeSubrange(keep...)
+        release()
     }
 
     enum WriteResult {
@@ -70,47 +72,34 @@ struct OutputQueue {
     /// Writes as much as the socket takes.
     mutating func write(to socket: FileDescriptor) -> WriteResult {
         while byteCount > 0 {
-            // Gather up to 64 KiB into one buffer: one system call for many small lines.
-            scratch.removeAll(keepingCapacity: true)
-            var index = head
-            while index < chunks.count && scratch.count < Self.gatherLimit {
-                let chunk = chunks[index]
-                let range = index == head ? (chunk.range.lowerBound + offset)..<chunk.range.upperBound : chunk.range
-                scratch.append(contentsOf: chunk.storage[range])
-                index += 1
+            let range = head..<min(bytes.count, head + Self.gatherLimit)
+            let result = bytes.withUnsafeBytes { buffer in
+                Result { () throws(SystemError) -> Int? in
+                    try socket.sendNonBlocking(UnsafeRawBufferPointer(rebasing: buffer[range]))
+                }
             }
             let sent: Int?
             do {
-                sent = try socket.sendNonBlocking(scratch)
+                sent = try result.get()
             } catch {
                 return .failed(error)
             }
             guard let sent else { return .wouldBlock }
-            consume(sent)
+            head += sent
+            atLineStart = bytes[head - 1] == 0x0A
+            release()
         }
         return .drained
     }
 
-    private mutating func consume(_ count: Int) {
-        var remaining = count
-        byteCount -= count
-        while remaining > 0 {
-            let left = chunks[head].range.count - offset
-            if remaining >= left {
-                remaining -= left
-                head += 1
-                offset = 0
-            } else {
-                offset += remaining
-                remaining = 0
-            }
-        }
-        // Compact now and then, so the array does not grow with the history of the stream.
-        if head == chunks.count {
-            chunks.removeAll(keepingCapacity: true)
+    /// Gives back written bytes: all of them once drained (and a large buffer with them), the
+    /// written front of a long queue now and then.
+    private mutating func release() {
+        if head == bytes.count {
+            bytes.removeAll(keepingCapacity: bytes.capacity <= Self.keptCapacity)
             head = 0
-        } else if head >= 256 {
-            chunks.removeFirst(head)
+        } else if head >= Self.gatherLimit && head >= bytes.count / 2 {
+            bytes.removeFirst(head)
             head = 0
         }
     }

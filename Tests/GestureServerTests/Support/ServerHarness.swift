@@ -41,11 +41,14 @@ final class ServerHarness {
         try? FileManager.default.removeItem(atPath: directory)
     }
 
-    /// Runs the loop until nothing is ready, then lets every client read what it was sent.
-    /// Bounded: 10,000 turns is far more than any test's traffic.
+    /// Runs the loop until nothing is ready and no long line is being read on the worker
+    /// thread (waiting for those), then lets every client read what it was sent. Bounded:
+    /// 10,000 turns is far more than any test's traffic.
     func settle() throws {
         for _ in 0..<10_000 {
-            guard try loop.runReady() > 0 else { break }
+            if try loop.runReady() > 0 { continue }
+            guard server.linesBeingParsed > 0 else { break }
+            try loop.runReady(waitingAtMost: 10_000)
         }
         for client in clients { try client.receive() }
     }
@@ -109,7 +112,7 @@ final class TestOwner: EventServerOwner {
         return encoded
     }
 
-    func replaceLayout(_ layout: ViewSpec, reason: String) -> LayoutReplacement {
+    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
         currentLayout = layout
         revision += 1
