@@ -2,6 +2,7 @@ import EvdevInput
 import GestureCore
 import GestureSystem
 import Logging
+import Recordings
 
 /// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
 /// reads the device and the clock and feeds the pipeline. The device's descriptor readable →

@@ -124,19 +124,18 @@ public struct RecordingStream {
         // Almost every line of an evemu recording is an event line as evemu writes it: those
         // are read straight from the buffer (the line-by-line path cost about 766
         // instructions an event, a third of a whole replay's).
-        var event: RawEvent
-        if readsCanonicalEvemuEvents, let canonical = lines.nextCanonicalEvemuEvent() {
-            event = canonical
-        } else {
-            guard let read = try nextThroughParser() else {
-                if let summary = timeWarnings.summary(of: timeClamp) { eventWarnings.append(summary) }
-                return nil
-            }
-            event = read
+        if readsCanonicalEvemuEvents, var event = lines.nextCanonicalEvemuEvent() {
+            clamp(&event)
+            return event
         }
+        return try nextThroughParser()
+    }
+
+    /// The clamp (``EventTimeClamp``), and its warning when the event went back.
+    @inline(__always)
+    private mutating func clamp(_ event: inout RawEvent) {
         let stamp = event.time
         if timeClamp.clamp(&event) { wentBack(stamp: stamp, to: event.time) }
-        return event
     }
 
     /// An event stamped `stamp` went on at `time`, the previous event's: said at the first one.
@@ -159,23 +158,35 @@ public struct RecordingStream {
     /// as before; a line cut by a chunk boundary; the end; other formats; recordings in memory.
     @inline(never)
     private mutating func nextThroughParser() throws(RecordingError) -> RawEvent? {
-        if let event = first {
+        if var event = first {
             first = nil
             readsCanonicalEvemuEvents = canonicalEvemuEvents
+            clamp(&event)
             return event
         }
         guard let parser else {
-            guard recordedIndex < recorded.count else { return nil }
+            guard recordedIndex < recorded.count else { return endOfEvents() }
             recordedIndex += 1
-            return recorded[recordedIndex - 1]
+            var event = recorded[recordedIndex - 1]
+            clamp(&event)
+            return event
         }
         guard !ended else { return nil }
         while let line = try lines.nextLine() {
-            if let event = try parser.consume(line) { return event }
+            if var event = try parser.consume(line) {
+                clamp(&event)
+                return event
+            }
         }
         ended = true
         readsCanonicalEvemuEvents = false
         closingWarnings = try parser.finish(lastLine: max(lines.lineNumber, 1))
+        return endOfEvents()
+    }
+
+    /// No event is left: how many went back in time, once (``TimeWarnings``).
+    private mutating func endOfEvents() -> RawEvent? {
+        if let summary = timeWarnings.summary(of: timeClamp) { eventWarnings.append(summary) }
         return nil
     }
 

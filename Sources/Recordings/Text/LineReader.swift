@@ -49,6 +49,14 @@ struct LineReader {
     private var canonicalMemo = EvemuParser.CanonicalEventMemo()
     private var end = 0
     private var inputEnded = false
+    /// Whether a byte that ``EncodingCheck`` looks for (NUL, `\r`, the first of a UTF-8 byte
+    /// order mark) was found among the bytes read: from then on every line ``nextLine()``
+    /// returns is checked (a CRLF file has every line checked). Until then the bytes up to
+    /// `scanned` are known to hold none, found a block at a time (``scanForSuspectBytes(from:to:)``),
+    /// so that in a file without any (nearly every recording: LF line endings, ASCII) a line
+    /// costs next to nothing; lines the evemu fast path takes are never scanned.
+    private var suspectBytesRead = false
+    private var scanned = 0
     /// The number of the last line returned (1-based; 0 before the first).
     private(set) var lineNumber = 0
 
@@ -113,6 +121,7 @@ struct LineReader {
         let mark = EncodingCheck.utf8ByteOrderMark
         guard lineNumber == 0, try peek(mark.count).bytes.elementsEqual(mark) else { return }
         start += mark.count
+        scanned = start
     }
 
     /// The next line without its line break (and without a `\r` before it), or nil at the end
@@ -129,7 +138,8 @@ struct LineReader {
                 if lineEnd > start, buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
                 let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
                 start = newline + 1
-                try check(line)
+                if lineEnd > scanned { scanForSuspectBytes(from: line.bytes.startIndex, to: lineEnd) }
+                if suspectBytesRead { try Self.check(line, file: name) }
                 return line
             }
             guard end - start <= limits.maximumLineLength else { throw tooLong(upTo: end) }
@@ -140,7 +150,8 @@ struct LineReader {
                 if buffer[lineEnd - 1] == .carriageReturn { lineEnd -= 1 }
                 let line = TextLine(number: lineNumber, bytes: buffer[start..<lineEnd])
                 start = end
-                try check(line)
+                if lineEnd > scanned { scanForSuspectBytes(from: line.bytes.startIndex, to: lineEnd) }
+                if suspectBytesRead { try Self.check(line, file: name) }
                 return line
             }
             // The bytes kept move to the front of the buffer: carry on searching after them.
@@ -149,9 +160,10 @@ struct LineReader {
         }
     }
 
-    private func check(_ line: TextLine) throws(RecordingError) {
+    @inline(never)
+    private static func check(_ line: TextLine, file: String) throws(RecordingError) {
         if let problem = EncodingCheck.problem(inLine: line.bytes) {
-            throw RecordingError(file: name, line: line.number, message: problem)
+            throw RecordingError(file: file, line: line.number, message: problem)
         }
     }
 
@@ -187,6 +199,7 @@ struct LineReader {
                 let base = bytes.baseAddress!
                 base.update(from: base + start, count: kept)
             }
+            scanned = max(scanned - start, 0)
             start = 0
             end = kept
         }
@@ -213,4 +226,26 @@ struct LineReader {
         if count == 0 { inputEnded = true }
         end += count
     }
+
+    /// Looks for the bytes ``EncodingCheck`` looks for in the line from `lineStart` to
+    /// `lineEnd` (from `scanned`, if that is later) and on to the next 4 KiB of the bytes read
+    /// (``suspectBytesRead``): three `memchr(3)` a block, not a line, and none for the lines
+    /// the evemu fast path takes.
+    private mutating func scanForSuspectBytes(from lineStart: Int, to lineEnd: Int) {
+        let from = max(scanned, lineStart)
+        let to = min(end, max(lineEnd, from + Self.scanBlock))
+        scanned = to
+        guard !suspectBytesRead, to > from else { return }
+        suspectBytesRead = buffer.withUnsafeBufferPointer { bytes in
+            let base = bytes.baseAddress.unsafelyUnwrapped + from
+            let count = to - from
+            return memchr(base, 0, count) != nil || memchr(base, Int32(UInt8.carriageReturn), count) != nil
+                || memchr(base, 0xEF, count) != nil  // a UTF-8 byte order mark's first byte
+        }
+    }
+
+    /// How far past a line ``scanForSuspectBytes(from:to:)`` looks: enough lines that a file read
+    /// line by line costs a few instructions a line, few enough that one line cut by a chunk
+    /// boundary in a file the fast path reads costs little.
+    private static let scanBlock = 16 * 1024
 }

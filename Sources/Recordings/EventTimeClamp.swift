@@ -1,3 +1,5 @@
+import GestureCore
+
 /// Keeps the raw event times of one input from going backwards, so that nothing after it — the
 /// contact tracker, a recognizer's durations and velocities — ever sees time decrease (issue
 /// 25: a recording whose times went back made velocities change sign).
@@ -11,7 +13,9 @@
 /// ``raise(to:)``: an event stamped before those is clamped too, but it is late, not back, and
 /// is not counted.
 ///
-/// A value the reader or driver of one input owns; pure, so replay and live clamp alike.
+/// A value the reader or driver of one input owns; pure, so replay and live clamp alike. Here
+/// rather than in GestureCore, whose engine is given times that no longer go back: the
+/// readers call ``clamp(_:)`` for every event, and within this module it is inlined.
 public struct EventTimeClamp: Sendable {
     /// The time the latest event went on with, or the time ``raise(to:)`` gave, whichever is
     /// later: no event goes on earlier.
@@ -21,12 +25,14 @@ public struct EventTimeClamp: Sendable {
     private var latestStamp = Timestamp(microseconds: .min)
     /// Events stamped before an earlier event of their input, each clamped.
     public private(set) var eventsBack = 0
-    /// Places where the input's time went back: runs of such events, each ending at the first
-    /// event stamped at or after the latest stamp before it.
+    /// Places where the input's time went back: the different times such events were clamped
+    /// to (the events of a frame stamped early are one place, and so are the frames after it
+    /// until the input's time catches up).
     public private(set) var stepsBack = 0
     /// The furthest an event was stamped before the latest stamp before it.
     public private(set) var furthestBack = TimeSpan(microseconds: 0)
-    private var inStepBack = false
+    /// The time the last event that went back was clamped to (a new one is a new place).
+    private var lastClampedTo = Timestamp(microseconds: .min)
 
     public init() {}
 
@@ -38,7 +44,6 @@ public struct EventTimeClamp: Sendable {
         if event.time >= floor {
             floor = event.time
             latestStamp = event.time
-            inStepBack = false
             return false
         }
         return clampEarlier(&event)
@@ -58,12 +63,11 @@ public struct EventTimeClamp: Sendable {
         guard stamp < latestStamp else {
             // Late after a deadline or a resynchronisation the engine was already given.
             latestStamp = stamp
-            inStepBack = false
             return false
         }
-        if !inStepBack {
+        if floor != lastClampedTo {
             stepsBack += 1
-            inStepBack = true
+            lastClampedTo = floor
         }
         eventsBack += 1
         // Saturating: stamps are whatever a file or a device says.
@@ -85,6 +89,6 @@ public struct EventTimeClamp: Sendable {
         eventsBack = 0
         stepsBack = 0
         furthestBack = TimeSpan(microseconds: 0)
-        inStepBack = false
+        lastClampedTo = Timestamp(microseconds: .min)
     }
 }

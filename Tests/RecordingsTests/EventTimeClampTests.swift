@@ -1,4 +1,5 @@
 import GestureCore
+import Recordings
 import Testing
 
 /// The rule that keeps an input's times from going backwards (issue 25), on its own.
