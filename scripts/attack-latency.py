@@ -2,7 +2,7 @@
 """How late one client's events are while other clients attack the daemon (issue 25), and how
 much memory the daemon holds meanwhile. A real daemon, real sockets, real processes:
 
-  scripts/attack-latency.py [--gestured BIN] [--seconds S] [--warmup S] [--fifo] [ATTACK ...]
+  scripts/attack-latency.py [--gestured BIN] [--seconds S] [--warmup S] [--fifo] [--turns] [ATTACK ...]
 
 For each ATTACK it starts `gestured replay --socket … --realtime` on a synthetic recording (two
 fingers panning through a view nested 24 levels deep, a frame every 8 ms, for the whole run),
@@ -17,11 +17,13 @@ attackers saw (replies, errors, refusals).
 With --fifo (root), the daemon and the subscriber run SCHED_FIFO (`chrt -f 10`): on a machine
 busy with other work their lateness is then the daemon's own (a loop blocked by a client's
 request), not the time the scheduler gave to other processes. The attackers run as usual.
+With --turns, the daemon runs under `perf trace -e epoll_wait`, and the longest turns of its
+loop (from one epoll_wait's return to the next call: its own work, whoever reads) are printed.
 
 Attacks (default: all of them):
   none          nothing: the machine's jitter
   long-type     1 MiB unknown request types, one after the other
-  long-field    1 MiB unknown field names of `status`, one after the other
+  long-field    1 MiB unknown field names of `subscribe`, one after the other
   globs         subscriptions with 150,000 `views` and `recognizers` globs, read continuously
   long-globs    subscriptions with globs of 1,000 stars, read continuously
   pipelined     64 KiB writes of small `status` requests as fast as the daemon takes them
@@ -36,6 +38,8 @@ The exit status is 0; the numbers are for a person to read (docs/limits.md quote
 import argparse
 import json
 import os
+import re
+import signal
 import socket
 import subprocess
 import sys
@@ -143,17 +147,20 @@ def read_lines(sock, count):
     return data
 
 
-def drain_forever(sock, counter):
-    """Reads everything as it comes (an attacker that must not be dropped as slow)."""
+def drain_forever(sock, counter, closed=None):
+    """Reads everything as it comes (an attacker that must not be dropped as slow); sets
+    `closed` at the end of the stream."""
     try:
         while True:
             chunk = sock.recv(1 << 20)
             if not chunk:
-                return
+                break
             counter[0] += chunk.count(b"\n")
             counter[1] += chunk.count(b'"type":"error"')
     except OSError:
-        return
+        pass
+    if closed is not None:
+        closed.set()
 
 
 def attacker(kind, path, seconds, report):
@@ -181,27 +188,31 @@ def attacker(kind, path, seconds, report):
             note = f"{error}"
         note = f"{sent} layouts of {len(line)} bytes sent {note}".strip()
     elif kind in ("long-type", "long-field", "big-lines"):
-        sock = connect(path, seconds)
-        threading.Thread(target=drain_forever, args=(sock, counter), daemon=True).start()
         name = "x" * ((1 << 20) - 100)
         if kind == "long-type":
             line = json.dumps({"type": name}).encode() + b"\n"
         elif kind == "long-field":
-            line = json.dumps({"type": "status", name: 1}).encode() + b"\n"
+            line = json.dumps({"type": "subscribe", name: 1}).encode() + b"\n"
         else:
             line = b'{"type":"status","pad":[' + b",".join([b"0"] * 500_000) + b"]}\n"
-        sent = 0
-        try:
-            while time.monotonic() < end:
-                sock.sendall(line)
-                sent += 1
-                # One at a time: wait for its answer before the next (the daemon's own pace).
-                target = sent + 1  # hello + one reply per line
-                while counter[0] < target and time.monotonic() < end:
-                    time.sleep(0.001)
-        except OSError as error:
-            note = f"{error}"
-        note = f"{sent} lines sent {note}".strip()
+        sent, connections = 0, 0
+        # One line at a time, each after the answer to the last (the daemon's own pace); a
+        # connection the daemon closes (an answer over the queue limit) is opened again.
+        while time.monotonic() < end:
+            sock = connect(path, max(0.1, end - time.monotonic()))
+            connections += 1
+            closed = threading.Event()
+            threading.Thread(target=drain_forever, args=(sock, counter, closed), daemon=True).start()
+            try:
+                while time.monotonic() < end and not closed.is_set():
+                    answered = counter[0]
+                    sock.sendall(line)
+                    sent += 1
+                    while counter[0] == answered and time.monotonic() < end and not closed.is_set():
+                        time.sleep(0.001)
+            except OSError as error:
+                note = f"{error}"
+        note = f"{sent} lines sent on {connections} connections"
     elif kind in ("globs", "long-globs"):
         socks = []
         for index in range(4):
@@ -321,7 +332,22 @@ def percentile(values, fraction):
     return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
 
 
-def run(kind, gestured, seconds, warmup, fifo=False):
+def turn_lengths(trace):
+    """The work between the loop's epoll_wait calls in a `perf trace -e epoll_wait` log of the
+    main thread, in ms: (start of a call) - (start + duration of the one before)."""
+    pattern = re.compile(r"^\s*([\d.]+)\s+\(\s*([\d.]+)\s+ms\):\s+\S+?/(\d+)\s+epoll_wait\(")
+    calls = []
+    with open(trace) as text:
+        for line in text:
+            match = pattern.match(line)
+            if match:
+                calls.append((match.group(3), float(match.group(1)), float(match.group(2))))
+    main = calls[0][0] if calls else None
+    calls = [(start, duration) for thread, start, duration in calls if thread == main]
+    return [later[0] - (earlier[0] + earlier[1]) for earlier, later in zip(calls, calls[1:])]
+
+
+def run(kind, gestured, seconds, warmup, fifo=False, turns=False, nice=False):
     work = tempfile.mkdtemp(prefix="gestured-attack-")
     config = os.path.join(work, "gestured.json5")
     with open(config, "w") as out:
@@ -331,12 +357,19 @@ def run(kind, gestured, seconds, warmup, fifo=False):
         out.write(recording(warmup + seconds + 10))
     path = os.path.join(work, "gestured.sock")
     log = open(os.path.join(work, "daemon.log"), "wb")
-    daemon = subprocess.Popen((["chrt", "-f", "10"] if fifo else []) + [gestured, "replay", "--config", config, "--socket", path, "--wait-clients", "1",
+    trace = os.path.join(work, "turns.txt")
+    wrap = ["perf", "trace", "-e", os.environ.get("ATTACK_TRACE_EVENTS", "epoll_wait"), "-o", trace, "--"] if turns else []
+    priority = ["chrt", "-f", "10"] if fifo else ["nice", "-n", "-10"] if nice else []
+    daemon = subprocess.Popen(wrap + priority + [gestured, "replay", "--config", config, "--socket", path, "--wait-clients", "1",
                                "--realtime", record], stdout=subprocess.DEVNULL, stderr=log)
     for _ in range(500):
         if os.path.exists(path):
             break
         time.sleep(0.01)
+    pid = daemon.pid
+    if turns:  # perf's child is the daemon
+        with open(f"/proc/{daemon.pid}/task/{daemon.pid}/children") as children:
+            pid = int(children.read().split()[0])
     sub = connect(path)
     sub.sendall(b'{"type":"subscribe","id":"s"}\n')
     arrivals = []  # (arrival µs, recorded time µs)
@@ -351,20 +384,21 @@ def run(kind, gestured, seconds, warmup, fifo=False):
         now = time.monotonic()
         if attack_started is None and now - start >= warmup:
             attack_started = now
-            cpu_before = cpu_seconds(daemon.pid)
+            cpu_before = cpu_seconds(pid)
             report = os.path.join(work, "attacker")
             # The attackers at the usual priority, whatever this process runs at.
-            procs.append(subprocess.Popen([sys.executable, __file__, "--attacker", kind, path, str(seconds), report],
+            procs.append(subprocess.Popen(["nice", "-n", "10" if nice else "0", sys.executable, __file__, "--attacker",
+                                           kind, path, str(seconds), report],
                                           preexec_fn=lambda: os.sched_setscheduler(0, os.SCHED_OTHER, os.sched_param(0))))
             reports.append(report)
         if attack_started is not None and attack_ended is None and now - attack_started >= seconds:
             attack_ended = now
-            cpu_used = cpu_seconds(daemon.pid) - cpu_before
+            cpu_used = cpu_seconds(pid) - cpu_before
         # Until every event recorded during the attack has arrived (or 60 s more).
         if attack_ended is not None and (now - attack_ended >= 60 or
                                          (arrivals and arrivals[-1][1] - arrivals[0][1] >= (warmup + seconds + 0.5) * 1e6)):
             break
-        current, hwm = rss(daemon.pid)
+        current, hwm = rss(pid)
         samples.append(current)
         peak_rss = max(peak_rss, hwm)
         try:
@@ -399,10 +433,12 @@ def run(kind, gestured, seconds, warmup, fifo=False):
                 told.append(text.read())
         except OSError:
             told.append("(no report)")
-    daemon.terminate()
+    # The daemon itself (under --turns, perf's child): perf does not pass SIGTERM on.
+    os.kill(pid, signal.SIGTERM)
     try:
         daemon.wait(timeout=15)
     except subprocess.TimeoutExpired:
+        os.kill(pid, signal.SIGKILL)
         daemon.kill()
     log.close()
     offsets = [arrival - recorded for arrival, recorded, _ in arrivals]
@@ -419,10 +455,17 @@ def run(kind, gestured, seconds, warmup, fifo=False):
     def stats(values):
         return f"n={len(values)} p50={percentile(values, 0.5):.1f} p99={percentile(values, 0.99):.1f} max={max(values, default=float('nan')):.1f}"
 
+    if turns:
+        lengths = turn_lengths(trace)
+        print(f"{kind}: the loop's turns: n={len(lengths)} p99={percentile(lengths, 0.99):.2f} "
+              f"max={max(lengths, default=float('nan')):.2f} ms", flush=True)
     print(f"{kind}: baseline {stats(before)} | attack {stats(during)} ms late; "
           f"daemon RSS peak {peak_rss} MiB, last {samples[-1] if samples else 0} MiB, CPU {cpu_used:.2f} s "
           f"in {seconds} s, {log_lines} log lines; attacker: {'; '.join(told)}", flush=True)
-    subprocess.run(["rm", "-rf", work])
+    if os.environ.get("ATTACK_KEEP"):
+        print(f"kept {work}")
+    else:
+        subprocess.run(["rm", "-rf", work])
 
 
 def main():
@@ -435,14 +478,23 @@ def main():
     parser.add_argument("--seconds", type=float, default=8)
     parser.add_argument("--warmup", type=float, default=3)
     parser.add_argument("--fifo", action="store_true", help="run the daemon and the subscriber SCHED_FIFO")
+    parser.add_argument("--nice", action="store_true",
+                        help="run the daemon and the subscriber at nice -10 instead: no real-time throttling "
+                             "(a SCHED_FIFO task that keeps a CPU busy is stopped for the rest of each second "
+                             "after 0.95 s: sched_rt_runtime_us)")
+    parser.add_argument("--turns", action="store_true",
+                        help="run the daemon under `perf trace -e epoll_wait` and report how long its loop's turns took "
+                             "(from the return of one epoll_wait to the next call: the daemon's own work)")
     parser.add_argument("attacks", nargs="*", default=["none", "long-type", "long-field", "globs", "long-globs",
                                                         "pipelined", "big-lines", "layouts", "crowd-lines",
                                                         "crowd-readers"])
     args = parser.parse_args()
     if args.fifo:
         os.sched_setscheduler(0, os.SCHED_FIFO, os.sched_param(10))
+    elif args.nice:
+        os.nice(-10)
     for kind in args.attacks:
-        run(kind, args.gestured, args.seconds, args.warmup, args.fifo)
+        run(kind, args.gestured, args.seconds, args.warmup, args.fifo, args.turns, args.nice)
 
 
 if __name__ == "__main__":

@@ -64,6 +64,9 @@ public final class EventLoop {
     /// that neither allocates once grown.
     @exclusivity(unchecked) private var deferred: [() -> Void] = []
     @exclusivity(unchecked) private var runningDeferred: [() -> Void] = []
+    /// Counts the turns: handlers that share a budget per turn (bytes read from clients) tell
+    /// a new turn by it.
+    public private(set) var turns: UInt64 = 0
 
     public init() throws(SystemError) {
         epoll = FileDescriptor(rawValue: try systemCall("epoll_create1") { epoll_create1(Int32(EPOLL_CLOEXEC)) })
@@ -187,6 +190,7 @@ public final class EventLoop {
         let capacity = Int32(events.count)
         let timeout: Int32 = deferred.isEmpty ? wanted : 0
         let count = Int(try systemCall("epoll_wait") { epoll_wait(epoll, &events, capacity, timeout) })
+        turns &+= 1
         for index in 0..<count where running {
             let id = events[index].data.u64
             let readiness = Readiness(rawValue: events[index].events)

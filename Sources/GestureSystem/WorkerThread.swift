@@ -8,12 +8,13 @@ import SystemPackage
 /// A thread of its own for pure work too long for a turn of an ``EventLoop``: parsing a request
 /// line of a megabyte took the loop 0.4 s, in which the panel was not read. Work goes in with
 /// ``submit(urgent:_:completion:)``; it runs on the thread, at a lower priority than the loop
-/// (nice 10) and with every signal blocked (they belong to the loop's signalfd); its result
+/// (`SCHED_BATCH`, nice 10) and with every signal blocked (they belong to the loop's signalfd); its result
 /// comes back to the loop's thread, where `completion` runs as the handler of an eventfd.
 ///
 /// Jobs run one at a time, urgent ones first, each group in the order submitted. The thread
 /// is started with the first job, so a daemon that never needs it has none. Wraps
-/// pthread_create(3), eventfd(2), setpriority(2) and pthread_sigmask(3).
+/// pthread_create(3), eventfd(2), pthread_setschedparam(3), setpriority(2) and
+/// pthread_sigmask(3).
 public final class WorkerThread {
     /// What the two threads share: the jobs, the results, the eventfds that wake each side.
     private final class Shared: Sendable {
@@ -44,7 +45,10 @@ public final class WorkerThread {
             var all = sigset_t()
             sigfillset(&all)
             pthread_sigmask(SIG_BLOCK, &all, nil)
-            // Best effort: the loop wins the CPU whenever it wants it.
+            // Best effort: the loop wins the CPU whenever it wants it, also when the daemon
+            // runs with a real-time policy, which a thread would otherwise inherit (sched(7)).
+            var parameters = sched_param()
+            _ = pthread_setschedparam(pthread_self(), gestured_sched_batch, &parameters)
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(gestured_thread_id()), 10)
             while true {
                 let job = queues.withLock { queues -> Job?? in

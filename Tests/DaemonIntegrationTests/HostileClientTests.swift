@@ -56,6 +56,11 @@ struct HostileClientTests {
         #expect(error?["code"] as? String == "bad_request")
         #expect((error?["message"] as? String)?.hasPrefix(#""views" has 150000 patterns; a subscription filter takes at most 32"#)
             == true, "\(refused)")
+        // A pattern of 1,000 stars backtracked over every id, on every event.
+        let stars = try client.request(#"{"type":"subscribe","id":2,"recognizers":["\#(String(repeating: "*", count: 1000))q"]}"#)
+        #expect((stars["error"] as? [String: Any])?["message"] as? String
+            == #""recognizers"[0] is a pattern of more than 64 characters; patterns may have at most 64 (docs/limits.md)"#,
+            "\(stars)")
         try Self.expectWholeStream(subscriber.readToEnd())
         #expect(daemon.process.waitForExit() == 0)
     }

@@ -173,4 +173,20 @@ struct BoundedCostTests {
         #expect(harness.server.subscriberCount == 0)
         #expect(try harness.loop.runReady() == 0)
     }
+
+    /// A line longer than 4 KiB is read on the worker thread; the client's next lines wait for
+    /// it, so the answers keep their order, and the loop serves the others meanwhile.
+    @Test func aLongLineIsReadOffTheLoopAndAnsweredInOrder() throws {
+        let harness = try ServerHarness()
+        let client = try harness.connect()
+        let long = #"{"type":"status","id":1,"pad":""# + String(repeating: "x", count: 10_000) + #""}"#
+        let requests = long + "\n" + #"{"type":"status","id":2}"# + "\n" + #"{"type":"hitTest","id":3,"x":1,"y":1}"# + "\n"
+        #expect(try client.socket.sendNonBlocking(Array(requests.utf8)) == requests.utf8.count)
+        try harness.loop.runReady()
+        #expect(harness.server.linesBeingParsed == 1, "the long line went to the worker")
+        try harness.settle()
+        #expect(client.take().map { $0.object["re"] as? Int } == [1, 2, 3])
+        #expect(harness.server.bufferedRequestBytes == 0)
+    }
 }
+

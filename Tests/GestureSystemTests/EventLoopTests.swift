@@ -132,5 +132,20 @@ struct EventLoopTests {
         #expect(try loop.runReady() == 1)
         #expect(seen.last?.isDisjoint(with: .closed) == false)
     }
+
+    /// Issue 25: pure work too long for a turn runs on a thread of its own; the results come
+    /// back to the loop's thread, in the order submitted.
+    @Test func workOnTheWorkerThreadComesBackToTheLoopInOrder() throws {
+        let loop = try EventLoop()
+        let worker = try WorkerThread(loop: loop)
+        var results: [Int] = []
+        for index in 0..<5 {
+            try worker.submit({ (0...(index * 100_000)).reduce(0, &+) }) { results.append($0) }
+        }
+        #expect(worker.pending == 5)
+        for _ in 0..<100 where worker.pending > 0 { try loop.runReady(waitingAtMost: 10_000) }
+        #expect(results == (0..<5).map { (0...($0 * 100_000)).reduce(0, &+) })
+        #expect(worker.pending == 0)
+    }
 }
 

@@ -15,14 +15,14 @@ extension EventServer {
         return publish(makeBatch())
     }
 
-    /// Queues each event of `batch`, in order, for every subscriber whose filters it matches,
-    /// then writes what the sockets take at once (the rest waits for `.writable`). Returns the
+    /// Queues each event of `batch`, in order, for every subscriber whose filters it matches;
+    /// at the end of the loop's turn, writes what the sockets take (the rest waits for
+    /// `.writable`). Returns the
     /// clients dropped on the way, which the owner announces in its stream (``EventServerOwner/announce(_:)``)
     /// and publishes in turn.
     public func publish(_ batch: EncodedEvents) -> [ServerNotice] {
         counters.eventsPublished += batch.events.count
         guard !clients.isEmpty else { return [] }
-        var touched: [ClientSession] = []
         var notices: [ServerNotice] = []
         for event in batch.events {
             for client in clients.values {
@@ -36,22 +36,40 @@ extension EventServer {
                 queuedBytes += event.range.count
                 if wasEmpty {
                     client.lastProgress = clock.now
-                    touched.append(client)
+                    clientsToFlush.append(client)
                 }
             }
         }
-        for client in touched where clients[client.serial] === client { flush(client) }
-        return notices + enforceOutputBudget()
+        scheduleFlush()
+        return ServerNotice.coalesced(notices + enforceOutputBudget())
     }
 
-    /// Over the budget of queued bytes over all clients: drops the client with the longest
-    /// queue as a slow consumer until under it again. Each client's own limit makes that one
-    /// of the clients that read least.
+    /// Writes the queues that batches filled, once per turn of the loop after its handlers:
+    /// a replay that publishes several batches in a turn, to hundreds of subscribers, made
+    /// one write per batch and subscriber (thousands of send(2) in one turn).
+    func flushPublished() {
+        flushScheduled = false
+        swap(&clientsToFlush, &clientsFlushing)
+        for client in clientsFlushing where clients[client.serial] === client { flush(client) }
+        clientsFlushing.removeAll(keepingCapacity: true)
+    }
+
+    /// Over the budget of queued bytes over all clients: drops the clients with the longest
+    /// queues as slow consumers until an eighth of the budget is free again. Each client's own
+    /// limit makes those the clients that read least. The eighth: a crowd of subscribers that
+    /// never read holds a few kilobytes each when the budget is reached, and dropping them one
+    /// at a time made every batch (and every `warning` announcing a drop) drop a few more, up to
+    /// hundreds in one turn of the loop.
     func enforceOutputBudget() -> [ServerNotice] {
+        guard queuedBytes > options.outputBudget else { return [] }
         var notices: [ServerNotice] = []
-        while queuedBytes > options.outputBudget {
-            guard let longest = clients.values.filter({ !$0.isClosing }).max(by: { $0.output.byteCount < $1.output.byteCount }),
-                  longest.output.byteCount > 0 else { break }
+        while queuedBytes > options.outputBudget - options.outputBudget / 8 {
+            var longest: ClientSession?
+            for client in clients.values where !client.isClosing
+                && client.output.byteCount > (longest?.output.byteCount ?? 0) {
+                longest = client
+            }
+            guard let longest else { break }
             notices.append(dropSlowConsumer(longest, overBudget: true))
         }
         return notices
@@ -61,7 +79,7 @@ extension EventServer {
     /// and publishes that, until no more clients are dropped. Each round closes the clients it
     /// drops, so it ends.
     func announce(_ notices: [ServerNotice]) {
-        var notices = notices
+        var notices = ServerNotice.coalesced(notices)
         while !notices.isEmpty, let owner {
             notices = publish(owner.announce(notices))
         }

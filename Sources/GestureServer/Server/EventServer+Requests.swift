@@ -82,11 +82,11 @@ extension EventServer {
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
         case .subscribe(let subscription):
-            client.state = .subscribed(FilterCache(subscription))
+            setState(client, .subscribed(FilterCache(subscription)))
             logger.debug("client subscribed", metadata: ["client": "\(client.serial)"])
             return .subscribed(subscription, trace: subscription.trace || options.traceAll)
         case .unsubscribe:
-            client.state = .connected
+            setState(client, .connected)
             return .done
         case .layoutSet(let value):
             let owner = try requireOwner(id)

@@ -97,6 +97,9 @@ public final class EventServer {
     private var lastSubscriberCount = 0
     private var shuttingDown = false
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
+    /// Bytes read from clients in the loop's turn `readTurn` (``ServerLimits/readBytesPerTurn``).
+    private var bytesReadThisTurn = 0
+    private var readTurn: UInt64 = 0
     /// Bytes in every client's framer (``ServerLimits/requestBufferBudget``).
     public internal(set) var bufferedRequestBytes = 0
     /// Bytes in every client's queue (``ServerLimits/outputBudget``).
@@ -115,6 +118,12 @@ public final class EventServer {
     /// Connections are being refused at the client limit: said once, until one is served.
     private var atClientLimit = false
     private var acceptTimer: (any LoopTimer)?
+    /// Clients whose queues a publish filled since the last flush, and the list being flushed
+    /// (swapped, so neither allocates once grown).
+    var clientsToFlush: [ClientSession] = []
+    var clientsFlushing: [ClientSession] = []
+    var flushScheduled = false
+    private var flushWork: (() -> Void)?
     /// Parses long lines off the loop; started with the first one.
     private var worker: WorkerThread?
     private var workerFailed = false
@@ -135,6 +144,7 @@ public final class EventServer {
         lingerTimer = try clock.makeTimer { [unowned self] in self.closeLingering() }
         acceptTimer = try clock.makeTimer { [unowned self] in self.resumeAccepting() }
         serviceWork = { [unowned self] in self.serveRequests() }
+        flushWork = { [unowned self] in self.flushPublished() }
         let descriptors = try ResourceLimits.openFiles().soft
         clientLimit = max(1, min(options.maxClients, descriptors - ServerLimits.reservedDescriptors))
         if clientLimit < options.maxClients {
@@ -161,7 +171,24 @@ public final class EventServer {
     public var clientCount: Int { clients.count }
 
     /// Clients that subscribed and are not being closed.
-    public var subscriberCount: Int { clients.values.count { $0.subscription != nil } }
+    public private(set) var subscriberCount = 0
+    /// Subscribers that asked for traces: kept as clients change state, so that dropping a
+    /// crowd of clients costs each drop a count, not a pass over every client.
+    private var tracingSubscribers = 0
+
+    /// Moves `client` to `state` (`nil`: removed), keeping the counts of subscribers.
+    func setState(_ client: ClientSession, _ state: ClientSession.State?) {
+        if let old = client.subscription {
+            subscriberCount -= 1
+            if old.trace { tracingSubscribers -= 1 }
+        }
+        guard let state else { return }
+        client.state = state
+        if let new = client.subscription {
+            subscriberCount += 1
+            if new.trace { tracingSubscribers += 1 }
+        }
+    }
 
     // MARK: Shutting down
 
@@ -342,6 +369,12 @@ public final class EventServer {
     /// Reads one chunk (at most 64 KiB) and queues the client for its lines to be answered.
     private func readRequests(from client: ClientSession) {
         guard client.readsInput else { return }
+        if readTurn != loop.turns {
+            readTurn = loop.turns
+            bytesReadThisTurn = 0
+        }
+        // The turn's reading is done: the socket stays readable, and is read in a later turn.
+        guard bytesReadThisTurn < ServerLimits.readBytesPerTurn else { return }
         let count: Int?
         do {
             count = try client.socket.readAvailable(into: &readBuffer)
@@ -358,6 +391,7 @@ public final class EventServer {
             awaitService(client)
             return
         }
+        bytesReadThisTurn += count
         client.framer.append(readBuffer[0..<count])
         bufferedRequestBytes += count
         enforceRequestBudget()
@@ -369,9 +403,12 @@ public final class EventServer {
     /// (`overloaded`) until under it again.
     private func enforceRequestBudget() {
         while bufferedRequestBytes > options.requestBufferBudget {
-            guard let largest = clients.values.filter({ !$0.isClosing }).max(by: {
-                $0.framer.bufferedCount < $1.framer.bufferedCount
-            }), largest.framer.bufferedCount > 0 else { return }
+            var largest: ClientSession?
+            for client in clients.values where !client.isClosing
+                && client.framer.bufferedCount > (largest?.framer.bufferedCount ?? 0) {
+                largest = client
+            }
+            guard let largest else { return }
             counters.errorReplies += 1
             logger.warning("closing the client with the most unfinished request bytes: the budget over all clients is spent",
                            metadata: ["client": "\(largest.serial)", "peer": "\(largest.peerDescription)",
@@ -391,6 +428,15 @@ public final class EventServer {
         client.awaitingService = true
         serviceQueue.append(client.serial)
         scheduleService()
+    }
+
+    /// Has the queues that publishing filled written at the end of the turn (at once before
+    /// the server started).
+    func scheduleFlush() {
+        guard !clientsToFlush.isEmpty, !flushScheduled else { return }
+        guard let flushWork else { return flushPublished() }
+        flushScheduled = true
+        loop.runSoon(flushWork)
     }
 
     private func scheduleService() {
@@ -558,7 +604,7 @@ public final class EventServer {
         bufferedRequestBytes -= client.framer.bufferedCount
         client.framer.reset()
         let deadline = clock.now + options.lingerMicroseconds
-        client.state = .closing(deadline: deadline)
+        setState(client, .closing(deadline: deadline))
         subscriptionsChanged()
         if let lingerTimer, lingerTimer.deadline.map({ deadline < $0 }) ?? true { lingerTimer.arm(at: deadline) }
         updateInterest(client)
@@ -620,6 +666,7 @@ public final class EventServer {
 
     func remove(_ client: ClientSession, why: String?) {
         guard clients.removeValue(forKey: client.serial) != nil else { return }
+        setState(client, nil)
         loop.unwatch(client.token)
         client.socket.closeReleasing()
         queuedBytes -= client.output.byteCount
@@ -637,7 +684,7 @@ public final class EventServer {
     /// Tells the owner when the number of subscribers or the demand for traces changed.
     func subscriptionsChanged() {
         let count = subscriberCount
-        let wanted = clients.values.contains { $0.subscription?.trace ?? false }
+        let wanted = tracingSubscribers > 0
         if wanted != tracingWanted {
             tracingWanted = wanted
             owner?.serverChanged(.tracingDemand(wanted))

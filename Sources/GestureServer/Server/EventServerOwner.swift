@@ -81,13 +81,36 @@ public struct ReloadOutcome: Sendable {
 public enum ServerNotice: Hashable, Sendable {
     /// A client did not read fast enough and was dropped (`slow_consumer`).
     case droppedSlowConsumer(client: Int, peer: String)
+    /// More clients dropped at once than are named one by one.
+    case droppedSlowConsumers(count: Int)
 
     /// The sentence of the `warning` event.
     public var message: String {
         switch self {
         case .droppedSlowConsumer(let client, let peer):
             "dropped client \(client) (\(peer)): it did not read its events fast enough"
+        case .droppedSlowConsumers(let count):
+            "dropped \(count) more clients: they did not read their events fast enough"
         }
+    }
+
+    /// Clients named one by one when many are dropped at once; the rest are counted in one
+    /// notice. Each becomes a `warning` for every subscriber: a crowd that never reads,
+    /// dropped together, made hundreds of warnings for each of hundreds of subscribers in
+    /// one turn.
+    public static let namedAtOnce = 3
+
+    /// `notices` with those past ``namedAtOnce`` counted in one.
+    public static func coalesced(_ notices: [ServerNotice]) -> [ServerNotice] {
+        guard notices.count > namedAtOnce else { return notices }
+        var dropped = 0
+        for notice in notices[namedAtOnce...] {
+            switch notice {
+            case .droppedSlowConsumer: dropped += 1
+            case .droppedSlowConsumers(let count): dropped += count
+            }
+        }
+        return Array(notices.prefix(namedAtOnce)) + [.droppedSlowConsumers(count: dropped)]
     }
 }
 

@@ -42,6 +42,11 @@ public enum ServerLimits {
     /// of its queue. 64 KiB is hundreds of events, enough for a reader that keeps up.
     public static let socketSendBuffer: Int32 = 32 << 10
 
+    /// Bytes read from clients per turn of the loop, over all of them: after that, the clients
+    /// still readable are read in the next turns (the loop is level-triggered), so a crowd
+    /// sending megabytes at once costs each turn a few reads of 64 KiB, not one each.
+    public static let readBytesPerTurn = 256 << 10
+
     /// Request lines answered per turn of the event loop over all clients, and per visit of one
     /// client: after them the loop reads the panel and the other clients before it answers
     /// more, so a client pipelining thousands of small requests delays nobody's events.
