@@ -66,9 +66,11 @@ libstdcxx=$(clang -print-file-name=libstdc++.a 2>/dev/null || true)
 [ -f "$libstdcxx" ] || { echo "package-deb: no libstdc++.a (Debian: libstdc++-12-dev), needed to link libstdc++ in" >&2; exit 1; }
 mkdir -p "$work/static-cxx"
 echo "INPUT($libstdcxx)" > "$work/static-cxx/libstdc++.so"
-# lld, which the options below are for, links every program of the package (Package.swift).
+# lld, which the options below are for, links every program of this package (Package.swift);
+# -use-ld=lld is given here too for swift-argument-parser's generate-manual (step 2), a product
+# of a dependency, whose targets Package.swift cannot set (gold rejects pack-relative-relocs).
 build=(swift build -c release --scratch-path "$scratch" --static-swift-stdlib -Xcc -gdwarf-4
-       -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now
+       -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs -Xlinker -z -Xlinker now
        -Xswiftc -Xclang-linker -Xswiftc -static-libgcc -Xlinker -L"$work/static-cxx")
 bin=$("${build[@]}" --show-bin-path)
 for product in "${products[@]}"; do

@@ -129,9 +129,9 @@ has_lines() {   # has_lines FILE PATTERN COUNT (grep prints nothing while FILE d
 }
 
 # wait_frames SOCKET COUNT: until the gestured serving SOCKET has processed COUNT touch frames
-# (its status says so; WAIT_SECONDS at most). Needed before removing a device: once it is gone, evdev
-# answers ENODEV even to a reader that has not read what was played yet. One Python process
-# polls, as starting the interpreter is slow under emulation.
+# (its status says so; WAIT_SECONDS at most). Needed before removing a device: once it is gone,
+# evdev answers ENODEV even to a reader that has not read what was played yet. One Python
+# process polls, as starting the interpreter is slow under emulation.
 wait_frames() {
     "$PYTHON" - "$1" "$2" "$WAIT_SECONDS" <<'PYTHON' || { log "gestured did not report $2 frames processed"; return 1; }
 import sys, time
@@ -192,8 +192,9 @@ start_capture() {
 }
 
 # stop_capture PLAYED: once the capture holds as many frames as the events PLAYED (or
-# WAIT_SECONDS have passed), stops evemu-record. A capture with fewer (it missed the start, the kernel dropped
-# events for it: SYN_DROPPED) fails the test, so no comparison passes on part of the input.
+# WAIT_SECONDS have passed), stops evemu-record. A capture with fewer (it missed the start, the
+# kernel dropped events for it: SYN_DROPPED) fails the test, so no comparison passes on part of
+# the input.
 stop_capture() {
     local want have
     want=$(frames_in "$1")
@@ -215,10 +216,10 @@ settle() { sleep 1.2; }
 # normalise JSONL: what must be equal between live and the replay of the capture. Dropped: seq
 # (live numbers device events the replay has others of) and device events (their messages name
 # the source). Times are counted from the first event's (live times are the kernel's clock, a
-# capture's count from its first event). Kept: every touch with its id, phase and position, every view and responder list, every
-# gesture with its state, translation and velocity, every control event, and their order.
-# Touch ids are renumbered by first appearance, so a stretch of a longer run (after a replug)
-# compares with a replay that starts from 1.
+# capture's count from its first event). Kept: every touch with its id, phase and position,
+# every view and responder list, every gesture with its state, translation and velocity, every
+# control event, and their order. Touch ids are renumbered by first appearance, so a stretch of
+# a longer run (after a replug) compares with a replay that starts from 1.
 normalise() {
     grep -v '"type":"device"' "$1" \
         | sed -E 's/"seq":[0-9]+,//' \
