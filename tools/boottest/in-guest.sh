@@ -251,7 +251,7 @@ check_watchdog_restarts_a_stopped_daemon() {
     kill -STOP "$pid"
     log "SIGSTOP to $pid at $(date +%T)"
     # WatchdogSec=4s, then SIGABRT (pending on a stopped process), SIGKILL after
-    # TimeoutAbortSec (= TimeoutStopSec, 10 s), and Restart=on-failure after RestartSec=1s.
+    # TimeoutAbortSec (= TimeoutStopSec, 10 s), and Restart=always after RestartSec=1s.
     restarted() {
         [ "$(systemctl show -p NRestarts --value gestured.service)" -gt "$restarts" ] \
             && [ "$(systemctl is-active gestured.service)" = active ]
