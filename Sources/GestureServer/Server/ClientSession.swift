@@ -14,7 +14,8 @@ import SystemPackage
 /// yet answered waits in the server's service queue (``awaitingService``) and is not read
 /// meanwhile (``readPaused``), so what it pipelines stays in its socket, not in the daemon.
 /// After its end of file (``inputEnded``, a half-close) it is never read again: a subscribed
-/// client goes on receiving events until `bye` or a failed write.
+/// client goes on receiving events until `bye` or a failed write. A closing client is read
+/// and its bytes dropped, so that it can take its last line.
 final class ClientSession {
     /// Where a client is in its life; each case carries exactly what is valid in it.
     enum State {
@@ -73,8 +74,12 @@ final class ClientSession {
         if case .closing = state { true } else { false }
     }
 
-    /// Whether the loop should read the socket: not closing, not at its end, not waiting.
-    var readsInput: Bool { !isClosing && !inputEnded && !readPaused }
+    /// Whether the loop should read the socket: not at its end, and not waiting for its lines
+    /// to be answered. A closing client is read too, and what it sends is dropped: a client
+    /// blocked writing its requests must be able to finish and read its last line (`bye`,
+    /// `slow_consumer`) within the linger time; were it not read, both sides would wait on
+    /// full socket buffers until the linger time closed it without that line.
+    var readsInput: Bool { !inputEnded && (isClosing || !readPaused) }
 
     /// "pid 12 uid 1000 gid 1000", for logs and messages.
     var peerDescription: String { peer.map(\.description) ?? "unknown peer" }

@@ -392,6 +392,8 @@ public final class EventServer {
             return
         }
         bytesReadThisTurn += count
+        // A closing client's requests are not answered any more: its bytes are dropped.
+        guard !client.isClosing else { return }
         client.framer.append(readBuffer[0..<count])
         bufferedRequestBytes += count
         enforceRequestBudget()
