@@ -67,6 +67,10 @@ public struct Engine {
     /// Counted in debug builds only (``countsRecognizerVisits``).
     var recognizerVisits: Int { arena.visits }
 
+    /// The recognizers the arena holds: the current layout's, and those of retired layouts
+    /// that touches still down began in.
+    var recognizerCount: Int { arena.slots.count }
+
     /// Whether this build counts ``recognizerVisits``: debug builds do, release builds do not.
     static var countsRecognizerVisits: Bool {
         #if DEBUG
@@ -79,6 +83,9 @@ public struct Engine {
     /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
     public mutating func replaceLayout(_ newTree: ViewTree) {
         tree = newTree
+        // Idle retired layouts go first: retiring fails every recognizer that holds no touch,
+        // the long retired ones again, which would keep them in play until the next frame.
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
         arena.replaceLayout(newTree)
         if touches.isEmpty { arena.dropRetired() }
         nextDeadline = arena.earliestDeadline()
@@ -94,6 +101,7 @@ public struct Engine {
     public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
         guard settings != self.settings || screen != arena.context.screen else { return }
         self.settings = settings
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
         arena.reconfigure(settings: settings, context: RecognizerContext(screen: screen), tree: tree)
         if touches.isEmpty { arena.dropRetired() }
         nextDeadline = arena.earliestDeadline()

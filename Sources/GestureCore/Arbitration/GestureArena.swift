@@ -37,6 +37,10 @@ struct GestureArena {
     private var currentTree: ViewTree
     private var currentBase = 0
     private var viewStarts: [Int] = []
+    /// Where each layout's recognizers start in `slots`, oldest first: the retired layouts',
+    /// then the current one's (`currentBase`, the last). A touch's recognizers all belong to
+    /// the layout it began in, and so do the recognizers a recognizer's lists name.
+    private var layoutStarts: [Int] = []
     /// The recognizers in play: those not at rest, in the order they left it. At rest is as a
     /// reset leaves a recognizer, for all the arena asks: possible, nothing pending, no touch in
     /// its sequence, no deadline. Only a recognizer in play holds a touch or a deadline, or has
@@ -97,6 +101,7 @@ struct GestureArena {
         let base = slots.count
         currentTree = tree
         currentBase = base
+        layoutStarts.append(base)
         viewStarts = [Int](repeating: 0, count: tree.count + 1)
         for entry in tree.recognizers { viewStarts[entry.view + 1] += 1 }
         for view in 0..<tree.count { viewStarts[view + 1] += viewStarts[view] }
@@ -144,7 +149,65 @@ struct GestureArena {
             slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped }
         }
         currentBase -= dropped
+        layoutStarts = [currentBase]
         inPlay.shift(droppingFirst: dropped)
+    }
+
+    /// Drops the retired layouts that can no longer do anything: none of `touches` began in
+    /// them, and all their recognizers are at rest. Such a recognizer receives nothing again
+    /// (only the touches that began in its layout reach it) and has nothing left to decide,
+    /// so dropping it changes no event; without this, every `layout.set` while a finger rests
+    /// on the panel (or a contact is stuck) kept a whole layout's recognizers until the last
+    /// touch lifted, 2 KB each. The touches' recognizer indices move down with the layouts
+    /// after a dropped one.
+    mutating func dropIdleLayouts(touches: inout [TouchRecord]) {
+        let layouts = layoutStarts.count
+        guard layouts > 1 else { return }
+        func layout(of index: Int) -> Int {
+            var found = 0
+            while found + 1 < layouts && layoutStarts[found + 1] <= index { found += 1 }
+            return found
+        }
+        var referenced = [Bool](repeating: false, count: layouts)
+        for touch in touches where !touch.recognizers.isEmpty { referenced[layout(of: touch.recognizers[0])] = true }
+        // How far each kept layout's indices move down; the current layout is always kept.
+        var shift = [Int](repeating: 0, count: layouts)
+        var dropped = [Bool](repeating: false, count: layouts)
+        var removed = 0
+        count(visits: currentBase)
+        for index in 0..<layouts - 1 {
+            shift[index] = removed
+            let start = layoutStarts[index], end = layoutStarts[index + 1]
+            guard !referenced[index], !(start..<end).contains(where: { inPlay.contains($0) }) else { continue }
+            dropped[index] = true
+            removed += end - start
+        }
+        shift[layouts - 1] = removed
+        guard removed > 0 else { return }
+        count(visits: slots.count)
+        let oldCount = slots.count
+        for index in (0..<layouts - 1).reversed() where dropped[index] {
+            slots.removeSubrange(layoutStarts[index]..<layoutStarts[index + 1])
+        }
+        // A recognizer's lists name only its own layout's recognizers, which moved with it.
+        for index in 0..<layouts where !dropped[index] && shift[index] > 0 {
+            let moved = shift[index]
+            let end = index + 1 < layouts ? layoutStarts[index + 1] : oldCount
+            for slot in layoutStarts[index] - moved..<end - moved {
+                slots[slot].requiredToFail = slots[slot].requiredToFail.map { $0 - moved }
+                slots[slot].requiredBy = slots[slot].requiredBy.map { $0 - moved }
+                slots[slot].simultaneous = slots[slot].simultaneous.map { $0 - moved }
+            }
+        }
+        for position in touches.indices where !touches[position].recognizers.isEmpty {
+            let moved = shift[layout(of: touches[position].recognizers[0])]
+            if moved > 0 { touches[position].recognizers = touches[position].recognizers.map { $0 - moved } }
+        }
+        let members = inPlay.members
+        inPlay.removeAll()
+        for index in members { inPlay.insert(index - shift[layout(of: index)]) }
+        layoutStarts = (0..<layouts).filter { !dropped[$0] }.map { layoutStarts[$0] - shift[$0] }
+        currentBase = layoutStarts[layoutStarts.count - 1]
     }
 
     /// The recognizers that receive a touch hitting `view` of the current layout (SPEC 5.2):

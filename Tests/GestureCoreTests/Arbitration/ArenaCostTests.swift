@@ -156,4 +156,39 @@ struct ArenaCostTests {
         s.wait(1000)
         #expect(s.take() == ["cancelled Photo > Root: #1", "r1 recognized taps=1"])
     }
+
+    /// A finger resting on the panel (or a contact stuck on it) while the layout is replaced
+    /// again and again: the retired layouts no touch began in are dropped once their
+    /// recognizers are at rest, so the arena holds a few layouts, not every one (each kept its
+    /// recognizers until the last finger lifted); the resting finger keeps the recognizers it
+    /// began with, and its pan still follows it.
+    @Test func retiredLayoutsDoNotPileUpUnderARestingFinger() throws {
+        let count = 16
+        var engine = Engine(tree: try Self.layout(.oneView, recognizers: count, references: 0))
+        var events: [EngineEvent] = []
+        var now: Int64 = 0
+        var x = 500.0
+        func frame(_ changes: [TouchChange]) {
+            now += 10_000
+            events.removeAll()
+            engine.process(TouchFrame(time: Timestamp(microseconds: now), changes: changes), into: &events)
+        }
+        frame([.down(ContactID(0), Point(x: x, y: 500))])
+        for _ in 0..<5 {
+            x += 10
+            frame([.move(ContactID(0), Point(x: x, y: 500))])
+        }
+        for _ in 0..<50 {
+            engine.replaceLayout(try Self.layout(.oneView, recognizers: count, references: 0))
+            x += 2
+            frame([.move(ContactID(0), Point(x: x, y: 500))])
+        }
+        #expect(engine.recognizerCount <= 3 * count, "the retired layouts are dropped")
+        let changed = events.contains {
+            if case .gesture(let gesture) = $0 { gesture.kind == .pan && gesture.state == .changed } else { false }
+        }
+        #expect(changed, "the pan the finger began still follows it")
+        frame([.up(ContactID(0))])
+        #expect(engine.recognizerCount == count)
+    }
 }
