@@ -32,7 +32,11 @@ public struct Engine {
     private var inputs: [(touch: Int, phase: TouchPhase)] = []
     private var pending: [PendingDelivery] = []
     private var cancellations: [GestureArena.Cancellation] = []
+    /// The undecided recognizers that get this frame's end, in the order they were first given
+    /// an input in it; which of those past the first 64 are in it (the first 64 are known by a
+    /// mask in a register: the common case, for the price of a bit test).
     private var framed: [Int] = []
+    private var framedBeyond64 = SlotSet()
     /// Where an ``EngineEvent`` call collects its events before they are made (see
     /// ``process(_:into:)-(_,inout [EngineEvent])``).
     private var scratch = EngineEvents()
@@ -54,14 +58,37 @@ public struct Engine {
     /// Impossible inputs its recognizers were given and ignored: 0 unless the arena has a bug.
     public var recognizerAnomalies: Int { arena.anomalies }
 
-    /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none.
-    public var nextDeadline: Timestamp? { arena.nextDeadline }
+    /// The next time at which the engine needs ``advance(to:into:)``; `nil` when none. Kept
+    /// after every change, as drivers ask for it after every input.
+    public private(set) var nextDeadline: Timestamp?
+
+    /// Recognizers the engine and its arena have looked at so far: work that does not depend
+    /// on the machine, for the tests that check it grows linearly with a layout's recognizers.
+    /// Counted in debug builds only (``countsRecognizerVisits``).
+    var recognizerVisits: Int { arena.visits }
+
+    /// The recognizers the arena holds: the current layout's, and those of retired layouts
+    /// that touches still down began in.
+    var recognizerCount: Int { arena.slots.count }
+
+    /// Whether this build counts ``recognizerVisits``: debug builds do, release builds do not.
+    static var countsRecognizerVisits: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
 
     /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
     public mutating func replaceLayout(_ newTree: ViewTree) {
         tree = newTree
+        // Idle retired layouts go first: retiring fails every recognizer that holds no touch,
+        // the long retired ones again, which would keep them in play until the next frame.
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
         arena.replaceLayout(newTree)
         if touches.isEmpty { arena.dropRetired() }
+        nextDeadline = arena.earliestDeadline()
     }
 
     /// The screen in points that edge pans measure from.
@@ -74,13 +101,15 @@ public struct Engine {
     public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
         guard settings != self.settings || screen != arena.context.screen else { return }
         self.settings = settings
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
         arena.reconfigure(settings: settings, context: RecognizerContext(screen: screen), tree: tree)
         if touches.isEmpty { arena.dropRetired() }
+        nextDeadline = arena.earliestDeadline()
     }
 
     /// Fires every deadline up to and including `time`, earliest first.
     public mutating func advance(to time: Timestamp, into events: inout EngineEvents) {
-        fireDeadlines(upTo: time, into: &events)
+        nextDeadline = fireDeadlines(upTo: time, into: &events)
     }
 
     /// ``advance(to:into:)-(_,inout EngineEvents)``, its events made as values.
@@ -117,12 +146,18 @@ public struct Engine {
         swap(&collected, &scratch)
     }
 
-    private mutating func fireDeadlines(upTo time: Timestamp, into events: inout EngineEvents) {
-        while let deadline = arena.nextDeadline, deadline <= time {
+    /// Returns the next deadline after `time`, if any. Starts from ``nextDeadline``, which
+    /// every change keeps, so a frame with no deadline due asks the arena nothing.
+    @discardableResult
+    private mutating func fireDeadlines(upTo time: Timestamp, into events: inout EngineEvents) -> Timestamp? {
+        var next = nextDeadline
+        while let deadline = next, deadline <= time {
             cancellations.removeAll(keepingCapacity: true)
             arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
             settleDeliveries(at: deadline, into: &events)
+            next = arena.earliestDeadline()
         }
+        return next
     }
 
     /// Runs one frame through the pipeline, appending the resolved events to `events`.
@@ -156,20 +191,24 @@ public struct Engine {
             }
         }
 
-        // Stage 3: recognizers see every input of the frame before any view does.
-        framed.removeAll(keepingCapacity: true)
-        // Which slots are in `framed`, for the first 64 (one test instead of a search).
+        // Stage 3: recognizers see every input of the frame before any view does. A recognizer
+        // that gave its verdict stays decided until stage 5 resets it, and a move or the frame's
+        // end changes nothing for it, so it is not given them (on a crowded view, once one
+        // recognizer won, nearly all the others). Which recognizers are in `framed` is known
+        // for the first 64 by a mask: one test instead of a set's.
         var framedMask: UInt64 = 0
         for (index, phase) in inputs {
             let sample = TouchSample(touch: touches[index].id, location: touches[index].location, time: time)
+            arena.count(visits: touches[index].recognizers.count)
             if phase == .moved {
                 // Nearly every input: most recognizers take a move without a verdict.
                 for position in 0..<touches[index].recognizers.count {
                     let slot = touches[index].recognizers[position]
+                    if arena.hasDecided(slot) { continue }
                     if !arena.moveQuietly(sample, to: slot) {
                         arena.feed(.touchMoved(sample), to: slot, at: time, events: &events, cancellations: &cancellations)
                     }
-                    Self.frame(slot, in: &framed, mask: &framedMask)
+                    addToFramed(slot, mask: &framedMask)
                 }
                 continue
             }
@@ -186,14 +225,18 @@ public struct Engine {
                 let slot = touches[index].recognizers[position]
                 arena.feed(input, to: slot, hitting: view, at: time, events: &events,
                            cancellations: &cancellations)
-                Self.frame(slot, in: &framed, mask: &framedMask)
+                if !arena.hasDecided(slot) { addToFramed(slot, mask: &framedMask) }
             }
         }
-        for slot in framed {
-            arena.feed(.frameEnd(time), to: slot, at: time, events: &events, cancellations: &cancellations)
+        arena.count(visits: framed.count)
+        for position in 0..<framed.count {
+            arena.feed(.frameEnd(time), to: framed[position], at: time, events: &events, cancellations: &cancellations)
         }
+        framed.removeAll(keepingCapacity: true)
+        if !framedBeyond64.isEmpty { framedBeyond64.removeAll() }
         // A finger that joined a gesture already under way is that gesture's (SPEC 5.2).
         for (index, phase) in inputs where phase == .began {
+            arena.count(visits: touches[index].recognizers.count)
             if case .notBegun = touches[index].delivery, arena.claims(touches[index].id, recognizers: touches[index].recognizers) {
                 touches[index].delivery = .finished
             }
@@ -201,18 +244,19 @@ public struct Engine {
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
+        nextDeadline = arena.earliestDeadline()
     }
 
-    /// Adds `slot` to the slots that get this frame's end, once.
+    /// Adds `slot` to the recognizers that get this frame's end, once.
     @inline(__always)
-    private static func frame(_ slot: Int, in framed: inout [Int], mask: inout UInt64) {
+    private mutating func addToFramed(_ slot: Int, mask: inout UInt64) {
         if slot < 64 {
             let bit: UInt64 = 1 &<< UInt64(slot)
             if mask & bit == 0 {
                 mask |= bit
                 framed.append(slot)
             }
-        } else if !framed.contains(slot) {
+        } else if framedBeyond64.insert(slot) {
             framed.append(slot)
         }
     }
@@ -278,7 +322,7 @@ public struct Engine {
         }
         var recognizers: [Int] = []
         if let view, access != .nothing {
-            recognizers = arena.candidates(for: view, in: tree)
+            recognizers = arena.candidates(for: view)
         }
         var control: ControlTracking?
         if let view, access == .viewAndRecognizers, tree[view].spec.kind == .control { control = ControlTracking() }
@@ -431,8 +475,9 @@ public struct Engine {
 
     /// Whether a recognizer of touch `index` holds its `began` or (`ended`) its `ended`.
     @inline(__always)
-    private func holds(_ index: Int, ended: Bool) -> Bool {
-        touches.withUnsafeBufferPointer { records in
+    private mutating func holds(_ index: Int, ended: Bool) -> Bool {
+        arena.count(visits: touches[index].recognizers.count)
+        return touches.withUnsafeBufferPointer { records in
             arena.holds(ended: ended, recordAt: records.baseAddress.unsafelyUnwrapped + index)
         }
     }

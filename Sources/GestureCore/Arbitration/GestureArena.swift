@@ -7,6 +7,16 @@
 /// verdicts into states and gesture events, and reports the touches whose view deliveries a
 /// recognition cancels (`cancelsTouchesInView`), with where in the event list the cancellation
 /// belongs: before the recognition's own event (SPEC 5.3).
+///
+/// No input costs more than the recognizers it concerns (issue 25, docs/limits.md § Engine):
+/// the arena keeps each view's recognizers of the current layout as one range, who requires
+/// whom in both directions, and the recognizers *in play* — every one not at rest since its
+/// last reset — which are the only ones that can hold a touch, a deadline or a state other
+/// than `possible`, so deadlines, resets and exclusivity look at them alone. What a verdict
+/// sets off (failures letting waiting recognizers go ahead, a recognition failing its rivals
+/// and those that required it to fail) runs from a work list, in exactly the order of the
+/// rule applied recursively, so a `requireToFail` chain as long as the layout allows cannot
+/// overflow the stack (a chain of 10,000 taps did).
 struct GestureArena {
     /// A touch whose view deliveries a recognition cancels; `position` is the index in the
     /// event list of the recognition's `recognized`/`began` event, before which the
@@ -21,10 +31,44 @@ struct GestureArena {
     private(set) var context: RecognizerContext
     var tracing: Bool
 
+    /// The layout whose recognizers take new touches; its recognizers start at `currentBase` in
+    /// `slots`, in view order, view `v`'s from `currentBase + viewStarts[v]` to
+    /// `currentBase + viewStarts[v + 1]`.
+    private var currentTree: ViewTree
+    private var currentBase = 0
+    private var viewStarts: [Int] = []
+    /// Where each layout's recognizers start in `slots`, oldest first: the retired layouts',
+    /// then the current one's (`currentBase`, the last). A touch's recognizers all belong to
+    /// the layout it began in, and so do the recognizers a recognizer's lists name.
+    private var layoutStarts: [Int] = []
+    /// The recognizers in play: those not at rest, in the order they left it. At rest is as a
+    /// reset leaves a recognizer, for all the arena asks: possible, nothing pending, no touch in
+    /// its sequence, no deadline. Only a recognizer in play holds a touch or a deadline, or has
+    /// decided, so it is all that deadlines, resets and exclusivity need to look at.
+    private var inPlay = SlotSet()
+    /// The recognizers the one asking to recognize may be simultaneous with, for the time of
+    /// its request.
+    private var simultaneousMarks = SlotSet()
+    /// The steps of a cascade still to run, the last first (``run(_:at:events:cancellations:)``).
+    private var work: [Step] = []
+    /// Lists of recognizers that steps go through one at a time: a recognition's rivals, the
+    /// recognizers whose deadline is due. Each list is stacked above the lists of the steps
+    /// it runs inside, and taken off when it is done.
+    private var lists: [Int] = []
+    /// The touches of the recognizer asking to recognize, for the time of its request.
+    private var owned: [TouchID] = []
+
+    /// Recognizers looked at so far, in every loop over recognizers of the arena and the
+    /// engine: a measure of work that does not depend on the machine, for the tests that
+    /// check it grows linearly with a layout's recognizers (issue 25). Never reset. Counted
+    /// in debug builds only (``count(visits:)``).
+    private(set) var visits = 0
+
     init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
         self.settings = settings
         self.context = context
         self.tracing = tracing
+        currentTree = tree
         add(tree)
     }
 
@@ -32,11 +76,13 @@ struct GestureArena {
     /// a touch finishes its sequence; one that holds none is finished at once, silently, with
     /// whatever it waited for (a double tap half done on a screen that is gone).
     mutating func replaceLayout(_ tree: ViewTree) {
+        count(visits: slots.count)
         for index in slots.indices {
             slots[index].retired = true
             if slots[index].activeTouches.isEmpty {
                 slots[index].state = .failed
                 slots[index].pending = nil
+                inPlay.insert(index)
             }
         }
         add(tree)
@@ -53,18 +99,38 @@ struct GestureArena {
 
     private mutating func add(_ tree: ViewTree) {
         let base = slots.count
+        currentTree = tree
+        currentBase = base
+        layoutStarts.append(base)
+        viewStarts = [Int](repeating: 0, count: tree.count + 1)
+        for entry in tree.recognizers { viewStarts[entry.view + 1] += 1 }
+        for view in 0..<tree.count { viewStarts[view + 1] += viewStarts[view] }
         var indexByID: [String: Int] = [:]
         for (offset, entry) in tree.recognizers.enumerated() {
             indexByID[entry.spec.id] = base + offset
             slots.append(RecognizerSlot(spec: entry.spec, tree: tree, view: entry.view,
                                         parameters: settings.resolved(entry.spec), context: context))
         }
+        // Both directions of each list, each pair once: a search of the list built so far for
+        // every entry was a million steps for one recognizer naming 1,000. A recognizer's own
+        // `simultaneousWith` first, then merged with the lists that name it.
+        var namedBy = [[Int]](repeating: [], count: slots.count - base)
         for index in base..<slots.count {
-            slots[index].requiredToFail = slots[index].spec.requireToFail.compactMap { indexByID[$0] }
-            for other in slots[index].spec.simultaneousWith.compactMap({ indexByID[$0] }) where other != index {
-                if !slots[index].simultaneous.contains(other) { slots[index].simultaneous.append(other) }
-                if !slots[other].simultaneous.contains(index) { slots[other].simultaneous.append(index) }
-            }
+            let required = slots[index].spec.requireToFail.compactMap { indexByID[$0] }
+            let simultaneous = slots[index].spec.simultaneousWith.compactMap { indexByID[$0] }
+            count(visits: required.count + simultaneous.count)
+            slots[index].requiredToFail = required
+            slots[index].simultaneous = simultaneous
+            // Ascending and once each, as `index` only grows.
+            for other in required where slots[other].requiredBy.last != index { slots[other].requiredBy.append(index) }
+            for other in simultaneous where other != index { namedBy[other - base].append(index) }
+        }
+        for index in base..<slots.count {
+            count(visits: slots[index].simultaneous.count + namedBy[index - base].count)
+            for other in slots[index].simultaneous where other != index { simultaneousMarks.insert(other) }
+            for other in namedBy[index - base] { simultaneousMarks.insert(other) }
+            slots[index].simultaneous = simultaneousMarks.members
+            simultaneousMarks.removeAll()
         }
     }
 
@@ -72,32 +138,114 @@ struct GestureArena {
     /// no touch at all (no touch refers to a slot then). Retired slots always precede the
     /// current layout's.
     mutating func dropRetired() {
-        let dropped = slots.prefix(while: \.retired).count
+        var dropped = 0
+        while dropped < slots.count && slots[dropped].retired { dropped += 1 }
         guard dropped > 0 else { return }
+        count(visits: slots.count)
         slots.removeFirst(dropped)
         for index in slots.indices {
             slots[index].requiredToFail = slots[index].requiredToFail.map { $0 - dropped }
+            slots[index].requiredBy = slots[index].requiredBy.map { $0 - dropped }
             slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped }
         }
+        currentBase -= dropped
+        layoutStarts = [currentBase]
+        inPlay.shift(droppingFirst: dropped)
     }
 
-    /// The recognizers that receive a touch hitting `view` of `tree` (SPEC 5.2): the hit view's
-    /// first, then each ancestor's up to the root, each view's in attachment order. Every
-    /// enabled recognizer receives it, whatever its finger counts: what it does with more
-    /// fingers than it wants is its own rule (5.7). Disabled, retired and finished recognizers
+    /// Drops the retired layouts that can no longer do anything: none of `touches` began in
+    /// them, and all their recognizers are at rest. Such a recognizer receives nothing again
+    /// (only the touches that began in its layout reach it) and has nothing left to decide,
+    /// so dropping it changes no event; without this, every `layout.set` while a finger rests
+    /// on the panel (or a contact is stuck) kept a whole layout's recognizers until the last
+    /// touch lifted, 2 KB each. The touches' recognizer indices move down with the layouts
+    /// after a dropped one.
+    mutating func dropIdleLayouts(touches: inout [TouchRecord]) {
+        let layouts = layoutStarts.count
+        guard layouts > 1 else { return }
+        func layout(of index: Int) -> Int {
+            var found = 0
+            while found + 1 < layouts && layoutStarts[found + 1] <= index { found += 1 }
+            return found
+        }
+        var referenced = [Bool](repeating: false, count: layouts)
+        for touch in touches where !touch.recognizers.isEmpty { referenced[layout(of: touch.recognizers[0])] = true }
+        // How far each kept layout's indices move down; the current layout is always kept.
+        var shift = [Int](repeating: 0, count: layouts)
+        var dropped = [Bool](repeating: false, count: layouts)
+        var removed = 0
+        count(visits: currentBase)
+        for index in 0..<layouts - 1 {
+            shift[index] = removed
+            let start = layoutStarts[index], end = layoutStarts[index + 1]
+            guard !referenced[index], !(start..<end).contains(where: { inPlay.contains($0) }) else { continue }
+            dropped[index] = true
+            removed += end - start
+        }
+        shift[layouts - 1] = removed
+        guard removed > 0 else { return }
+        count(visits: slots.count)
+        let oldCount = slots.count
+        for index in (0..<layouts - 1).reversed() where dropped[index] {
+            slots.removeSubrange(layoutStarts[index]..<layoutStarts[index + 1])
+        }
+        // A recognizer's lists name only its own layout's recognizers, which moved with it.
+        for index in 0..<layouts where !dropped[index] && shift[index] > 0 {
+            let moved = shift[index]
+            let end = index + 1 < layouts ? layoutStarts[index + 1] : oldCount
+            for slot in layoutStarts[index] - moved..<end - moved {
+                slots[slot].requiredToFail = slots[slot].requiredToFail.map { $0 - moved }
+                slots[slot].requiredBy = slots[slot].requiredBy.map { $0 - moved }
+                slots[slot].simultaneous = slots[slot].simultaneous.map { $0 - moved }
+            }
+        }
+        for position in touches.indices where !touches[position].recognizers.isEmpty {
+            let moved = shift[layout(of: touches[position].recognizers[0])]
+            if moved > 0 { touches[position].recognizers = touches[position].recognizers.map { $0 - moved } }
+        }
+        let members = inPlay.members
+        inPlay.removeAll()
+        for index in members { inPlay.insert(index - shift[layout(of: index)]) }
+        layoutStarts = (0..<layouts).filter { !dropped[$0] }.map { layoutStarts[$0] - shift[$0] }
+        currentBase = layoutStarts[layoutStarts.count - 1]
+    }
+
+    /// The recognizers that receive a touch hitting `view` of the current layout (SPEC 5.2):
+    /// the hit view's first, then each ancestor's up to the root, each view's in attachment
+    /// order. Every enabled recognizer receives it, whatever its finger counts: what it does
+    /// with more fingers than it wants is its own rule (5.7). Disabled and finished recognizers
     /// do not receive it: a machine that already gave its verdict (a tap waiting on a failure
-    /// requirement) cannot use another touch, and giving it one would make the touch part of a
-    /// gesture it took no part in.
-    func candidates(for view: ViewIndex, in tree: ViewTree) -> [Int] {
+    /// requirement) cannot use another touch, and giving it one would make the touch part of
+    /// a gesture it took no part in. (Retired ones are not in the current layout's ranges.)
+    mutating func candidates(for view: ViewIndex) -> [Int] {
         var result: [Int] = []
-        for ancestor in tree.ancestry(of: view) {
-            for index in slots.indices where slots[index].tree === tree && slots[index].view == ancestor {
-                guard slots[index].spec.enabled, !slots[index].retired, !slots[index].isTerminal,
-                      !slots[index].machine.isFinished else { continue }
+        for ancestor in currentTree.ancestry(of: view) {
+            let first = currentBase + viewStarts[ancestor], end = currentBase + viewStarts[ancestor + 1]
+            count(visits: end - first)
+            for index in first..<end {
+                guard slots[index].spec.enabled, !slots[index].isTerminal, !slots[index].machine.isFinishedInPlace() else {
+                    continue
+                }
                 result.append(index)
             }
         }
         return result
+    }
+
+    /// Whether the recognizer gave its verdict (it stays so until it resets).
+    @inline(__always)
+    func hasDecided(_ index: Int) -> Bool {
+        slots[index].isTerminal
+    }
+
+    /// Adds `added` recognizers looked at to ``visits``, in debug builds, which the tests
+    /// run: a release build counts nothing (the count was 0.2 % of the instructions of a
+    /// replay of the photo wall).
+    @inline(__always)
+    mutating func count(visits added: Int) {
+        #if DEBUG
+        visits &+= added
+        #endif
     }
 
     /// Feeds one input to one recognizer and applies its verdict. A touch that began joins the
@@ -113,6 +261,8 @@ struct GestureArena {
         // failed and waits for its touches to lift): answered by a read, without taking the
         // array for writing (a uniqueness check) or the switch below.
         if case .touchMoved = input, slots[index].isTerminal { return }
+        // Anything else may take it out of rest (a touch, a deadline, a state).
+        inPlay.insert(index)
         let (verdict, newAnomalies) = slots.withUnsafeMutableBufferPointer { slots -> (RecognizerVerdict?, Int) in
             let slot = slots.baseAddress! + index
             switch input {
@@ -149,17 +299,19 @@ struct GestureArena {
         apply(verdict, to: index, at: time, events: &events, cancellations: &cancellations)
     }
 
-    /// A move of `sample`'s touch to the recognizer at `index`, as ``feed(_:to:hitting:at:events:cancellations:)``
-    /// gives it, when that can be answered without a verdict: the recognizer decided already,
-    /// does not hold the touch, or its machine does not judge moves
-    /// (``AnyRecognizer/moveQuietly(_:)``). Returns false, having done nothing, when the move
-    /// must be fed. Every touch of a pan or pinch moves in nearly every frame: through
-    /// `feed` each move was an input enum, a closure, a verdict and two dispatches.
+    /// A move of `sample`'s touch to the undecided recognizer at `index` (ask
+    /// ``hasDecided(_:)`` first), as ``feed(_:to:hitting:at:events:cancellations:)`` gives
+    /// it, when that can be answered without a verdict: the recognizer does not hold the
+    /// touch, or its machine does not judge moves (``AnyRecognizer/moveQuietly(_:)``).
+    /// Returns false, having done nothing, when the move must be fed. Every touch of a pan or
+    /// pinch moves in nearly every frame: through `feed` each move was an input enum, a
+    /// closure, a verdict and two dispatches. (A recognizer that holds the touch is in play
+    /// already.)
     @inline(__always)
     mutating func moveQuietly(_ sample: TouchSample, to index: Int) -> Bool {
         let (done, added) = slots.withUnsafeMutableBufferPointer { slots -> (Bool, Int) in
             let slot = slots.baseAddress.unsafelyUnwrapped + index
-            if slot.pointee.isTerminal || !slot.pointee.activeTouches.contains(sample.touch) { return (true, 0) }
+            if !slot.pointee.activeTouches.contains(sample.touch) { return (true, 0) }
             let before = slot.pointee.machine.anomalies
             guard slot.pointee.machine.moveQuietly(sample) else { return (false, 0) }
             return (true, slot.pointee.machine.anomalies - before)
@@ -171,35 +323,63 @@ struct GestureArena {
     /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
     private(set) var anomalies = 0
 
-    /// The earliest deadline of any recognizer still deciding.
-    /// Reads the slots in place (by index): copying a slot copies its machine.
-    var nextDeadline: Timestamp? {
+    /// The earliest deadline of any recognizer still deciding: only recognizers in play have
+    /// one. Reads the slots in place (by index): copying a slot copies its machine.
+    mutating func earliestDeadline() -> Timestamp? {
+        count(visits: inPlay.count)
         var earliest: Timestamp?
-        for index in slots.indices where !slots[index].isTerminal {
-            if let deadline = slots[index].machine.deadline, earliest.map({ deadline < $0 }) ?? true {
-                earliest = deadline
-            }
+        for position in 0..<inPlay.count {
+            let index = inPlay.members[position]
+            guard !slots[index].isTerminal, let deadline = slots[index].machine.deadline else { continue }
+            if earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
         }
         return earliest
     }
 
     /// Fires the recognizers whose deadline is exactly `deadline` (the engine walks the
-    /// deadlines in order with ``nextDeadline``).
+    /// deadlines in order with ``earliestDeadline()``), in the order of the layout.
     mutating func fireDeadline(_ deadline: Timestamp, events: inout EngineEvents, cancellations: inout [Cancellation]) {
-        for index in slots.indices where !slots[index].isTerminal && slots[index].machine.deadline == deadline {
+        count(visits: inPlay.count)
+        let start = lists.count
+        for position in 0..<inPlay.count {
+            let index = inPlay.members[position]
+            if !slots[index].isTerminal && slots[index].machine.deadline == deadline { lists.append(index) }
+        }
+        lists[start...].sort()
+        // Feeding one recognizer changes no other's deadline, and what its verdict sets off
+        // changes states, never back from a terminal one: the list holds every recognizer
+        // that may still fire, each asked again before it does, as the walk over all did.
+        for position in start..<lists.count {
+            let index = lists[position]
+            guard !slots[index].isTerminal && slots[index].machine.deadline == deadline else { continue }
             feed(.deadline(deadline), to: index, at: deadline, events: &events, cancellations: &cancellations)
         }
+        lists.removeLast(lists.count - start)
     }
 
-    /// Resets recognizers that reached a terminal state and hold no touch (SPEC 5.5).
+    /// Resets recognizers that reached a terminal state and hold no touch (SPEC 5.5); those
+    /// at rest then leave the recognizers in play (whose order does not matter).
     mutating func resetFinished() {
-        for index in slots.indices where slots[index].isTerminal && slots[index].activeTouches.isEmpty {
-            slots[index].machine.reset()
-            slots[index].state = .possible
-            slots[index].pending = nil
-            slots[index].sequenceTouches.removeAll(keepingCapacity: true)
-            slots[index].ignoredTouches.removeAll(keepingCapacity: true)
-            slots[index].controlTouches.removeAll(keepingCapacity: true)
+        count(visits: inPlay.count)
+        var position = 0
+        while position < inPlay.count {
+            let index = inPlay.members[position]
+            if slots[index].isTerminal && slots[index].activeTouches.isEmpty {
+                slots[index].machine.reset()
+                slots[index].state = .possible
+                slots[index].pending = nil
+                slots[index].sequenceTouches.removeAll(keepingCapacity: true)
+                slots[index].ignoredTouches.removeAll(keepingCapacity: true)
+                slots[index].controlTouches.removeAll(keepingCapacity: true)
+            }
+            // At rest (see `inPlay`), asked field by field: a computed property of the slot
+            // read from the array (or a pointer, in a closure) copied the slot (2 KB) first.
+            if slots[index].state == .possible && slots[index].pending == nil && slots[index].sequenceTouches.isEmpty
+                && slots[index].activeTouches.isEmpty && slots[index].machine.deadline == nil {
+                inPlay.remove(atPosition: position)
+            } else {
+                position += 1
+            }
         }
     }
 
@@ -239,13 +419,13 @@ struct GestureArena {
         case (_, .none):
             return
         case (.possible, .began), (.possible, .recognized):
-            request(verdict, for: index, at: time, events: &events, cancellations: &cancellations)
+            run(.request(index, verdict), at: time, events: &events, cancellations: &cancellations)
         case (.possible, .changed):
             // Still waiting for a failure requirement; the values are taken when it may begin.
             return
         case (.possible, .ended), (.possible, .cancelled), (.possible, .failed):
             // A continuous recognizer that finished while it was still waiting never began.
-            fail(index, at: time, events: &events, cancellations: &cancellations)
+            run(.fail(index), at: time, events: &events, cancellations: &cancellations)
         case (.began, .changed), (.changed, .changed):
             transition(index, to: .changed, at: time, events: &events)
         case (.began, .ended), (.changed, .ended):
@@ -260,73 +440,171 @@ struct GestureArena {
         }
     }
 
-    /// A recognizer asks to begin or to recognize: it waits for failure requirements, loses to
-    /// a recognizer that already owns a shared touch, or wins.
-    private mutating func request(_ verdict: RecognizerVerdict, for index: Int, at time: Timestamp,
-                                  events: inout EngineEvents, cancellations: inout [Cancellation]) {
-        // A control's own tracking wins a one-finger single tap on the control over the
-        // recognizers of its ancestors (UIKit: UIControl.gestureRecognizerShouldBegin says no).
-        if slots[index].yieldsToControls && !slots[index].controlTouches.isEmpty {
-            fail(index, at: time, events: &events, cancellations: &cancellations)
-            return
-        }
-        let required = slots[index].requiredToFail
-        if required.contains(where: { slots[$0].isActive || slots[$0].state == .ended }) {
-            fail(index, at: time, events: &events, cancellations: &cancellations)
-            return
-        }
-        if required.contains(where: { slots[$0].state == .possible && slots[$0].isEngaged }) {
-            slots[index].pending = verdict
-            return
-        }
-        for other in slots.indices where other != index && slots[other].isActive
-            && slots[other].shares(slots[index]) && !slots[index].simultaneous.contains(other) {
-            fail(index, at: time, events: &events, cancellations: &cancellations)
-            return
-        }
-        slots[index].pending = nil
-        let position = events.count
-        transition(index, to: verdict == .began ? .began : .recognized, at: time, events: &events)
-        // Exclusivity: everyone else holding one of its touches loses.
-        for other in slots.indices where other != index && slots[other].shares(slots[index])
-            && !slots[index].simultaneous.contains(other) {
-            switch slots[other].state {
-            case .possible: fail(other, at: time, events: &events, cancellations: &cancellations)
-            case .began, .changed: transition(other, to: .cancelled, at: time, events: &events)
-            case .recognized, .ended, .cancelled, .failed: break
+    /// One step of what a verdict sets off. The rule read recursively — a request may fail the
+    /// recognizer or its rivals, a failure lets waiting recognizers request, a recognition
+    /// fails those that required it to fail — is run from ``work``, a step's continuation
+    /// pushed below what it sets off, so everything a step sets off is done before the step
+    /// goes on, as in the recursion, however long the chain.
+    private enum Step {
+        /// A recognizer asks to begin or to recognize (``request(_:_:at:events:)``).
+        case request(Int, RecognizerVerdict)
+        /// A recognizer fails, if it is still possible; those waiting for it may then go ahead.
+        case fail(Int)
+        /// A recognition's rivals, `lists[next..<end]` (the list starts at `start`), lose one
+        /// at a time.
+        case rivals(next: Int, start: Int, end: Int)
+        /// After its rivals: the touches of the recognition at `index` are cancelled in their
+        /// views, before its event at `position`, then those that required it to fail fail.
+        case recognized(index: Int, position: Int)
+        /// The recognizers that require `index` to fail, from the `next`-th: after a
+        /// recognition, those still possible fail; after a failure, those waiting that no
+        /// longer wait for anything ask again.
+        case requiredBy(index: Int, next: Int, recognized: Bool)
+    }
+
+    /// Runs `first` and everything it sets off.
+    private mutating func run(_ first: Step, at time: Timestamp, events: inout EngineEvents,
+                              cancellations: inout [Cancellation]) {
+        let bottom = work.count
+        work.append(first)
+        while work.count > bottom {
+            switch work.removeLast() {
+            case .request(let index, let verdict):
+                request(verdict, index, at: time, events: &events)
+            case .fail(let index):
+                guard slots[index].state == .possible else { continue }
+                slots[index].pending = nil
+                transition(index, to: .failed, at: time, events: &events)
+                // Recognizers waiting for this failure may now go ahead.
+                work.append(.requiredBy(index: index, next: 0, recognized: false))
+            case .rivals(let next, let start, let end):
+                guard next < end else {
+                    lists.removeLast(lists.count - start)
+                    continue
+                }
+                work.append(.rivals(next: next + 1, start: start, end: end))
+                let other = lists[next]
+                count(visits: 1)
+                switch slots[other].state {
+                case .possible: work.append(.fail(other))
+                case .began, .changed: transition(other, to: .cancelled, at: time, events: &events)
+                case .recognized, .ended, .cancelled, .failed: break
+                }
+            case .recognized(let index, let position):
+                if slots[index].cancelsTouchesInView {
+                    for touch in slots[index].sequenceTouches where slots[index].owns(touch)
+                        && !cancellations.contains(where: { $0.touch == touch }) {
+                        cancellations.append(Cancellation(touch: touch, position: position))
+                    }
+                }
+                // Recognizers that required this one to fail fail now.
+                work.append(.requiredBy(index: index, next: 0, recognized: true))
+            case .requiredBy(let index, let next, let recognized):
+                guard next < slots[index].requiredBy.count else { continue }
+                work.append(.requiredBy(index: index, next: next + 1, recognized: recognized))
+                let other = slots[index].requiredBy[next]
+                count(visits: 1)
+                if recognized {
+                    if slots[other].state == .possible { work.append(.fail(other)) }
+                } else if let verdict = slots[other].pending, !waits(other) {
+                    work.append(.request(other, verdict))
+                }
             }
-        }
-        if slots[index].cancelsTouchesInView {
-            for touch in slots[index].sequenceTouches where slots[index].owns(touch)
-                && !cancellations.contains(where: { $0.touch == touch }) {
-                cancellations.append(Cancellation(touch: touch, position: position))
-            }
-        }
-        // Recognizers that required this one to fail fail now.
-        for other in slots.indices where slots[other].requiredToFail.contains(index) && slots[other].state == .possible {
-            fail(other, at: time, events: &events, cancellations: &cancellations)
         }
     }
 
-    private mutating func fail(_ index: Int, at time: Timestamp, events: inout EngineEvents,
-                               cancellations: inout [Cancellation]) {
-        guard slots[index].state == .possible else { return }
-        slots[index].pending = nil
-        transition(index, to: .failed, at: time, events: &events)
-        // Recognizers waiting for this failure may now go ahead.
-        for other in slots.indices where slots[other].pending != nil && slots[other].requiredToFail.contains(index) {
-            let stillWaiting = slots[other].requiredToFail.contains {
-                slots[$0].state == .possible && slots[$0].isEngaged
-            }
-            if !stillWaiting, let verdict = slots[other].pending {
-                request(verdict, for: other, at: time, events: &events, cancellations: &cancellations)
+    /// A recognizer asks to begin or to recognize: it waits for failure requirements, loses to
+    /// a recognizer that already owns a shared touch, or wins, and its rivals lose.
+    private mutating func request(_ verdict: RecognizerVerdict, _ index: Int, at time: Timestamp,
+                                  events: inout EngineEvents) {
+        // A control's own tracking wins a one-finger single tap on the control over the
+        // recognizers of its ancestors (UIKit: UIControl.gestureRecognizerShouldBegin says no).
+        if slots[index].yieldsToControls && !slots[index].controlTouches.isEmpty {
+            work.append(.fail(index))
+            return
+        }
+        // Active (recognized, or began and not ended) or ended: the state read on its own, as a
+        // computed property of a slot read from the array copied the slot (2 KB) first.
+        count(visits: slots[index].requiredToFail.count)
+        for position in 0..<slots[index].requiredToFail.count {
+            switch slots[slots[index].requiredToFail[position]].state {
+            case .began, .changed, .recognized, .ended:
+                work.append(.fail(index))
+                return
+            case .possible, .cancelled, .failed:
+                continue
             }
         }
+        if waits(index) {
+            slots[index].pending = verdict
+            return
+        }
+        // Who shares a touch with it: only recognizers in play hold touches. One that is
+        // active, and that it may not be simultaneous with, makes it lose; those still
+        // possible are its rivals, which lose if it wins, in the order of the layout.
+        count(visits: slots[index].simultaneous.count &* 2 &+ inPlay.count)
+        for position in 0..<slots[index].simultaneous.count {
+            simultaneousMarks.insert(slots[index].simultaneous[position])
+        }
+        owned.removeAll(keepingCapacity: true)
+        for position in 0..<slots[index].sequenceTouches.count {
+            let touch = slots[index].sequenceTouches[position]
+            if !slots[index].ignoredTouches.contains(touch) { owned.append(touch) }
+        }
+        let start = lists.count
+        var beaten = false
+        for position in 0..<inPlay.count {
+            let other = inPlay.members[position]
+            guard other != index && !simultaneousMarks.contains(other) else { continue }
+            switch slots[other].state {
+            case .began, .changed, .recognized:
+                if slots[other].ownsAny(of: owned) { beaten = true }
+            case .possible:
+                if slots[other].ownsAny(of: owned) { lists.append(other) }
+            case .ended, .cancelled, .failed:
+                continue
+            }
+            if beaten { break }
+        }
+        simultaneousMarks.removeAll()
+        if beaten {
+            lists.removeLast(lists.count - start)
+            work.append(.fail(index))
+            return
+        }
+        lists[start...].sort()
+        slots[index].pending = nil
+        let position = events.count
+        transition(index, to: verdict == .began ? .began : .recognized, at: time, events: &events)
+        // Exclusivity: everyone else holding one of its touches loses, then its touches are
+        // cancelled in their views and those that required it to fail fail.
+        work.append(.recognized(index: index, position: position))
+        work.append(.rivals(next: start, start: start, end: lists.count))
+    }
+
+    /// Whether a recognizer it requires to fail is still undecided and takes part (has
+    /// received a touch since its last reset). The search starts where the last one found
+    /// such a recognizer (``RecognizerSlot/waitHint``) and goes round the list once.
+    private mutating func waits(_ index: Int) -> Bool {
+        let length = slots[index].requiredToFail.count
+        guard length > 0 else { return false }
+        var position = slots[index].waitHint < length ? slots[index].waitHint : 0
+        for _ in 0..<length {
+            let other = slots[index].requiredToFail[position]
+            count(visits: 1)
+            if slots[other].state == .possible && !slots[other].sequenceTouches.isEmpty {
+                slots[index].waitHint = position
+                return true
+            }
+            position = position + 1 == length ? 0 : position + 1
+        }
+        return false
     }
 
     private mutating func transition(_ index: Int, to state: GestureState, at time: Timestamp,
                                      events: inout EngineEvents) {
         slots[index].state = state
+        inPlay.insert(index)
         guard state != .failed || tracing else { return }
         // The values read in place, then each field on its own: read whole (or through a
         // getter reading two of its fields), the 2 KB slot was copied.

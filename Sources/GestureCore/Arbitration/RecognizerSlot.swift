@@ -23,6 +23,14 @@ struct RecognizerSlot {
     var controlTouches: [TouchID] = []
     /// Arena indices of the recognizers named by `requireToFail`.
     var requiredToFail: [Int] = []
+    /// Arena indices of the recognizers whose `requireToFail` names this one, ascending, each
+    /// once: those its failure may let go ahead, and those its recognition fails.
+    var requiredBy: [Int] = []
+    /// Where in ``requiredToFail`` the last search for a recognizer it still waits for found
+    /// one: the next search starts there. Requirements fail one after another, so each search
+    /// goes on from the last instead of passing again over those that already failed (a
+    /// list of 1,000 gone through from its start at each failure was half a million steps).
+    var waitHint = 0
     /// Arena indices of the recognizers it may recognize together with (either side's
     /// `simultaneousWith`).
     var simultaneous: [Int] = []
@@ -86,14 +94,6 @@ struct RecognizerSlot {
         }
     }
 
-    /// Received touches since its last reset.
-    @inline(__always)
-    var isEngaged: Bool { !sequenceTouches.isEmpty }
-
-    /// Recognized, or began and not yet ended: it owns its touches.
-    @inline(__always)
-    var isActive: Bool { state == .began || state == .changed || state == .recognized }
-
     @inline(__always)
     var isTerminal: Bool {
         switch state {
@@ -110,24 +110,28 @@ struct RecognizerSlot {
         sequenceTouches.contains(touch) && !ignoredTouches.contains(touch)
     }
 
-    /// Whether the two gestures have a touch in common.
+    /// Whether its gesture has one of `touches` (another gesture's: its sequence's, less those
+    /// it holds aside).
+    /// Given the other's touches, not the other slot: a slot passed from the arena's array
+    /// was copied whole (2 KB and its arrays retained), once for every recognizer in play at
+    /// every request.
     @inline(__always)
-    func shares(_ other: RecognizerSlot) -> Bool {
-        // Loops over the arrays, not closures: a closure capturing a slot copies all of it.
-        for touch in sequenceTouches where !ignoredTouches.contains(touch) && other.owns(touch) { return true }
+    func ownsAny(of touches: [TouchID]) -> Bool {
+        for touch in touches where owns(touch) { return true }
         return false
     }
 
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a
     /// touch may be set aside when it lands, and taken back when a pinch re-forms its pair.
     mutating func noteIgnoring(after touch: TouchID) {
-        if machine.isTracking(touch) && machine.isIgnoring(touch) && !ignoredTouches.contains(touch) {
+        let status = machine.touchStatusInPlace(touch)
+        if status.tracking && status.ignoring && !ignoredTouches.contains(touch) {
             ignoredTouches.append(touch)
         }
         var i = 0
         while i < ignoredTouches.count {
-            let held = ignoredTouches[i]
-            if machine.isTracking(held) && !machine.isIgnoring(held) {
+            let held = machine.touchStatusInPlace(ignoredTouches[i])
+            if held.tracking && !held.ignoring {
                 ignoredTouches.remove(at: i)
             } else {
                 i += 1

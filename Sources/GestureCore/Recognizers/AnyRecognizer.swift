@@ -149,6 +149,36 @@ public struct AnyRecognizer: Sendable {
     /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
     public func isIgnoring(_ touch: TouchID) -> Bool { touchTable.isIgnored(touch) }
 
+    /// Whether it holds `touch`, and holds it aside: ``isTracking(_:)`` and
+    /// ``isIgnoring(_:)`` in one search, with the machine read in place (those two copy the
+    /// machine's touch table out of it, twice per touch that begins or ends, for every
+    /// recognizer of the touch).
+    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
+        switch kind {
+        case .tap: tap!.touchStatusInPlace(touch)
+        case .longPress: longPress!.touchStatusInPlace(touch)
+        case .pan: pan!.touchStatusInPlace(touch)
+        case .swipe: swipe!.touchStatusInPlace(touch)
+        case .pinch: pinch!.touchStatusInPlace(touch)
+        case .rotation: rotation!.touchStatusInPlace(touch)
+        case .edgePan: edgePan!.touchStatusInPlace(touch)
+        }
+    }
+
+    /// ``isFinished`` with the machine read in place: `tap!.isFinished` copies the machine
+    /// (a touch that begins asks it of every recognizer of its view and their ancestors).
+    mutating func isFinishedInPlace() -> Bool {
+        switch kind {
+        case .tap: tap!.isFinishedInPlace()
+        case .longPress: longPress!.isFinishedInPlace()
+        case .pan: pan!.isFinishedInPlace()
+        case .swipe: swipe!.isFinishedInPlace()
+        case .pinch: pinch!.isFinishedInPlace()
+        case .rotation: rotation!.isFinishedInPlace()
+        case .edgePan: edgePan!.isFinishedInPlace()
+        }
+    }
+
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool {
         switch kind {
@@ -180,6 +210,31 @@ extension PanRecognizer: ReportsGestureValues {}
 extension SwipeRecognizer: ReportsGestureValues {}
 extension TwoFingerRecognizer: ReportsGestureValues {}
 extension EdgePanRecognizer: ReportsGestureValues {}
+
+/// A machine whose touch table and end ``AnyRecognizer`` reads in place.
+protocol ReportsTouches {
+    var touches: RecognizerTouches { get }
+    var isFinished: Bool { get }
+}
+
+extension ReportsTouches {
+    /// Mutating only so that its caller reaches the machine in place (see
+    /// ``AnyRecognizer/touchStatusInPlace(_:)``); it changes nothing.
+    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
+        guard let index = touches.index(of: touch) else { return (false, false) }
+        return (true, touches.entries[index].ignored)
+    }
+
+    /// Mutating only so that its caller reaches the machine in place; it changes nothing.
+    mutating func isFinishedInPlace() -> Bool { isFinished }
+}
+
+extension TapRecognizer: ReportsTouches {}
+extension LongPressRecognizer: ReportsTouches {}
+extension PanRecognizer: ReportsTouches {}
+extension SwipeRecognizer: ReportsTouches {}
+extension TwoFingerRecognizer: ReportsTouches {}
+extension EdgePanRecognizer: ReportsTouches {}
 
 /// A machine as ``AnyRecognizer`` drives it: an input, then the deadline and anomaly count it
 /// keeps beside the machine.
