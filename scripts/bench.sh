@@ -8,7 +8,8 @@
 #  4. the idle daemon: wake-ups (context switches) over 10 s and resident memory;
 #  5. start-up: exec to READY=1;
 #  6-8 (with the shared peer tools): live CPU and latency on a real kernel, and a replay of a
-#     million events against evemu's reader in paired rounds.
+#     million events against evemu's reader in paired rounds;
+#  9. the engine at the layout limits (scripts/bench-limits.sh).
 # Needs root for apt-get (or the packages already installed). Takes about 10 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -122,3 +123,8 @@ if [ -n "${GESTURED_PEER_TOOLS:-}" ] && [ -f "$GESTURED_PEER_TOOLS/make_long.py"
 else
     echo "== 8. million-event replay: skipped (set GESTURED_PEER_TOOLS to the directory of make_long.py)"
 fi
+
+# 9. The engine's cost at the layout limits (issue 25, docs/limits.md § Engine): 10,000
+# recognizers against ten fingers panning, wall time and instructions per frame. About 10 minutes.
+echo "== 9. the engine at the layout limits"
+scripts/bench-limits.sh
