@@ -2,7 +2,7 @@ import FoundationEssentials
 import GestureConfig
 import GestureServer
 
-/// What the bridge does with the token (SPEC 13): with `web.token` set, a connection opened
+/// What the bridge does with the token (docs/web.md): with `web.token` set, a connection opened
 /// without it may not send the requests that change the daemon. The verdict on each message
 /// is ``BridgeGate``'s (in the daemon's module, beside the parser it decides with); this adds
 /// the token in the request target and the `hello` such a connection is shown.

@@ -210,7 +210,7 @@ struct GestureArena {
         currentBase = layoutStarts[layoutStarts.count - 1]
     }
 
-    /// The recognizers that receive a touch hitting `view` of the current layout (SPEC 5.2):
+    /// The recognizers that receive a touch hitting `view` of the current layout (docs/recognizers-and-arbitration.md):
     /// the hit view's first, then each ancestor's up to the root, each view's in attachment
     /// order. Every enabled recognizer receives it, whatever its finger counts: what it does
     /// with more fingers than it wants is its own rule (5.7). Disabled and finished recognizers
@@ -357,7 +357,7 @@ struct GestureArena {
         lists.removeLast(lists.count - start)
     }
 
-    /// Resets recognizers that reached a terminal state and hold no touch (SPEC 5.5); those
+    /// Resets recognizers that reached a terminal state and hold no touch (docs/recognizers-and-arbitration.md); those
     /// at rest then leave the recognizers in play (whose order does not matter).
     mutating func resetFinished() {
         count(visits: inPlay.count)
