@@ -181,8 +181,8 @@ answers_lock = threading.Lock()
 stop = threading.Event()
 
 
-def replies(s, timeout=5.0):
-    """Reads lines until the daemon closes the connection or `timeout` passes."""
+def read_until_closed(s, timeout):
+    """Every byte `s` receives until the peer closes it or `timeout` passes without one."""
     s.settimeout(timeout)
     data = b""
     try:
@@ -193,6 +193,12 @@ def replies(s, timeout=5.0):
             data += chunk
     except (socket.timeout, ConnectionResetError):
         pass
+    return data
+
+
+def replies(s, timeout=5.0):
+    """Reads lines until the daemon closes the connection or `timeout` passes."""
+    data = read_until_closed(s, timeout)
     return [json.loads(line) for line in data.split(b"\n") if line.strip()]
 
 
@@ -376,16 +382,7 @@ def ws_connect(token=None, rcvbuf=None):
 
 def ws_messages(s, timeout=5.0):
     """Text messages and the close code (None without a close frame) until the bridge closes."""
-    s.settimeout(timeout)
-    data = b""
-    try:
-        while True:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    except (socket.timeout, ConnectionResetError):
-        pass
+    data = read_until_closed(s, timeout)
     texts, close, i = [], None, 0
     while i + 2 <= len(data):
         opcode, n, i = data[i] & 0x0F, data[i + 1] & 0x7F, i + 2
