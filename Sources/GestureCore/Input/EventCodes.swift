@@ -81,6 +81,12 @@ public enum RelCode {
     public static let y: UInt16 = 0x01
 }
 
+/// `EV_MSC` codes.
+public enum MscCode {
+    public static let scan: UInt16 = 0x04
+    public static let timestamp: UInt16 = 0x05
+}
+
 /// `MT_TOOL_*` values of `ABS_MT_TOOL_TYPE`.
 public enum ToolType {
     public static let finger: Int32 = 0

@@ -14,6 +14,11 @@ public struct PipelineOutput {
     /// A `device` event (added, removed, resynchronised) is among these: the service status
     /// follows the device.
     public internal(set) var announcesDevice = false
+    /// The virtual panel's events (docs/routing.md): what the desktop receives through the copy
+    /// of the panel, in complete frames each ending in `SYN_REPORT`, with their times (a held
+    /// touch's frames keep the times they were read at). Empty unless the configuration
+    /// routes touches.
+    public internal(set) var panel: [RawEvent] = []
 
     public init() {
         bytes.reserveCapacity(1 << 14)
@@ -25,7 +30,7 @@ public struct PipelineOutput {
 
     private init(withoutStorage: Void) {}
 
-    public var isEmpty: Bool { bytes.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty && panel.isEmpty }
 
     /// Forgets what was taken; keeps the storage for the next batch.
     /// (Each array only if it holds something: emptying an empty one still cost a call of
@@ -36,6 +41,7 @@ public struct PipelineOutput {
         if !events.isEmpty { events.removeAll(keepingCapacity: true) }
         if !summaries.isEmpty { summaries.removeAll(keepingCapacity: true) }
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
+        if !panel.isEmpty { panel.removeAll(keepingCapacity: true) }
         announcesDevice = false
     }
 }
