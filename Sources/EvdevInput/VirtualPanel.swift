@@ -129,11 +129,10 @@ public final class VirtualPanel: PanelCopyOutput {
         }
         for (code, info) in description.absInfo.sorted(by: { $0.key < $1.key }) {
             let axis = AbsCode.name(code)
+            let (range, overflow) = info.maximum.subtractingReportingOverflow(info.minimum)
             if (info.minimum != 0 || info.maximum != 0) && info.maximum < info.minimum {
                 problems.append("\(axis): minimum \(info.minimum) above maximum \(info.maximum)")
-            }
-            let (range, overflow) = info.maximum.subtractingReportingOverflow(info.minimum)
-            if !overflow && info.flat > range {
+            } else if !overflow && info.flat > range {
                 problems.append("\(axis): flat \(info.flat) wider than the range \(info.minimum)…\(info.maximum)")
             }
             if code == AbsCode.mtSlot && info.maximum >= VirtualPanelLimits.slots {
