@@ -12,8 +12,9 @@ MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_p
 export DEBIAN_FRONTEND=noninteractive
 # The guest runs the host's binaries: evemu-tools drives uinput, libevdev/libmtdev are what
 # gestured links, and udev's systemd-udevd classifies the virtual devices and applies rules
-# (vm-init starts it), as on a kiosk.
-PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools udev"
+# (vm-init starts it), as on a kiosk; libinput-tools (with libinput's udev rules) checks what
+# a compositor makes of the virtual panel.
+PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools udev libinput-tools"
 if dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv '^install ok installed$' \
    || [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -ne "$(echo $PKGS | wc -w)" ]; then
   apt-get update -q
