@@ -10,9 +10,10 @@ import SystemPackage
 /// ``PanelCopy/description(of:udevProperties:)`` says, with the physical path
 /// ``PanelCopy/phys(of:)``, through which forwarded touches reach the desktop.
 ///
-/// Wraps libevdev's uinput API: `libevdev_new` + `libevdev_set_*` + `libevdev_enable_*` (the
-/// description), `libevdev_uinput_create_from_device` (opens `/dev/uinput` and creates the
-/// device), `libevdev_uinput_get_devnode`, `libevdev_uinput_get_fd` (events are written with
+/// Wraps open(2) of `/dev/uinput` and `UI_SET_PHYS` (the C shim's `gestured_uinput_set_phys`:
+/// libevdev does not pass the phys on), libevdev's uinput API: `libevdev_new` +
+/// `libevdev_set_*` + `libevdev_enable_*` (the description),
+/// `libevdev_uinput_create_from_device` (creates the device on that descriptor), `libevdev_uinput_get_devnode`, `libevdev_uinput_get_fd` (events are written with
 /// one write(2) per batch, not `libevdev_uinput_write_event`'s one per event) and
 /// `libevdev_uinput_destroy` + `libevdev_free` (deinit: the kernel removes the device, and with
 /// it every touch still down on it). Not `Sendable`: one writer owns it.
@@ -73,16 +74,30 @@ public final class VirtualPanel: PanelCopyOutput {
                 }
             }
         }
+        // gestured opens /dev/uinput itself: the phys must be set (UI_SET_PHYS) before
+        // libevdev creates the device, and libevdev does not set it.
+        let uinputDescriptor: FileDescriptor
+        do {
+            uinputDescriptor = try FileDescriptor.open(path: VirtualPanelError.uinputPath, .writeOnly,
+                                                       options: [.nonBlocking, .closeOnExec])
+            try systemCall("ioctl(UI_SET_PHYS)", subject: VirtualPanelError.uinputPath) {
+                gestured_uinput_set_phys(uinputDescriptor.rawValue, phys)
+            }
+        } catch {
+            libevdev_free(prototype)
+            throw .creation(error)
+        }
         var created: OpaquePointer?
-        let status = libevdev_uinput_create_from_device(prototype, LIBEVDEV_UINPUT_OPEN_MANAGED.rawValue, &created)
+        let status = libevdev_uinput_create_from_device(prototype, uinputDescriptor.rawValue, &created)
         guard status == 0, let created else {
             libevdev_free(prototype)
+            uinputDescriptor.closeReleasing()
             throw .creation(SystemError(call: "libevdev_uinput_create_from_device", errno: Errno(rawValue: -status),
                                         subject: VirtualPanelError.uinputPath))
         }
         self.prototype = prototype
         uinput = created
-        fileDescriptor = FileDescriptor(rawValue: libevdev_uinput_get_fd(created))
+        fileDescriptor = uinputDescriptor
         path = libevdev_uinput_get_devnode(created).map { String(cString: $0) } ?? description.name
         self.description = description
         self.phys = phys
@@ -93,6 +108,8 @@ public final class VirtualPanel: PanelCopyOutput {
         // The kernel removes the device: readers get ENODEV, libinput removes it and every
         // touch still down on it with it.
         libevdev_uinput_destroy(uinput)
+        // Not LIBEVDEV_UINPUT_OPEN_MANAGED: the descriptor is gestured's to close.
+        fileDescriptor.closeReleasing()
         libevdev_free(prototype)
         buffer.deallocate()
     }
