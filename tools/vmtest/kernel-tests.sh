@@ -991,7 +991,7 @@ test_panel_copy_kill9_returns_the_panel() {
     local copy=$COPY cn pn; cn=$(basename "$copy"); pn=$(basename "$panel")
     wait_for "$W/k9.libinput" "^[- ]*$cn .*DEVICE_ADDED" || return 1
     evemu-play "$panel" < "$W/k9.half.events" || return 1
-    wait_for "$W/k9.libinput" "^ *$cn .*TOUCH_DOWN" 4 || return 1
+    wait_for "$W/k9.libinput" "^[- ]*$cn .*TOUCH_DOWN" 4 || return 1
     kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; GPID=
     wait_for "$W/k9.libinput" "^[- ]*$cn .*DEVICE_REMOVED" || return 1
     [ ! -e "$copy" ] || { log "the copy $copy outlived gestured"; return 1; }
@@ -1004,19 +1004,19 @@ test_panel_copy_kill9_returns_the_panel() {
     { for s in 0 1 2 3; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 3 0x2f 0; ev 1 0x14a 0; syn; } > "$W/k9.lift.events"
     evemu-play "$panel" < "$W/k9.lift.events" || return 1
     evemu-play "$panel" < "$OWN/one-finger-taps.evemu" || return 1
-    wait_for "$W/k9.libinput" "^ *$pn .*TOUCH_UP" 8 || return 1
+    wait_for "$W/k9.libinput" "^[- ]*$pn .*TOUCH_UP" 8 || return 1
     kill "$LIPID" 2>/dev/null
     remove_device "$dev"; remove_package_rule
     log "what libinput printed for the copy from the kill on:"
     awk -v c="$cn" '$0 ~ "^-?"c" " || $0 ~ "^ *"c" "' "$W/k9.libinput" | grep -v 'TOUCH_MOTION\|TOUCH_FRAME' | tail -n 12 | sed 's/^/    /'
     local downs ups cancels
-    downs=$(grep -cE "^ *$cn .*TOUCH_DOWN" "$W/k9.libinput"); ups=$(grep -cE "^ *$cn .*TOUCH_UP" "$W/k9.libinput")
-    cancels=$(grep -cE "^ *$cn .*TOUCH_CANCEL" "$W/k9.libinput")
+    downs=$(grep -cE "^[- ]*$cn .*TOUCH_DOWN" "$W/k9.libinput"); ups=$(grep -cE "^[- ]*$cn .*TOUCH_UP" "$W/k9.libinput")
+    cancels=$(grep -cE "^[- ]*$cn .*TOUCH_CANCEL" "$W/k9.libinput")
     log "on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL, then DEVICE_REMOVED"
     # libinput ends the touches of a removed device with a cancel each: no finger stays down.
     [ "$downs" -eq 4 ] && [ "$ups" -eq 0 ] && [ "$cancels" -eq 4 ] \
         || { log "expected 4 TOUCH_DOWN, no TOUCH_UP and 4 TOUCH_CANCEL on the copy"; return 1; }
-    local pd pu; pd=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^ *$pn .*TOUCH_DOWN"); pu=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^ *$pn .*TOUCH_UP")
+    local pd pu; pd=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^[- ]*$pn .*TOUCH_DOWN"); pu=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^[- ]*$pn .*TOUCH_UP")
     log "on the panel after the kill: $pd TOUCH_DOWN, $pu TOUCH_UP"
     [ "$pd" -eq 8 ] && [ "$pu" -eq 8 ] || { log "the panel's 8 taps did not reach libinput after the kill"; return 1; }
 }

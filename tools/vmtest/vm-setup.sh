@@ -34,9 +34,18 @@ if [ -f "$CACHE/initramfs.cpio.gz" ] && [ -f "$CACHE/vmlinux" ]; then
   exit 0
 fi
 mkdir -p "$CACHE"; T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-apt-get update -q >/dev/null   # fresh lists, so the kernel .deb named below still exists
-PKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
-(cd "$T" && apt-get download -q -o APT::Sandbox::User=root "$PKG" >/dev/null)
+# VM_KERNEL=backports: bookworm-backports' kernel instead of Debian 12's own (6.5 and later let
+# uinput take the events' times: docs/routing.md, "Times"), through apt lists of its own in the
+# cache, so the host's apt configuration is left as it is. Use another VM_CACHE for it.
+APT_OPTIONS=
+if [ "${VM_KERNEL:-}" = backports ]; then
+  A="$CACHE/apt"; mkdir -p "$A/lists/partial" "$A/cache"
+  echo "deb http://deb.debian.org/debian bookworm-backports main" > "$A/sources.list"
+  APT_OPTIONS="-o Dir::Etc::SourceList=$A/sources.list -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$A/lists -o Dir::Cache=$A/cache"
+fi
+apt-get $APT_OPTIONS update -q >/dev/null   # fresh lists, so the kernel .deb named below still exists
+PKG=$(apt-cache $APT_OPTIONS depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+(cd "$T" && apt-get $APT_OPTIONS download -q -o APT::Sandbox::User=root "$PKG" >/dev/null)
 dpkg-deb --fsys-tarfile "$T"/"$PKG"_*.deb | tar -x -C "$T" --wildcards './boot/vmlinuz-*' './lib/modules/*'
 KVER=$(ls "$T/lib/modules" | head -n1)
 VMLINUZ="$T/boot/vmlinuz-$KVER"
