@@ -14,7 +14,7 @@ export DEBIAN_FRONTEND=noninteractive
 # gestured links, and udev's systemd-udevd classifies the virtual devices and applies rules
 # (vm-init starts it), as on a kiosk; libinput-tools (with libinput's udev rules) checks what
 # a compositor makes of the virtual panel.
-PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools udev libinput-tools"
+PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd libevdev-dev libmtdev-dev evemu-tools udev libinput-tools"
 if dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv '^install ok installed$' \
    || [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -ne "$(echo $PKGS | wc -w)" ]; then
   apt-get update -q
@@ -50,13 +50,25 @@ dpkg-deb --fsys-tarfile "$T"/"$PKG"_*.deb | tar -x -C "$T" --wildcards './boot/v
 KVER=$(ls "$T/lib/modules" | head -n1)
 VMLINUZ="$T/boot/vmlinuz-$KVER"
 off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$VMLINUZ" | head -n1 | cut -d: -f1)
-tail -c +$((off + 1)) "$VMLINUZ" | xz -dc --single-stream > "$CACHE/vmlinux"
+if [ -n "$off" ]; then
+  tail -c +$((off + 1)) "$VMLINUZ" | xz -dc --single-stream > "$CACHE/vmlinux"
+else
+  # Later kernels (bookworm-backports' 6.12) are ZSTD: the first frame is the kernel, and zstd
+  # fails on the setup code's tail after it, which is not ours to check.
+  off=$(LC_ALL=C grep -obUaP '\x28\xb5\x2f\xfd' "$VMLINUZ" | head -n1 | cut -d: -f1)
+  tail -c +$((off + 1)) "$VMLINUZ" | zstd -dcq > "$CACHE/vmlinux" 2>/dev/null || true
+  head -c 4 "$CACHE/vmlinux" | grep -q ELF || { echo "vm-setup: no kernel found in $VMLINUZ" >&2; exit 1; }
+fi
 cp "$VMLINUZ" "$CACHE/vmlinuz"
 R="$T/initramfs"; mkdir -p "$R/bin" "$R/modules"
 cp /bin/busybox "$R/bin/busybox"
 install -m 755 "$HERE/vm-init" "$R/init"
 for m in $MODULES; do
   f=$(find "$T/lib/modules/$KVER/kernel" -name "$m.ko*" | head -n1)
+  # Built into a later kernel (6.12's virtio): nothing to load.
+  [ -n "$f" ] || ! grep -q "/$m\.ko\$" "$T/lib/modules/$KVER/modules.builtin" || continue
+  # fscache became part of netfs (6.12).
+  [ -n "$f" ] || [ "$m" != fscache ] || continue
   [ -n "$f" ] || { echo "vm-setup: module $m missing in $KVER" >&2; exit 1; }
   case $f in
     *.xz)  xz -dc "$f" > "$R/modules/$m.ko" ;;
