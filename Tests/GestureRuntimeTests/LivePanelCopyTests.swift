@@ -194,6 +194,32 @@ struct LivePanelCopyTests {
         #expect(LiveRunnerTests.touchPhases(sink.events) == ["1:began", "1:ended"])
     }
 
+    /// The copy made at start, then refused when the panel comes back (the module unloaded
+    /// meanwhile): logged, and the second panel's touches are served all the same.
+    @Test func aCopyRefusedAtReplugIsLoggedAndTheClientsAreServed() throws {
+        let first = Self.grabbedSource()
+        Self.touch(first, id: 7, at: 0, lift: 40)
+        first.unplug()
+        let second = Self.grabbedSource()
+        Self.touch(second, id: 8, at: 500, lift: 540)
+        second.unplug()
+        let provider = PipeProvider([first, second])
+        let alive = Counter()
+        var calls = 0
+        let log = LogLines()
+        let sink = try Self.run(provider, factory: { _ throws(VirtualPanelError) in
+            calls += 1
+            if calls > 1 {
+                throw .creation(SystemError(call: "open", errno: .noSuchFileOrDirectory, subject: "/dev/uinput"))
+            }
+            return RecordingCopy(path: "/dev/input/event90", alive: alive)
+        }, log: log, removals: 2) { _ in provider.notifyPlugged() }
+        #expect(calls == 2)
+        #expect(alive.value == 0)
+        #expect(log.lines.filter { $0.hasPrefix("error: no virtual panel: touches are not forwarded") }.count == 1)
+        #expect(LiveRunnerTests.touchPhases(sink.events) == ["1:began", "1:ended", "2:began", "2:ended"])
+    }
+
     @Test func aCopyThatRefusesAWriteIsDroppedOnceAndTheClientsAreServed() throws {
         let source = Self.grabbedSource()
         Self.touch(source, id: 7, at: 0, lift: 40)
