@@ -1068,6 +1068,33 @@ test_panel_copy_without_uinput() {
     grep -q 'There is no /dev/uinput: load the uinput module' "$W/nouinput.err" || { log "the message does not say how to fix it"; return 1; }
 }
 
+# /dev/uinput not writable by the user gestured runs as (root's alone, as without the package's
+# rule): the message names the rule and the group, and the touches are served.
+test_panel_copy_uinput_not_writable() {
+    make_device "$HERE/touchscreen.desc" || return 1
+    local dev=$DEVPID
+    # The panel readable and grabbable by nobody (after udev gave the node its mode); /dev/uinput
+    # stays root's.
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    chmod 0666 "$NODE"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env GESTURED_DEBUG_PANEL_COPY=pass-through \
+        "$G" run --config "$(readlink -f config/lobby.json5)" --device "$NODE" --socket "/tmp/gestured-uinput.$$.sock" \
+        --stdout > "$W/uinput-denied.jsonl" 2> "$W/uinput-denied.err" &
+    GPID=$!
+    wait_for "$W/uinput-denied.err" "no virtual panel: touches are not forwarded" || return 1
+    T=0.000000
+    { ev 3 0x2f 0; ev 3 0x39 5; ev 3 0x35 500; ev 3 0x36 300; ev 1 0x14a 1; syn; T=0.05; ev 3 0x39 -1; ev 1 0x14a 0; syn; } \
+        > "$W/uinput-denied.events"
+    evemu-play "$NODE" < "$W/uinput-denied.events" || return 1
+    wait_for "$W/uinput-denied.jsonl" '"phase":"ended"' || return 1
+    stop_gestured || return 1; remove_device "$dev"
+    grep 'no virtual panel' "$W/uinput-denied.err" | sed 's/^/    /'
+    grep -q 'open failed on /dev/uinput: Permission denied (errno 13)' "$W/uinput-denied.err" \
+        && grep -q 'gestured-uinput group' "$W/uinput-denied.err" \
+        && grep -q '70-gestured-touchscreen.rules' "$W/uinput-denied.err" \
+        || { log "the message does not name errno, the node, the group and the rule"; return 1; }
+}
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -1103,7 +1130,7 @@ TESTS="$*"
     test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen
     test_panel_copy_is_the_panel_for_udev_and_libinput test_panel_copy_forwards_frames_to_libinput test_panel_copy_hop
     test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
-    test_panel_copy_without_uinput}
+    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).
