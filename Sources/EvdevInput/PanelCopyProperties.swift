@@ -32,15 +32,18 @@ public enum PanelCopyProperties {
         var skipped: [String] = []
         for key in copied {
             guard let value = panel?[key] else { continue }
-            guard value.utf8.count <= maximumValueBytes,
-                  !value.utf8.contains(where: { $0 < 0x20 || $0 == 0x7f || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") })
-            else {
+            guard value.utf8.count <= maximumValueBytes, !value.utf8.contains(where: isUnwritable) else {
                 skipped.append(key)
                 continue
             }
             text += "\(key)=\"\(value)\"\n"
         }
         return (text, skipped)
+    }
+
+    /// A byte udev's `KEY="VALUE"` cannot carry: a control character, a quote or a backslash.
+    private static func isUnwritable(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == 0x7f || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     /// Writes `text` to `path` whole: to `path.new`, then renamed over `path`, so udev never

@@ -11,12 +11,13 @@ import SystemPackage
 /// ``PanelCopy/phys(of:)``, through which forwarded touches reach the desktop.
 ///
 /// Wraps open(2) of `/dev/uinput` and `UI_SET_PHYS` (the C shim's `gestured_uinput_set_phys`:
-/// libevdev does not pass the phys on), libevdev's uinput API: `libevdev_new` +
-/// `libevdev_set_*` + `libevdev_enable_*` (the description),
-/// `libevdev_uinput_create_from_device` (creates the device on that descriptor), `libevdev_uinput_get_devnode`, `libevdev_uinput_get_fd` (events are written with
-/// one write(2) per batch, not `libevdev_uinput_write_event`'s one per event) and
-/// `libevdev_uinput_destroy` + `libevdev_free` (deinit: the kernel removes the device, and with
-/// it every touch still down on it). Not `Sendable`: one writer owns it.
+/// libevdev does not pass the phys on); libevdev's uinput API: `libevdev_new`,
+/// `libevdev_set_*` and `libevdev_enable_*` (the description),
+/// `libevdev_uinput_create_from_device` (creates the device on that descriptor) and
+/// `libevdev_uinput_get_devnode`; write(2) on the descriptor (one per batch, not
+/// `libevdev_uinput_write_event`'s one per event); `libevdev_uinput_destroy`, close(2) and
+/// `libevdev_free` (deinit: the kernel removes the device, and with it every touch still down
+/// on it). Not `Sendable`: one writer owns it.
 public final class VirtualPanel: PanelCopyOutput {
     /// The copy's event node (`/dev/input/eventN`), or the copy's name when libevdev cannot
     /// tell (it looks the node up in sysfs).

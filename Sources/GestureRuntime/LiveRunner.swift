@@ -291,7 +291,10 @@ public final class LiveRunner {
     private func attachPanelCopy(for panel: any InputSource) {
         guard let makePanelCopy else { return }
         guard panel.isGrabbed else {
-            logger.error("no virtual panel: routing forwards touches only from a grabbed panel; touches are not forwarded to the desktop (set grab: true)", metadata: ["path": "\(panel.path)"])
+            logger.error("""
+                no virtual panel: routing forwards touches only from a grabbed panel; touches are not \
+                forwarded to the desktop (set grab: true)
+                """, metadata: ["path": "\(panel.path)"])
             return
         }
         do {
@@ -474,13 +477,20 @@ extension LiveRunner {
         { (panel: any InputSource) throws(VirtualPanelError) -> any PanelCopyOutput in
             let (text, skipped) = PanelCopyProperties.contents(from: panel.udevProperties)
             if !skipped.isEmpty {
-                logger.warning("the virtual panel does not get some of the panel's udev properties: their values cannot be written in a udev file", metadata: ["properties": "\(skipped.joined(separator: ", "))"])
+                logger.warning("""
+                    the virtual panel does not get some of the panel's udev properties: their values cannot \
+                    be written in a udev file
+                    """, metadata: ["properties": "\(skipped.joined(separator: ", "))"])
             }
             do {
                 try PanelCopyProperties.write(text, to: propertiesFile)
             } catch {
                 if !text.isEmpty {
-                    logger.warning("the virtual panel does not get the panel's udev properties (calibration, output): run gestured as the package's service (RuntimeDirectory=gestured) or make the file's directory writable", metadata: ["error": "\(error)"])
+                    logger.warning("""
+                        the virtual panel does not get the panel's udev properties (calibration, output): run \
+                        gestured as the package's service (RuntimeDirectory=gestured) or make the file's directory \
+                        writable
+                        """, metadata: ["error": "\(error)"])
                 }
             }
             // The copy speaks the forwarded stream: a protocol A panel's is the converted one.

@@ -164,7 +164,10 @@ struct LivePanelCopyTests {
             return RecordingCopy(path: "never", alive: Counter())
         }, log: log, removals: 1)
         #expect(asked == 0)
-        #expect(log.lines.contains { $0.hasPrefix("error: no virtual panel: routing forwards touches only from a grabbed panel") && $0.contains("(set grab: true)") })
+        #expect(log.lines.contains {
+            $0.hasPrefix("error: no virtual panel: routing forwards touches only from a grabbed panel")
+                && $0.contains("(set grab: true)")
+        })
         #expect(LiveRunnerTests.touchPhases(sink.events) == ["1:began", "1:ended"])
     }
 
