@@ -16,7 +16,8 @@
 #     --experimental-dump-help JSON the tool reads (pinned by Tests/Golden/command-line).
 #  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system (the web
 #     bridge's, gestured-web.service, installed but not enabled), the udev rule in
-#     /usr/lib/udev/rules.d, sysusers in /usr/lib/sysusers.d, /etc/gestured (the lobby
+#     /usr/lib/udev/rules.d, uinput loaded through /usr/lib/modules-load.d, sysusers in
+#     /usr/lib/sysusers.d, /etc/gestured (the lobby
 #     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
 #     configurations in /usr/share/doc/gestured/examples, Depends from dpkg-shlibdeps, and
 #     maintainer scripts that create the users, trigger udev and enable gestured.socket.
@@ -128,6 +129,8 @@ for product in "${products[@]}"; do
 done
 cp systemd/gestured.sysusers.conf "$src/debian/gestured.sysusers"
 cp systemd/70-gestured-touchscreen.rules "$stage/"
+mkdir -p "$stage/modules-load.d"
+cp systemd/gestured-modules-load.conf "$stage/modules-load.d/gestured.conf"
 # /etc/gestured: the lobby sample, reading the panel through the udev rule's stable name.
 sed 's|^  device: "auto",$|  device: "/dev/input/touchscreen",|' config/lobby.json5 > "$stage/gestured.json5"
 grep -q '^  device: "/dev/input/touchscreen",$' "$stage/gestured.json5" \

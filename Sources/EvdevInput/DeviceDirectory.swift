@@ -13,17 +13,27 @@ public struct DeviceEntry: Hashable, Sendable {
     public var udevProperties: [String: String]?
     /// Why the node could not be opened or described (permissions, a device that vanished).
     public var error: EvdevError?
+    /// Its physical path, nil when it has none or could not be read.
+    public var phys: String?
+
+    /// True for a virtual panel, gestured's own copy of a panel (its physical path starts with
+    /// ``PanelCopy/physPrefix``, or udev's rule marked it `GESTURED_PANEL_COPY=1`): gestured
+    /// never reads it, whatever the selector (it would read back what it forwards).
+    public var isPanelCopy: Bool {
+        phys?.hasPrefix(PanelCopy.physPrefix) == true || udevProperties?[PanelCopyProperties.marker] == "1"
+    }
 
     /// - Parameter udevProperties: the node's entry in udev's database, which classifies it
     ///   when there is one (SPEC 6).
     public init(path: String, number: Int, description: DeviceDescription?, error: EvdevError?,
-                udevProperties: [String: String]? = nil) {
+                udevProperties: [String: String]? = nil, phys: String? = nil) {
         self.path = path
         self.number = number
         self.description = description
         classification = description.map { DeviceClassification($0, udevProperties: udevProperties) }
         self.udevProperties = udevProperties
         self.error = error
+        self.phys = phys
     }
 }
 
@@ -46,7 +56,7 @@ public enum DeviceDirectory {
             do throws(EvdevError) {
                 let device = try EvdevDevice(path: item.path)
                 return DeviceEntry(path: item.path, number: item.number, description: device.description, error: nil,
-                                   udevProperties: device.udevProperties)
+                                   udevProperties: device.udevProperties, phys: device.phys)
             } catch {
                 return DeviceEntry(path: item.path, number: item.number, description: nil, error: error)
             }

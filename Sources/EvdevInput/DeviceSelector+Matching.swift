@@ -21,12 +21,16 @@ extension DeviceSelector {
                 guard entry.path == target || DeviceDirectory.resolve(entry.path) == target else {
                     return verdict(false, "not \(path)")
                 }
+                if entry.isPanelCopy { return verdict(false, Self.panelCopyReason) }
                 if let error = entry.error { return verdict(false, "not readable: \(error.errno.map(Self.errnoName) ?? "error")") }
                 return verdict(true, "it is \(path)")
             case .name(let pattern):
                 guard let description = entry.description else {
                     return verdict(false, "not readable: \(entry.error?.errno.map(Self.errnoName) ?? "error")")
                 }
+                // The copy has the panel's name: without this a name would pick it once the
+                // panel is unplugged.
+                if entry.isPanelCopy { return verdict(false, Self.panelCopyReason) }
                 guard fnmatch(pattern, description.name, 0) == 0 else {
                     return verdict(false, "name does not match \"\(pattern)\"")
                 }
@@ -36,6 +40,7 @@ extension DeviceSelector {
                 guard let classification = entry.classification else {
                     return verdict(false, "not readable: \(entry.error?.errno.map(Self.errnoName) ?? "error")")
                 }
+                if entry.isPanelCopy { return verdict(false, Self.panelCopyReason) }
                 guard classification.isDirectTouch else {
                     return verdict(false, classification.reason + (Self.overrideHint(entry).map { "; " + $0 } ?? ""))
                 }
@@ -59,6 +64,9 @@ extension DeviceSelector {
         return "if it is the touchscreen, select it with device: { path: \"\(entry.path)\", type: \"touchscreen\" }, "
             + "and axes: { x: \"ABS_…\", y: \"ABS_…\" } beside type if its positions come on other axes"
     }
+
+    /// Why a virtual panel is never picked.
+    public static let panelCopyReason = "gestured's virtual panel (a copy of a panel, for the touches it forwards): never read"
 
     static func errnoName(_ code: Errno) -> String {
         switch code {

@@ -14,7 +14,7 @@ import SystemPackage
 /// Wraps `open(2)` (GestureSystem) and `libevdev_new_from_fd` (init, and the state read back
 /// after a `SYN_DROPPED`), `libevdev_set_clock_id`, `libevdev_grab`, read(2) through
 /// swift-system (events), `libevdev_get_slot_value`, `libevdev_get_current_slot`,
-/// `libevdev_get_event_value` (the state) and `libevdev_free` + close(2) (deinit). Not
+/// `libevdev_get_event_value` (the state), `libevdev_get_phys` and `libevdev_free` + close(2) (deinit). Not
 /// `Sendable`: one reader owns it.
 public final class EvdevDevice: InputSource {
     /// The node it was opened at (after resolving symlinks, when the caller did).
@@ -25,6 +25,8 @@ public final class EvdevDevice: InputSource {
     public let description: DeviceDescription
     /// Its entry in udev's database, read once at open; nil without one.
     public let udevProperties: [String: String]?
+    /// Its physical path (`EVIOCGPHYS` through `libevdev_get_phys`), nil when it has none.
+    public let phys: String?
     public private(set) var isGrabbed = false
 
     private let device: OpaquePointer
@@ -57,6 +59,7 @@ public final class EvdevDevice: InputSource {
         let properties = UdevDatabase.properties(ofNode: path)
         description = UdevDatabase.restoringFuzz(Self.describe(handle), from: properties)
         udevProperties = properties
+        phys = libevdev_get_phys(handle).map { String(cString: $0) }
     }
 
     deinit {

@@ -59,6 +59,9 @@ public final class EvdevDeviceFinder: InputSourceProvider {
             } catch where error.errno == .noSuchFileOrDirectory || error.errno == .operationNotSupportedByDevice {
                 return nil
             }
+            if device.phys?.hasPrefix(PanelCopy.physPrefix) == true || device.udevProperties?[PanelCopyProperties.marker] == "1" {
+                throw .noMatchingDevice(selector: path, detail: DeviceSelector.panelCopyReason)
+            }
         case .auto, .name:
             let entries = DeviceDirectory.entries(in: directory)
             let verdicts = match.verdicts(for: entries)

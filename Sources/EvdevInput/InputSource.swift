@@ -10,8 +10,13 @@ public protocol InputSource: AnyObject {
     var fileDescriptor: FileDescriptor { get }
     /// What the device declares.
     var description: DeviceDescription { get }
-    /// Its entry in udev's database, which classifies it (SPEC 6); nil without one.
+    /// Its entry in udev's database, which classifies it (docs/input.md); nil without one.
     var udevProperties: [String: String]? { get }
+    /// Its physical path, which the virtual panel's is made from (``PanelCopy/phys(of:)``);
+    /// nil when it has none.
+    var phys: String? { get }
+    /// True while gestured holds it exclusively (`EVIOCGRAB`): only then is a copy made.
+    var isGrabbed: Bool { get }
     /// Appends the events readable now; returns whether the source is drained, gone, or
     /// resynchronised after the events appended.
     func readAvailable(into output: inout [RawEvent]) throws(EvdevError) -> ReadEnd
@@ -40,4 +45,8 @@ extension InputSourceProvider {
 extension InputSource {
     /// No udev database entry.
     public var udevProperties: [String: String]? { nil }
+    /// No physical path.
+    public var phys: String? { nil }
+    /// Not grabbed.
+    public var isGrabbed: Bool { false }
 }

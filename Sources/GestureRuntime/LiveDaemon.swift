@@ -53,11 +53,15 @@ public final class LiveDaemon: EventServerOwner {
     ///   - stdout: with `--stdout`, where the JSON Lines of the event stream go.
     ///   - clock: now on `CLOCK_MONOTONIC` for the input (a fixed value in tests).
     ///   - serverClock: the socket server's time and timers (``SystemClock`` on `loop` by default).
+    ///   - makePanelCopy: makes the virtual panel when a grabbed panel opens (routing,
+    ///     ``LiveRunner/virtualPanel(propertiesFile:logger:)``); nil, the default: no copy.
+    ///   - panelCopyMode: what goes to the copy (``PanelCopyMode``).
     public init(loop: EventLoop, provider: any InputSourceProvider, configuration: Configuration,
                 listener: ListeningSocket, options: Options, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), stdout: (([UInt8]) -> Void)? = nil,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
-                serverClock: (any LoopClock)? = nil) {
+                serverClock: (any LoopClock)? = nil, makePanelCopy: PanelCopyFactory? = nil,
+                panelCopyMode: PanelCopyMode = .routed) {
         self.loop = loop
         self.provider = provider
         self.options = options
@@ -70,7 +74,8 @@ public final class LiveDaemon: EventServerOwner {
                              policy: ControlPolicy(socket: configuration.socket), options: serverOptions, logger: logger)
         sink = ServerSink(server: server, stdout: stdout)
         runner = LiveRunner(loop: loop, provider: provider, setup: configuration.pipelineSetup, tracing: options.trace,
-                            sink: sink, logger: logger, clock: clock)
+                            sink: sink, logger: logger, clock: clock, makePanelCopy: makePanelCopy,
+                            panelCopyMode: panelCopyMode)
         sink.deviceChanged = { [unowned self] in self.statusChanged() }
         sink.announce = { [unowned self] notices in self.runner.encodeWarnings(notices.map(\.message)) }
     }

@@ -53,6 +53,14 @@ public final class LiveRunner {
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
+    /// Makes the virtual panel for a panel just opened and grabbed; nil: no copy (the daemon
+    /// without routing, as before it existed).
+    private let makePanelCopy: PanelCopyFactory?
+    /// The virtual panel while there is one (docs/routing.md, "The virtual panel").
+    @exclusivity(unchecked) private var panelCopy: (any PanelCopyOutput)?
+    /// Debugging and the kernel tests only: every frame read is written to the copy as it
+    /// came, before routing decides anything (``PanelCopyMode/passThrough``).
+    private let panelCopyMode: PanelCopyMode
 
     /// - Parameters:
     ///   - provider: finds and opens the device, and signals hotplug.
@@ -63,10 +71,16 @@ public final class LiveRunner {
     ///   - keepsEvents: also keep the events themselves in each batch (tests read them back);
     ///     a batch carries each event's summary, which is what the socket server needs, whenever
     ///     the sink wants them (``EventSink/wantsSummaries``: not while no client is connected).
+    ///   - makePanelCopy: makes the virtual panel each time a grabbed panel opens (routing);
+    ///     nil, the default: no copy, nothing written anywhere but the sink.
+    ///   - panelCopyMode: what is written to the copy (``PanelCopyMode``).
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
-                keepsEvents: Bool = false) {
+                keepsEvents: Bool = false, makePanelCopy: PanelCopyFactory? = nil,
+                panelCopyMode: PanelCopyMode = .routed) {
+        self.makePanelCopy = makePanelCopy
+        self.panelCopyMode = panelCopyMode
         self.loop = loop
         self.provider = provider
         self.sink = sink
@@ -86,6 +100,9 @@ public final class LiveRunner {
 
     /// True while a device is open.
     public var isAttached: Bool { source != nil }
+
+    /// The virtual panel's node while there is one (`status`, tests).
+    public var panelCopyPath: String? { panelCopy?.path }
 
     /// Watches for hotplug and opens the device if it is there. A device that cannot be
     /// opened (permissions) or used (no axis ranges) is an error at start, so the operator
@@ -122,6 +139,7 @@ public final class LiveRunner {
         if let source { warnAboutTime(of: source, closing: true) }
         pipeline.finish(at: clock())
         publish()
+        removePanelCopy(because: "gestured is stopping")
         loop.setDeadline(nil) {}
         armed = nil
         if let sourceToken { loop.unwatch(sourceToken) }
@@ -204,6 +222,7 @@ public final class LiveRunner {
         }
         source = opened
         sourceToken = token
+        if makePanelCopy != nil { attachPanelCopy(for: opened) }
         timeClamp.startInput()
         nextTimeWarning = 1
         warnedEventsBack = 0
@@ -222,6 +241,11 @@ public final class LiveRunner {
         guard let current = source else { return }
         warnAboutTime(of: current, closing: true)
         pipeline.removeDevice(message: message, at: clock())
+        if panelCopy != nil {
+            // What ends the forwarded touches goes to the copy before it goes.
+            publish()
+            removePanelCopy(because: "the panel is gone")
+        }
         timeClamp.raise(to: pipeline.currentTime)
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
@@ -258,6 +282,57 @@ public final class LiveRunner {
         }
     }
 
+    // MARK: - The virtual panel
+
+    /// Makes the copy of the panel just opened. Routing needs the grab (without it the desktop
+    /// reads the panel itself, and would get every touch twice), so an ungrabbed panel gets no
+    /// copy. A copy that cannot be made is logged with its cause and fix, and gestured goes on
+    /// serving its own clients; the next time the panel opens (a replug) it tries again.
+    private func attachPanelCopy(for panel: any InputSource) {
+        guard let makePanelCopy else { return }
+        guard panel.isGrabbed else {
+            logger.error("""
+                no virtual panel: routing forwards touches only from a grabbed panel; touches are not \
+                forwarded to the desktop (set grab: true)
+                """, metadata: ["path": "\(panel.path)"])
+            return
+        }
+        do {
+            let copy = try makePanelCopy(panel)
+            panelCopy = copy
+            logger.notice("virtual panel created", metadata: [
+                "copy": "\(copy.path)", "panel": "\(panel.path)", "name": "\(panel.description.name)",
+            ])
+        } catch {
+            logger.error("no virtual panel: touches are not forwarded to the desktop; gestured serves its own clients",
+                         metadata: ["error": "\(error)", "panel": "\(panel.path)"])
+        }
+    }
+
+    private func removePanelCopy(because reason: String) {
+        guard let copy = panelCopy else { return }
+        panelCopy = nil
+        logger.notice("virtual panel removed", metadata: ["copy": "\(copy.path)", "reason": "\(reason)"])
+    }
+
+    private func forwardPanelEvents(of output: PipelineOutput) {
+        guard panelCopyMode == .routed, panelCopy != nil, !output.panel.isEmpty else { return }
+        output.panel.withUnsafeBufferPointer { writeToPanelCopy($0) }
+    }
+
+    /// A copy that refuses a write is dropped (the kernel removed it, or it is broken): the
+    /// error is logged once, and the next time the panel opens makes a new one.
+    private func writeToPanelCopy(_ events: UnsafeBufferPointer<RawEvent>) {
+        guard let copy = panelCopy else { return }
+        do {
+            try copy.write(events)
+        } catch {
+            logger.error("the virtual panel refused forwarded touches; it is dropped until the panel opens again",
+                         metadata: ["error": "\(error)", "copy": "\(copy.path)"])
+            panelCopy = nil
+        }
+    }
+
     // MARK: - Input and time
 
     private func readSource() {
@@ -279,6 +354,9 @@ public final class LiveRunner {
         let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
         if back > 0 { warnAboutTime(of: current, closing: false) }
         readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
+        if panelCopyMode == .passThrough, panelCopy != nil, !readings.isEmpty {
+            readings.withUnsafeBufferPointer { writeToPanelCopy($0) }
+        }
         switch end {
         case .drained:
             break
@@ -348,6 +426,7 @@ public final class LiveRunner {
     private func take() -> PipelineOutput {
         var taken = PipelineOutput()
         swap(&taken, &pipeline.output)
+        forwardPanelEvents(of: taken)
         return taken
     }
 
@@ -364,6 +443,7 @@ public final class LiveRunner {
         var batch = PipelineOutput.placeholder
         swap(&batch, &spare)
         swap(&batch, &pipeline.output)
+        forwardPanelEvents(of: batch)
         sink.publish(batch)
         batch.removeAll()
         spare = batch
@@ -372,3 +452,53 @@ public final class LiveRunner {
 
 @available(*, unavailable, message: "a LiveRunner lives on its event loop's thread")
 extension LiveRunner: Sendable {}
+
+/// Makes the virtual panel of a panel just opened and grabbed (``VirtualPanel``, or a stand-in
+/// in tests).
+public typealias PanelCopyFactory = (any InputSource) throws(VirtualPanelError) -> any PanelCopyOutput
+
+/// What the runner writes to the virtual panel.
+public enum PanelCopyMode: Sendable {
+    /// The pipeline's ``PipelineOutput/panel``: the touches routing forwards.
+    case routed
+    /// Every event read, as read, whatever routing decides: for the kernel tests and for
+    /// measuring the hop (docs/routing.md, "Times"); turned on by `GESTURED_DEBUG_PANEL_COPY=pass-through`.
+    case passThrough
+}
+
+extension LiveRunner {
+    /// The factory of the real copy: a ``VirtualPanel`` of the panel's description (as the
+    /// forwarded stream speaks it) named after its physical path, after writing the panel's
+    /// udev properties for the package's rule to `propertiesFile` (``PanelCopyProperties``).
+    /// A properties file that cannot be written is logged (the copy then lacks the panel's
+    /// calibration and output) and the copy made all the same.
+    public static func virtualPanel(propertiesFile: String = PanelCopyProperties.defaultFile,
+                                    logger: Logger) -> PanelCopyFactory {
+        { (panel: any InputSource) throws(VirtualPanelError) -> any PanelCopyOutput in
+            let (text, skipped) = PanelCopyProperties.contents(from: panel.udevProperties)
+            if !skipped.isEmpty {
+                logger.warning("""
+                    the virtual panel does not get some of the panel's udev properties: their values cannot \
+                    be written in a udev file
+                    """, metadata: ["properties": "\(skipped.joined(separator: ", "))"])
+            }
+            do {
+                try PanelCopyProperties.write(text, to: propertiesFile)
+            } catch {
+                if !text.isEmpty {
+                    logger.warning("""
+                        the virtual panel does not get the panel's udev properties (calibration, output): run \
+                        gestured as the package's service (RuntimeDirectory=gestured) or make the file's directory \
+                        writable
+                        """, metadata: ["error": "\(error)"])
+                }
+            }
+            // The copy speaks the forwarded stream: a protocol A panel's is the converted one.
+            var forwarded = panel.description
+            if case .protocolA = DeviceClassification(forwarded).contactProtocol {
+                forwarded = ProtocolAConverter.convertedDescription(of: forwarded)
+            }
+            return try VirtualPanel(copying: forwarded, udevProperties: panel.udevProperties, panelPhys: panel.phys)
+        }
+    }
+}

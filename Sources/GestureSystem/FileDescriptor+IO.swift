@@ -74,6 +74,22 @@ extension FileDescriptor {
         if let result { throw SystemError(call: "write", errno: result, subject: subject) }
     }
 
+    /// write(2) of all of `buffer`, in place (the virtual panel's converted events), `EINTR`
+    /// retried, a short write continued.
+    public func writeAll(_ buffer: UnsafeRawBufferPointer, subject: String) throws(SystemError) {
+        var written = 0
+        while written < buffer.count {
+            do {
+                written += try write(UnsafeRawBufferPointer(rebasing: buffer[written...]), retryOnInterrupt: true)
+            } catch let error as Errno {
+                throw SystemError(call: "write", errno: error, subject: subject)
+            } catch {
+                // swift-system throws nothing but Errno.
+                throw SystemError(call: "write", errno: .ioError, subject: subject)
+            }
+        }
+    }
+
     /// send(2) with `MSG_NOSIGNAL | MSG_DONTWAIT` on a connected socket: the count sent, or
     /// `nil` when the socket buffer is full (`EAGAIN`). A vanished peer is `EPIPE`, never
     /// `SIGPIPE`. `EINTR` is retried.

@@ -71,6 +71,10 @@ struct Devices: ParsableCommand {
             let applied = verdict.isPicked ? overrides : .none
             lines.append("\(entry.path): \"\(description.name)\" (bus \(hex(description.bus)) vendor "
                 + "\(hex(description.vendor)) product \(hex(description.product)))")
+            if entry.isPanelCopy {
+                lines.append("  gestured's copy: yes, the virtual panel gestured writes forwarded touches to (phys "
+                    + "\"\(entry.phys ?? "")\"); never read")
+            }
             let properties = description.properties.sorted().map(InputProperty.name)
             lines.append("  properties: " + (properties.isEmpty ? "none" : properties.joined(separator: ", ")))
             let classification = applied.classify(description, udevProperties: entry.udevProperties)

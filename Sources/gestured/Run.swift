@@ -63,6 +63,8 @@ struct Run: ParsableCommand {
             let loop = try EventLoop()
             let finder = try EvdevDeviceFinder(match: match, grab: configuration.grab)
             let output = OutputWriter.standardOutput()
+            let copy = PanelCopyDebug(environment: getenv(PanelCopyDebug.variable).map { String(cString: $0) })
+            if let copy { logger.warning("debugging: the virtual panel is on", metadata: ["mode": "\(copy.mode)"]) }
             let daemon = LiveDaemon(loop: loop, provider: finder, configuration: configuration, listener: listener,
                                     options: options, logger: logger, stdout: stdout ? { bytes in
                                         // Socket clients go on whatever happens to stdout; say it once.
@@ -72,12 +74,31 @@ struct Run: ParsableCommand {
                                             logger.error("cannot write the events to standard output; the socket goes on",
                                                          metadata: ["error": "\(failure)"])
                                         }
-                                    } : nil)
+                                    } : nil,
+                                    makePanelCopy: copy.map { _ in LiveRunner.virtualPanel(logger: logger) },
+                                    panelCopyMode: copy?.mode ?? .routed)
             try daemon.run()
         } catch let error as EvdevError {
             throw failure("gestured: \(error)")
         } catch let error as SystemError {
             throw failure("gestured: \(error)")
+        }
+    }
+}
+
+/// The hidden switch that turns the virtual panel on without the configuration (for the kernel
+/// tests, tools/vmtest/kernel-tests.sh): `GESTURED_DEBUG_PANEL_COPY=routed` makes the copy and
+/// writes what routing forwards, `=pass-through` writes every frame read to it. Not a setting:
+/// the configuration's `routing` turns the copy on.
+struct PanelCopyDebug {
+    static let variable = "GESTURED_DEBUG_PANEL_COPY"
+    var mode: PanelCopyMode
+
+    init?(environment value: String?) {
+        switch value {
+        case "routed": mode = .routed
+        case "pass-through": mode = .passThrough
+        default: return nil
         }
     }
 }

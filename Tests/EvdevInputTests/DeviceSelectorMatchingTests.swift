@@ -60,4 +60,26 @@ struct DeviceSelectorMatchingTests {
         #expect(DeviceSelector.path("/dev/input/event1").pick(from: Self.entries)?.number == 1)
         #expect(DeviceSelector.path("/dev/input/event2").pick(from: Self.entries) == nil)
     }
+
+    /// The virtual panel has the panel's name and is a touchscreen: no selector may pick it,
+    /// or gestured would read back what it forwards (and a name would pick it once the panel
+    /// is unplugged).
+    @Test(arguments: [DeviceSelector.auto, .name(pattern: "eGalax*"), .path("/dev/input/event5")])
+    func noSelectorPicksGesturedsOwnCopy(selector: DeviceSelector) {
+        var copy = Self.entry(5, "eGalax Inc. USB TouchController", properties: [InputProperty.direct])
+        copy.phys = PanelCopy.phys(of: "usb-0000:00:14.0-4/input0")
+        let marked = DeviceEntry(path: "/dev/input/event6", number: 6, description: copy.description, error: nil,
+                                 udevProperties: ["ID_INPUT_TOUCHSCREEN": "1", PanelCopyProperties.marker: "1"])
+        #expect(copy.isPanelCopy && marked.isPanelCopy)
+        let verdicts = selector.verdicts(for: [Self.keyboard, copy, marked])
+        #expect(verdicts.allSatisfy { !$0.isPicked })
+        if case .path = selector {
+            #expect(verdicts[1].reason == DeviceSelector.panelCopyReason)
+        } else {
+            #expect(verdicts[1].reason == DeviceSelector.panelCopyReason && verdicts[2].reason == DeviceSelector.panelCopyReason)
+        }
+        // With the panel there, the panel is picked, never its copy.
+        let withPanel = selector == .path("/dev/input/event5") ? [] : [Self.egalax, copy]
+        if !withPanel.isEmpty { #expect(selector.pick(from: withPanel)?.path == Self.egalax.path) }
+    }
 }

@@ -755,6 +755,346 @@ test_udev_calibration() {
     log "first touch at x $plain uncalibrated, $mirrored with udev's matrix"
 }
 
+# --- issue 26: the virtual panel (docs/routing.md) ---------------------------------------------
+# gestured run with the hidden GESTURED_DEBUG_PANEL_COPY switch (until the configuration's
+# routing turns the copy on): `pass-through` writes every frame read to the copy, so what
+# libinput makes of the copy is tested before routing decides anything. The package's udev
+# rule is installed in the guest, as the package installs it.
+
+# routing_panel OUT [tooltype]: the project's panel as a USB touchscreen with kernel fuzz on its
+# position axes (libinput's rule moves it to LIBINPUT_FUZZ_*), optionally declaring
+# ABS_MT_TOOL_TYPE (finger … palm) so that a palm reaches the copy.
+routing_panel() {
+    sed -e 's/^N: .*/N: gestured routing test panel/' -e 's/^I: .*/I: 0003 0eef 0001 0100/' \
+        -e 's/^A: 00 0 19199 0 /A: 00 0 19199 8 /' -e 's/^A: 01 0 10799 0 /A: 01 0 10799 8 /' \
+        -e 's/^A: 35 0 19199 0 /A: 35 0 19199 8 /' -e 's/^A: 36 0 10799 0 /A: 36 0 10799 8 /' \
+        "$OWN/panel.desc" > "$1"
+    if [ "${2:-}" = tooltype ]; then
+        sed -i -e 's/^B: 03 03 00 00 00 00 80 61 02/B: 03 03 00 00 00 00 80 e1 02/' \
+            -e 's/^A: 39 0 65535 0 0 0/A: 37 0 2 0 0 0\nA: 39 0 65535 0 0 0/' "$1"
+        grep -q '^A: 37 0 2' "$1" || { log "could not add ABS_MT_TOOL_TYPE to $1"; return 1; }
+    fi
+}
+
+install_package_rule() {
+    mkdir -p /etc/udev/rules.d /run/gestured
+    rm -f /etc/udev/rules.d/99-gestured-routing-test.rules   # a failed test's
+    cp systemd/70-gestured-touchscreen.rules /etc/udev/rules.d/
+    udevadm control --reload
+}
+
+remove_package_rule() {
+    rm -f /etc/udev/rules.d/70-gestured-touchscreen.rules /etc/udev/rules.d/99-gestured-routing-test.rules
+    udevadm control --reload
+}
+
+# start_copying NAME MODE [ARGS...]: gestured run with the lobby's configuration (grab: true)
+# and the virtual panel on in MODE; waits until it reads $NODE and made the copy; sets COPY.
+start_copying() {
+    local name=$1 mode=$2; shift 2
+    local lobby; lobby=$(readlink -f config/lobby.json5)
+    GESTURED_DEBUG_PANEL_COPY=$mode RUN_CONFIG=$lobby start_gestured "$name" "$@"
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$NODE$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" || return 1
+    COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    [ -e "$COPY" ] || { log "the copy $COPY has no node"; return 1; }
+    udev_property "$COPY" GESTURED_PANEL_COPY=1 || return 1
+}
+
+# start_libinput OUT [--device NODE]: libinput debug-events into OUT, until DEVICE_ADDED.
+start_libinput() {
+    local out=$1; shift
+    libinput debug-events "$@" > "$out" 2>&1 &
+    HELPER_PIDS+=("$!")
+    LIPID=$!
+    wait_for "$out" DEVICE_ADDED
+}
+
+# frame_times NODE OUT: a reader of NODE on CLOCK_MONOTONIC writing the time of every frame
+# (SYN_REPORT), in µs, one a line; "ready" first, once the node is open.
+frame_times() {
+    "$PYTHON" -u -c '
+import fcntl, struct, sys
+fd = open(sys.argv[1], "rb", buffering=0)
+fcntl.ioctl(fd, 0x400445a0, struct.pack("i", 1))   # EVIOCSCLOCKID, CLOCK_MONOTONIC
+print("ready", flush=True)
+while True:
+    data = fd.read(24 * 64)
+    for i in range(0, len(data), 24):
+        sec, usec, type_, code, value = struct.unpack("qqHHi", data[i:i + 24])
+        if type_ == 0 and code == 0:
+            print(sec * 1000000 + usec, flush=True)
+' "$1" > "$2" 2>&1 &
+    HELPER_PIDS+=("$!")
+    wait_for "$2" '^ready'
+}
+
+# The copy declares what the panel declares (identity, axes, ranges, resolutions,
+# INPUT_PROP_DIRECT, the keys), plus ABS_MT_TOOL_TYPE; udev calls it a touchscreen and no
+# mouse, gives it the panel's calibration, output and libinput fuzz, and no stable name;
+# gestured devices marks it; libinput sees a touchscreen of the panel's size.
+test_panel_copy_is_the_panel_for_udev_and_libinput() {
+    routing_panel "$W/routing.desc" || return 1
+    install_package_rule
+    echo 'SUBSYSTEM=="input", KERNEL=="event*", ATTRS{name}=="gestured routing test panel", ENV{GESTURED_PANEL_COPY}!="1", ENV{LIBINPUT_CALIBRATION_MATRIX}="0 -1 1 1 0 0", ENV{WL_OUTPUT}="HDMI-A-1"' \
+        > /etc/udev/rules.d/99-gestured-routing-test.rules
+    udevadm control --reload
+    make_device "$W/routing.desc" || return 1
+    local dev=$DEVPID panel=$NODE
+    udev_property "$panel" 'WL_OUTPUT=HDMI-A-1' || return 1
+    udev_property "$panel" 'LIBINPUT_FUZZ_00=8' || return 1
+    start_copying copy pass-through || return 1
+    evemu-describe "$panel" > "$W/copy.panel.describe" 2>&1
+    evemu-describe "$COPY" > "$W/copy.copy.describe" 2>&1
+    udevadm info -q property "$panel" | sort > "$W/copy.panel.udev"
+    udevadm info -q property "$COPY" | sort > "$W/copy.copy.udev"
+    "$G" devices > "$W/copy.devices" 2>&1
+    libinput list-devices > "$W/copy.list-devices" 2>&1
+    local link; link=$(readlink -f /dev/input/touchscreen 2>/dev/null)
+    stop_gestured || return 1
+    [ ! -e "$COPY" ] || { log "the copy $COPY is still there after gestured stopped"; return 1; }
+    remove_device "$dev"; remove_package_rule
+    local ok=0
+    # (No process substitution: the guest has no /dev/fd.)
+    same() {
+        grep -E "$1" "$W/copy.panel.describe" > "$W/copy.want"
+        grep -E "$1" "$W/copy.copy.describe" | grep -vE "${2:-^$}" > "$W/copy.got"
+        cmp -s "$W/copy.want" "$W/copy.got" \
+            || { log "evemu-describe differs on $1 (< panel, > copy):"; diff "$W/copy.want" "$W/copy.got" | sed 's/^/    /'; ok=1; }
+    }
+    same '^(N|I|P):'; same '^B: 01'; same '^A:' '^A: 37 '
+    grep -qx 'A: 37 0 15 0 0 0' "$W/copy.copy.describe" || { log "the copy does not declare ABS_MT_TOOL_TYPE 0…15"; ok=1; }
+    grep -q '^# *Event code 330 (BTN_TOUCH)' "$W/copy.copy.describe" && ! grep -q 'BTN_LEFT' "$W/copy.copy.describe" \
+        || { log "the copy's keys are not BTN_TOUCH alone"; ok=1; }
+    grep -qx 'ID_INPUT_TOUCHSCREEN=1' "$W/copy.copy.udev" && ! grep -q '^ID_INPUT_MOUSE=' "$W/copy.copy.udev" \
+        || { log "udev does not call the copy a touchscreen only:"; sed 's/^/    /' "$W/copy.copy.udev"; ok=1; }
+    for p in LIBINPUT_CALIBRATION_MATRIX WL_OUTPUT LIBINPUT_FUZZ_00 LIBINPUT_FUZZ_01 LIBINPUT_FUZZ_35 LIBINPUT_FUZZ_36 \
+             ID_INPUT_WIDTH_MM ID_INPUT_HEIGHT_MM; do
+        local want; want=$(grep "^$p=" "$W/copy.panel.udev")
+        [ -n "$want" ] && grep -qxF "$want" "$W/copy.copy.udev" \
+            || { log "the copy does not have the panel's ${want:-$p (the panel has none)}"; ok=1; }
+    done
+    [ "$link" = "$panel" ] || { log "/dev/input/touchscreen is $link, not the panel $panel"; ok=1; }
+    device_block "$W/copy.devices" "$COPY" > "$W/copy.block"
+    grep -q "^  gestured's copy: yes" "$W/copy.block" && grep -q "^  auto: no (gestured's virtual panel" "$W/copy.block" \
+        && device_block "$W/copy.devices" "$panel" | grep -q '^  auto: yes' \
+        || { log "gestured devices does not mark the copy:"; sed 's/^/    /' "$W/copy.block"; ok=1; }
+    # libinput: both touchscreens, the same size.
+    local lp lc
+    lp=$(awk -v n="$panel" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/copy.list-devices" | grep -E '^(Size|Capabilities):')
+    lc=$(awk -v n="$COPY" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/copy.list-devices" | grep -E '^(Size|Capabilities):')
+    [ -n "$lc" ] && [ "$lp" = "$lc" ] && echo "$lc" | grep -q 'Capabilities: *touch' \
+        || { log "libinput list-devices: panel '$lp', copy '$lc'"; ok=1; }
+    [ $ok -eq 0 ] || return 1
+    log "copy $COPY of $panel: $(grep -E '^(N|I):' "$W/copy.copy.describe" | tr '\n' ' ')"
+    log "udev on the copy: $(grep -E '^(ID_INPUT_TOUCHSCREEN|LIBINPUT_CALIBRATION_MATRIX|WL_OUTPUT|LIBINPUT_FUZZ_00|GESTURED_PANEL_COPY)=' "$W/copy.copy.udev" | tr '\n' ' ')"
+    log "libinput, copy: $(echo "$lc" | tr '\n' ' ')"
+}
+
+# Frames written to the copy reach libinput as touches; the hop from the panel's kernel time to
+# the copy's is measured (docs/routing.md, "Times").
+test_panel_copy_forwards_frames_to_libinput() {
+    local r=$OWN/four-finger-drag.evemu
+    routing_panel "$W/fwd.desc" || return 1
+    install_package_rule
+    make_device "$W/fwd.desc" || return 1
+    local dev=$DEVPID
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    start_copying fwd pass-through || return 1
+    start_libinput "$W/fwd.libinput" --device "$COPY" || return 1
+    local CAPTURE_NODE=$NODE
+    NODE=$COPY start_capture fwd-copy || return 1
+    NODE=$CAPTURE_NODE
+    evemu-play "$NODE" < "$r" || return 1
+    wait_for "$W/fwd.libinput" TOUCH_UP 4
+    # Every frame played reached the copy (the capture's own guards: as many frames, no SYN_DROPPED).
+    stop_capture "$r" || return 1
+    settle; stop_gestured || return 1
+    remove_device "$dev"; remove_package_rule
+    local downs ups
+    downs=$(grep -c 'TOUCH_DOWN' "$W/fwd.libinput"); ups=$(grep -c 'TOUCH_UP' "$W/fwd.libinput")
+    [ "$downs" -eq 4 ] && [ "$ups" -eq 4 ] \
+        || { log "libinput on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP (4 each played)"
+             sed 's/^/    /' "$W/fwd.libinput" | head -n 20; return 1; }
+    log "libinput on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $(grep -c TOUCH_MOTION "$W/fwd.libinput") TOUCH_MOTION"
+}
+
+# The hop, measured: one finger moving one unit a frame for HOP_FRAMES frames (10 ms apart), so
+# that every frame is a touch delivery gestured stamps with the panel's kernel time; each frame's
+# time on the copy (CLOCK_MONOTONIC, read by an independent reader) minus its time on the panel.
+test_panel_copy_hop() {
+    local n=${HOP_FRAMES:-300}
+    routing_panel "$W/hop.desc" || return 1
+    install_package_rule
+    make_device "$W/hop.desc" || return 1
+    local dev=$DEVPID
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    start_copying hop pass-through || return 1
+    frame_times "$COPY" "$W/hop.copy-times" || return 1
+    # (Codes in decimal: mawk reads no hex.)
+    awk -v n="$n" 'function ev(t, type, code, value) { printf "E: %d.%06d %04x %04x %d\n", t / 1000000, t % 1000000, type, code, value }
+        BEGIN { ev(0, 3, 57, 9); ev(0, 3, 53, 9000); ev(0, 3, 54, 5000); ev(0, 1, 330, 1); ev(0, 0, 0, 0)
+                for (i = 1; i < n - 1; i++) { ev(i * 10000, 3, 53, 9000 + i); ev(i * 10000, 0, 0, 0) }
+                ev((n - 1) * 10000, 3, 57, -1); ev((n - 1) * 10000, 1, 330, 0); ev((n - 1) * 10000, 0, 0, 0) }' \
+        > "$W/hop.events"
+    evemu-play "$NODE" < "$W/hop.events" || return 1
+    poll has_lines "$W/hop.copy-times" '^[0-9]' "$n"
+    wait_for "$W/hop.jsonl" '"phase":"ended"' || return 1
+    stop_gestured || return 1
+    remove_device "$dev"; remove_package_rule
+    grep -o '"type":"touches","seq":[0-9]*,"time":[0-9]*' "$W/hop.jsonl" | sed 's/.*"time"://' | uniq > "$W/hop.panel-times"
+    grep '^[0-9]' "$W/hop.copy-times" > "$W/hop.copy-frames"
+    [ "$(wc -l < "$W/hop.panel-times")" -eq "$n" ] && [ "$(wc -l < "$W/hop.copy-frames")" -eq "$n" ] \
+        || { log "$(wc -l < "$W/hop.panel-times") frames delivered by gestured, $(wc -l < "$W/hop.copy-frames") on the copy, $n played"; return 1; }
+    paste "$W/hop.panel-times" "$W/hop.copy-frames" | awk '{ print $2 - $1 }' | sort -n > "$W/hop.us"
+    awk '$1 < 0 { bad++ } END { exit bad > 0 }' "$W/hop.us" || { log "a frame reached the copy before the panel"; return 1; }
+    # Linux 6.5 and later take the written times (uinput_inject_events): every frame on the copy
+    # carries the panel's own time.
+    if printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; then
+        awk '$1 != 0 { bad++ } END { exit bad > 0 }' "$W/hop.us" \
+            || { log "kernel $(uname -r) takes injected times, but $(awk '$1 != 0' "$W/hop.us" | wc -l) frames on the copy differ from the panel's"; return 1; }
+    fi
+    log "hop, the panel's kernel time to the copy's, $n frames, µs: $(awk '{ a[NR] = $1 } END { printf "min %d p50 %d p99 %d max %d", a[1], a[int(NR * 0.5 + 0.5)], a[int(NR * 0.99 + 0.5)], a[NR] }' "$W/hop.us") (kernel $(uname -r))"
+}
+
+# A touch whose tool type becomes MT_TOOL_PALM, then lifts, on the copy: libinput's cancel
+# (what a late claim does, docs/routing.md). What libinput prints is kept in the log.
+test_panel_copy_palm_cancels_the_touch() {
+    routing_panel "$W/palm.desc" tooltype || return 1
+    install_package_rule
+    make_device "$W/palm.desc" || return 1
+    local dev=$DEVPID
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    start_copying palm pass-through || return 1
+    start_libinput "$W/palm.libinput" --device "$COPY" || return 1
+    T=0.000000
+    { ev 3 0x2f 0; ev 3 0x39 300; ev 3 0x37 0; ev 3 0x35 5000; ev 3 0x36 4000; ev 3 0 5000; ev 3 1 4000; ev 1 0x14a 1; syn
+      T=0.020000; ev 3 0x35 5400; ev 3 0 5400; syn
+      T=0.040000; ev 3 0x37 2; syn
+      T=0.060000; ev 3 0x39 -1; ev 1 0x14a 0; syn; } > "$W/palm.events"
+    evemu-play "$NODE" < "$W/palm.events" || return 1
+    wait_for "$W/palm.libinput" 'TOUCH_CANCEL' || return 1
+    settle; stop_gestured || return 1
+    remove_device "$dev"; remove_package_rule
+    grep -E 'TOUCH_' "$W/palm.libinput" | sed 's/^/    /'
+    [ "$(grep -c TOUCH_DOWN "$W/palm.libinput")" -eq 1 ] && [ "$(grep -c TOUCH_CANCEL "$W/palm.libinput")" -eq 1 ] \
+        && ! grep -q TOUCH_UP "$W/palm.libinput" || { log "expected one TOUCH_DOWN, one TOUCH_CANCEL and no TOUCH_UP"; return 1; }
+}
+
+# kill -9 of gestured holding the grab and the copy with four fingers down on it: the kernel
+# removes the copy and releases the grab; libinput (the whole seat, as a compositor) is left
+# with no finger down, and the next touch on the panel reaches it directly.
+test_panel_copy_kill9_returns_the_panel() {
+    local r=$OWN/four-finger-drag.evemu
+    routing_panel "$W/k9.desc" || return 1
+    install_package_rule
+    awk '/^E:/ { print; if ($3 == "0000" && $4 == "0000") { if (++frames == 12) exit } }' "$r" > "$W/k9.half.events"
+    make_device "$W/k9.desc" || return 1
+    local dev=$DEVPID panel=$NODE
+    udev_property "$panel" ID_INPUT_TOUCHSCREEN=1 || return 1
+    start_libinput "$W/k9.libinput" || return 1
+    start_copying k9 pass-through || return 1
+    local copy=$COPY cn pn; cn=$(basename "$copy"); pn=$(basename "$panel")
+    wait_for "$W/k9.libinput" "^[- ]*$cn .*DEVICE_ADDED" || return 1
+    evemu-play "$panel" < "$W/k9.half.events" || return 1
+    wait_for "$W/k9.libinput" "^[- ]*$cn .*TOUCH_DOWN" 4 || return 1
+    kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; GPID=
+    wait_for "$W/k9.libinput" "^[- ]*$cn .*DEVICE_REMOVED" || return 1
+    [ ! -e "$copy" ] || { log "the copy $copy outlived gestured"; return 1; }
+    local before; before=$(wc -l < "$W/k9.libinput")
+    # The panel again: every finger lifted, then taps elsewhere. (The kernel drops a value
+    # equal to the one it holds for the slot, and libinput did not see the grabbed stream: a
+    # touch replayed at the very positions of the grabbed one reached libinput with axes
+    # missing, at 0.00; real fingers seldom repeat a value exactly.)
+    T=0.000000
+    { for s in 0 1 2 3; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 3 0x2f 0; ev 1 0x14a 0; syn; } > "$W/k9.lift.events"
+    evemu-play "$panel" < "$W/k9.lift.events" || return 1
+    evemu-play "$panel" < "$OWN/one-finger-taps.evemu" || return 1
+    wait_for "$W/k9.libinput" "^[- ]*$pn .*TOUCH_UP" 8 || return 1
+    kill "$LIPID" 2>/dev/null
+    remove_device "$dev"; remove_package_rule
+    log "what libinput printed for the copy from the kill on:"
+    awk -v c="$cn" '$0 ~ "^-?"c" " || $0 ~ "^ *"c" "' "$W/k9.libinput" | grep -v 'TOUCH_MOTION\|TOUCH_FRAME' | tail -n 12 | sed 's/^/    /'
+    local downs ups cancels
+    downs=$(grep -cE "^[- ]*$cn .*TOUCH_DOWN" "$W/k9.libinput"); ups=$(grep -cE "^[- ]*$cn .*TOUCH_UP" "$W/k9.libinput")
+    cancels=$(grep -cE "^[- ]*$cn .*TOUCH_CANCEL" "$W/k9.libinput")
+    log "on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL, then DEVICE_REMOVED"
+    # libinput ends the touches of a removed device with a cancel each: no finger stays down.
+    [ "$downs" -eq 4 ] && [ "$ups" -eq 0 ] && [ "$cancels" -eq 4 ] \
+        || { log "expected 4 TOUCH_DOWN, no TOUCH_UP and 4 TOUCH_CANCEL on the copy"; return 1; }
+    local pd pu; pd=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^[- ]*$pn .*TOUCH_DOWN"); pu=$(tail -n +"$before" "$W/k9.libinput" | grep -cE "^[- ]*$pn .*TOUCH_UP")
+    log "on the panel after the kill: $pd TOUCH_DOWN, $pu TOUCH_UP"
+    [ "$pd" -eq 8 ] && [ "$pu" -eq 8 ] || { log "the panel's 8 taps did not reach libinput after the kill"; return 1; }
+}
+
+# Unplugging the panel removes the copy; plugging it in again makes a new one.
+test_panel_copy_follows_replug() {
+    routing_panel "$W/replug.desc" || return 1
+    install_package_rule
+    make_device "$W/replug.desc" || return 1
+    start_copying replug pass-through || return 1
+    local first=$COPY
+    remove_device "$DEVPID"
+    wait_for "$W/replug.err" "virtual panel removed copy=$first reason=.the panel is gone" || return 1
+    poll test ! -e "$first" || { log "the copy $first outlived its panel"; return 1; }
+    make_device "$W/replug.desc" || return 1
+    wait_for "$W/replug.err" "virtual panel created copy=/dev/input/event" 2 || return 1
+    local second; second=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/replug.err" | tail -n 1 | cut -d= -f2)
+    [ -e "$second" ] || { log "the new copy $second has no node"; return 1; }
+    grep -q "reading the touchscreen .*path=$NODE$" "$W/replug.err" || { log "gestured did not read the new panel $NODE"; return 1; }
+    ! grep -q "reading the touchscreen .*path=$first$\|reading the touchscreen .*path=$second$" "$W/replug.err" \
+        || { log "gestured read its own copy"; return 1; }
+    stop_gestured || return 1; remove_device "$DEVPID"; remove_package_rule
+    log "copy $first removed with its panel; $second made for the panel plugged in again"
+}
+
+# No /dev/uinput: gestured says why and how to fix it, and serves its clients all the same.
+test_panel_copy_without_uinput() {
+    make_device "$HERE/touchscreen.desc" || return 1
+    local dev=$DEVPID
+    mv /dev/uinput /dev/uinput.hidden
+    GESTURED_DEBUG_PANEL_COPY=pass-through RUN_CONFIG=$(readlink -f config/lobby.json5) start_gestured nouinput --device "$NODE"
+    wait_for "$W/nouinput.err" "reading the touchscreen .*path=$NODE$"; local rc=$?
+    mv /dev/uinput.hidden /dev/uinput
+    [ $rc -eq 0 ] || return 1
+    wait_for "$W/nouinput.err" "no virtual panel: touches are not forwarded" || return 1
+    T=0.000000
+    { ev 3 0x2f 0; ev 3 0x39 5; ev 3 0x35 500; ev 3 0x36 300; ev 1 0x14a 1; syn; T=0.05; ev 3 0x39 -1; ev 1 0x14a 0; syn; } \
+        > "$W/nouinput.events"
+    evemu-play "$NODE" < "$W/nouinput.events" || return 1
+    wait_for "$W/nouinput.jsonl" '"phase":"ended"' || return 1
+    stop_gestured || return 1; remove_device "$dev"
+    grep 'no virtual panel' "$W/nouinput.err" | sed 's/^/    /'
+    grep -q 'There is no /dev/uinput: load the uinput module' "$W/nouinput.err" || { log "the message does not say how to fix it"; return 1; }
+}
+
+# /dev/uinput not writable by the user gestured runs as (root's alone, as without the package's
+# rule): the message names the rule and the group, and the touches are served.
+test_panel_copy_uinput_not_writable() {
+    make_device "$HERE/touchscreen.desc" || return 1
+    local dev=$DEVPID
+    # The panel readable and grabbable by nobody (after udev gave the node its mode); /dev/uinput
+    # stays root's.
+    udev_property "$NODE" ID_INPUT_TOUCHSCREEN=1 || return 1
+    chmod 0666 "$NODE"
+    setpriv --reuid=65534 --regid=65534 --clear-groups env GESTURED_DEBUG_PANEL_COPY=pass-through \
+        "$G" run --config "$(readlink -f config/lobby.json5)" --device "$NODE" --socket "/tmp/gestured-uinput.$$.sock" \
+        --stdout > "$W/uinput-denied.jsonl" 2> "$W/uinput-denied.err" &
+    GPID=$!
+    wait_for "$W/uinput-denied.err" "no virtual panel: touches are not forwarded" || return 1
+    T=0.000000
+    { ev 3 0x2f 0; ev 3 0x39 5; ev 3 0x35 500; ev 3 0x36 300; ev 1 0x14a 1; syn; T=0.05; ev 3 0x39 -1; ev 1 0x14a 0; syn; } \
+        > "$W/uinput-denied.events"
+    evemu-play "$NODE" < "$W/uinput-denied.events" || return 1
+    wait_for "$W/uinput-denied.jsonl" '"phase":"ended"' || return 1
+    stop_gestured || return 1; remove_device "$dev"
+    grep 'no virtual panel' "$W/uinput-denied.err" | sed 's/^/    /'
+    grep -q 'open failed on /dev/uinput: Permission denied (errno 13)' "$W/uinput-denied.err" \
+        && grep -q 'gestured-uinput group' "$W/uinput-denied.err" \
+        && grep -q '70-gestured-touchscreen.rules' "$W/uinput-denied.err" \
+        || { log "the message does not name errno, the node, the group and the rule"; return 1; }
+}
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -787,7 +1127,10 @@ TESTS="$*"
     test_grab_takes_the_panel test_unreadable_device_message
     test_udev_runs_in_the_guest test_ntrig_like_touchscreen_with_udev test_misdescribed_panel test_udev_calibration
     test_corpus_four_finger_drag test_corpus_one_finger_taps test_corpus_single_slot_quanta
-    test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen}
+    test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen
+    test_panel_copy_is_the_panel_for_udev_and_libinput test_panel_copy_forwards_frames_to_libinput test_panel_copy_hop
+    test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
+    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).

@@ -12,8 +12,9 @@ MODULES="virtio_ring virtio virtio_pci_legacy_dev virtio_pci_modern_dev virtio_p
 export DEBIAN_FRONTEND=noninteractive
 # The guest runs the host's binaries: evemu-tools drives uinput, libevdev/libmtdev are what
 # gestured links, and udev's systemd-udevd classifies the virtual devices and applies rules
-# (vm-init starts it), as on a kiosk.
-PKGS="qemu-system-x86 busybox-static cpio xz-utils libevdev-dev libmtdev-dev evemu-tools udev"
+# (vm-init starts it), as on a kiosk; libinput-tools (with libinput's udev rules) checks what
+# a compositor makes of the virtual panel.
+PKGS="qemu-system-x86 busybox-static cpio xz-utils zstd libevdev-dev libmtdev-dev evemu-tools udev libinput-tools"
 if dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | grep -qv '^install ok installed$' \
    || [ "$(dpkg-query -W -f='${Status}\n' $PKGS 2>/dev/null | wc -l)" -ne "$(echo $PKGS | wc -w)" ]; then
   apt-get update -q
@@ -33,20 +34,41 @@ if [ -f "$CACHE/initramfs.cpio.gz" ] && [ -f "$CACHE/vmlinux" ]; then
   exit 0
 fi
 mkdir -p "$CACHE"; T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-apt-get update -q >/dev/null   # fresh lists, so the kernel .deb named below still exists
-PKG=$(apt-cache depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
-(cd "$T" && apt-get download -q -o APT::Sandbox::User=root "$PKG" >/dev/null)
+# VM_KERNEL=backports: bookworm-backports' kernel instead of Debian 12's own (6.5 and later let
+# uinput take the events' times: docs/routing.md, "Times"), through apt lists of its own in the
+# cache, so the host's apt configuration is left as it is. Use another VM_CACHE for it.
+APT_OPTIONS=
+if [ "${VM_KERNEL:-}" = backports ]; then
+  A="$CACHE/apt"; mkdir -p "$A/lists/partial" "$A/cache"
+  echo "deb http://deb.debian.org/debian bookworm-backports main" > "$A/sources.list"
+  APT_OPTIONS="-o Dir::Etc::SourceList=$A/sources.list -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$A/lists -o Dir::Cache=$A/cache"
+fi
+apt-get $APT_OPTIONS update -q >/dev/null   # fresh lists, so the kernel .deb named below still exists
+PKG=$(apt-cache $APT_OPTIONS depends linux-image-amd64 | awk '/Depends: linux-image-[0-9]/{print $2; exit}')
+(cd "$T" && apt-get $APT_OPTIONS download -q -o APT::Sandbox::User=root "$PKG" >/dev/null)
 dpkg-deb --fsys-tarfile "$T"/"$PKG"_*.deb | tar -x -C "$T" --wildcards './boot/vmlinuz-*' './lib/modules/*'
 KVER=$(ls "$T/lib/modules" | head -n1)
 VMLINUZ="$T/boot/vmlinuz-$KVER"
 off=$(LC_ALL=C grep -obUaP '\xfd7zXZ\x00' "$VMLINUZ" | head -n1 | cut -d: -f1)
-tail -c +$((off + 1)) "$VMLINUZ" | xz -dc --single-stream > "$CACHE/vmlinux"
+if [ -n "$off" ]; then
+  tail -c +$((off + 1)) "$VMLINUZ" | xz -dc --single-stream > "$CACHE/vmlinux"
+else
+  # Later kernels (bookworm-backports' 6.12) are ZSTD: the first frame is the kernel, and zstd
+  # fails on the setup code's tail after it, which is not ours to check.
+  off=$(LC_ALL=C grep -obUaP '\x28\xb5\x2f\xfd' "$VMLINUZ" | head -n1 | cut -d: -f1)
+  tail -c +$((off + 1)) "$VMLINUZ" | zstd -dcq > "$CACHE/vmlinux" 2>/dev/null || true
+  head -c 4 "$CACHE/vmlinux" | grep -q ELF || { echo "vm-setup: no kernel found in $VMLINUZ" >&2; exit 1; }
+fi
 cp "$VMLINUZ" "$CACHE/vmlinuz"
 R="$T/initramfs"; mkdir -p "$R/bin" "$R/modules"
 cp /bin/busybox "$R/bin/busybox"
 install -m 755 "$HERE/vm-init" "$R/init"
 for m in $MODULES; do
   f=$(find "$T/lib/modules/$KVER/kernel" -name "$m.ko*" | head -n1)
+  # Built into a later kernel (6.12's virtio): nothing to load.
+  [ -n "$f" ] || ! grep -q "/$m\.ko\$" "$T/lib/modules/$KVER/modules.builtin" || continue
+  # fscache became part of netfs (6.12).
+  [ -n "$f" ] || [ "$m" != fscache ] || continue
   [ -n "$f" ] || { echo "vm-setup: module $m missing in $KVER" >&2; exit 1; }
   case $f in
     *.xz)  xz -dc "$f" > "$R/modules/$m.ko" ;;

@@ -22,6 +22,10 @@ final class PipeSource: InputSource {
     var failure: Errno?
     /// Its entry in udev's database, as ``EvdevDevice`` reads it at open.
     var udevProperties: [String: String]?
+    /// Its physical path.
+    var phys: String?
+    /// Whether it was grabbed (``EvdevDeviceFinder`` grabs when the configuration says so).
+    var isGrabbed = false
 
     init(path: String = "/dev/input/event-test", description: DeviceDescription,
          snapshot: @escaping () -> DeviceSnapshot? = { nil }) {
