@@ -47,8 +47,8 @@ public struct Engine {
                 tracing: Bool = false) {
         self.tree = tree
         self.settings = settings
-        let context = RecognizerContext(screen: screen ?? tree[tree.root].spec.frame)
-        arena = GestureArena(tree: tree, settings: settings, context: context, tracing: tracing)
+        let basis = PreparedLayout.Basis(settings: settings, screen: screen ?? tree[tree.root].spec.frame)
+        arena = GestureArena(PreparedLayout(tree: tree, basis: basis), tracing: tracing)
         self.tracing = tracing
     }
 
@@ -81,15 +81,46 @@ public struct Engine {
     }
 
     /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
+    /// Makes the new layout's recognizers here: a driver with an event loop prepares them
+    /// elsewhere and calls ``replaceLayout(_:)-(PreparedLayout)``.
     public mutating func replaceLayout(_ newTree: ViewTree) {
-        tree = newTree
+        replaceLayout(PreparedLayout(tree: newTree, basis: basis))
+    }
+
+    /// What a layout's recognizers are made with now: the settings and the screen.
+    public var basis: PreparedLayout.Basis {
+        PreparedLayout.Basis(settings: settings, screen: arena.context.screen)
+    }
+
+    /// Replaces the layout with one prepared away from the loop. Touches already down keep
+    /// their views and recognizers (SPEC 9). A layout prepared for settings or a screen that
+    /// have changed since (``reconfigure(settings:screen:)``) is made again here, so what it
+    /// does never depends on when it was prepared.
+    public mutating func replaceLayout(_ prepared: PreparedLayout) {
+        guard prepared.basis == basis else {
+            replaceLayout(PreparedLayout(tree: prepared.tree, basis: basis))
+            return
+        }
+        install(prepared)
+    }
+
+    private mutating func install(_ prepared: PreparedLayout) {
+        tree = prepared.tree
         // Idle retired layouts go first: retiring fails every recognizer that holds no touch,
         // the long retired ones again, which would keep them in play until the next frame.
         if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
-        arena.replaceLayout(newTree)
-        if touches.isEmpty { arena.dropRetired() }
+        arena.replaceLayout(prepared, keepingRetired: !touches.isEmpty)
         nextDeadline = arena.earliestDeadline()
     }
+
+    /// What the engine let go of since the last call (dropped layouts' recognizers, replaced
+    /// trees), for the driver to release where it costs its loop nothing.
+    public mutating func takeReleased() -> ReleasedStorage {
+        arena.takeReleased()
+    }
+
+    /// Whether there is something for ``takeReleased()``: asked after every frame.
+    public var hasReleased: Bool { arena.hasReleased }
 
     /// The screen in points that edge pans measure from.
     public var screen: Rect { arena.context.screen }
@@ -101,10 +132,7 @@ public struct Engine {
     public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
         guard settings != self.settings || screen != arena.context.screen else { return }
         self.settings = settings
-        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
-        arena.reconfigure(settings: settings, context: RecognizerContext(screen: screen), tree: tree)
-        if touches.isEmpty { arena.dropRetired() }
-        nextDeadline = arena.earliestDeadline()
+        install(PreparedLayout(tree: tree, basis: PreparedLayout.Basis(settings: settings, screen: screen)))
     }
 
     /// Fires every deadline up to and including `time`, earliest first.

@@ -134,12 +134,17 @@ public final class LiveDaemon: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
-        let revision = running.replace(with: layout, reason: reason)
+    public var layoutBasis: PreparedLayout.Basis { runner.layoutBasis }
+
+    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
+        var replaced = ReleasedStorage()
+        let revision = running.replace(with: layout, reason: reason, released: &replaced)
         // The pipeline announces it in the stream's numbering; stdout gets it too.
-        let output = runner.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
-                                          message: "layout replaced: \(reason)")
-        return LayoutReplacement(revision: revision, events: sink.forServer(output))
+        var output = runner.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
+                                          revision: revision, message: "layout replaced: \(reason)")
+        var events = sink.forServer(&output)
+        events.released.add(contentsOf: replaced)
+        return LayoutReplacement(revision: revision, events: events)
     }
 
     public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
@@ -150,7 +155,8 @@ public final class LiveDaemon: EventServerOwner {
 
     /// The runner's pipeline takes the screen and announces it in the stream (stdout too).
     private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
-        sink.forServer(runner.setScreen(rotation: rotation, size: size, message: message))
+        var output = runner.setScreen(rotation: rotation, size: size, message: message)
+        return sink.forServer(&output)
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -167,13 +173,14 @@ public final class LiveDaemon: EventServerOwner {
 
     public func reload(origin: String) -> ReloadOutcome {
         running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
+                       replaceLayout: { replaceLayout($0, prepared: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        sink.forServer(runner.encodeWarnings(notices.map(\.message)))
+        var output = runner.encodeWarnings(notices.map(\.message))
+        return sink.forServer(&output)
     }
 
     public func serverChanged(_ change: ServerChange) {

@@ -152,11 +152,14 @@ public final class LiveRunner {
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
     /// the sink: the socket server publishes what its owner returns.
-    public func replaceLayout(_ tree: ViewTree, revision: Int, message: String) -> PipelineOutput {
+    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> PipelineOutput {
         publish()
-        pipeline.replaceLayout(tree, revision: revision, message: message, at: clock())
+        pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())
         return take()
     }
+
+    /// What a new layout's recognizers are made with now (``PreparedLayout/Basis``).
+    public var layoutBasis: PreparedLayout.Basis { pipeline.basis }
 
     /// The stream's `warning`s for `messages` (clients the server dropped), returned instead
     /// of handed to the sink, for the same reason.
@@ -364,6 +367,7 @@ public final class LiveRunner {
         var batch = PipelineOutput.placeholder
         swap(&batch, &spare)
         swap(&batch, &pipeline.output)
+        if !batch.released.isEmpty { sink.release(&batch.released) }
         sink.publish(batch)
         batch.removeAll()
         spare = batch

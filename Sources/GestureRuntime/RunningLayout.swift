@@ -24,10 +24,13 @@ final class RunningLayout {
         layout = configuration.layout
     }
 
-    /// Records `layout` as the next revision (the caller has given it to its engine) and
-    /// returns the `layout` event that announces it at `time`.
-    func replace(with layout: ViewSpec, reason: String) -> Int {
-        self.layout = layout
+    /// Records `layout` as the next revision (the caller gives it to its engine) and returns
+    /// the revision, with the layout it replaced added to `released` (a layout of 10,000 views
+    /// is milliseconds of `free`, for the caller to place off its loop).
+    func replace(with layout: ViewSpec, reason: String, released: inout ReleasedStorage) -> Int {
+        var replaced = layout
+        swap(&replaced, &self.layout)
+        released.add(consume replaced)
         revision += 1
         logger.info("layout replaced", metadata: ["revision": "\(revision)", "reason": "\(reason)"])
         return revision

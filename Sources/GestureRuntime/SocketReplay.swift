@@ -152,7 +152,9 @@ public final class SocketReplay: EventServerOwner {
             }
         }
         guard !replayer.pipeline.output.isEmpty else { return }
-        sink.publish(take())
+        var batch = take()
+        if !batch.released.isEmpty { sink.release(&batch.released) }
+        sink.publish(batch)
     }
 
     /// What the replay's pipeline produced since the last batch, taken out of it.
@@ -214,12 +216,19 @@ public final class SocketReplay: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
+    public var layoutBasis: PreparedLayout.Basis { replayer.pipeline.basis }
+
+    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         publishProduced()
-        let revision = running.replace(with: layout, reason: reason)
-        replayer.pipeline.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
-                                        message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
-        return LayoutReplacement(revision: revision, events: sink.forServer(take()))
+        var replaced = ReleasedStorage()
+        let revision = running.replace(with: layout, reason: reason, released: &replaced)
+        replayer.pipeline.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
+                                        revision: revision, message: "layout replaced: \(reason)",
+                                        at: replayer.pipeline.currentTime)
+        var output = take()
+        var events = sink.forServer(&output)
+        events.released.add(contentsOf: replaced)
+        return LayoutReplacement(revision: revision, events: events)
     }
 
     public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
@@ -232,7 +241,8 @@ public final class SocketReplay: EventServerOwner {
     private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
         publishProduced()
         replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime)
-        return sink.forServer(take())
+        var output = take()
+        return sink.forServer(&output)
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -248,13 +258,14 @@ public final class SocketReplay: EventServerOwner {
 
     public func reload(origin: String) -> ReloadOutcome {
         running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
+                       replaceLayout: { replaceLayout($0, prepared: nil, reason: $1) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        sink.forServer(warnings(notices))
+        var output = warnings(notices)
+        return sink.forServer(&output)
     }
 
     public func serverChanged(_ change: ServerChange) {

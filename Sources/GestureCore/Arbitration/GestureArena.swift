@@ -65,73 +65,84 @@ struct GestureArena {
     /// in debug builds only (``count(visits:)``).
     private(set) var visits = 0
 
-    init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
-        self.settings = settings
-        self.context = context
+    init(_ prepared: PreparedLayout, tracing: Bool) {
+        settings = prepared.basis.settings
+        context = RecognizerContext(screen: prepared.basis.screen)
         self.tracing = tracing
-        currentTree = tree
-        add(tree)
+        currentTree = prepared.tree
+        install(prepared)
     }
 
-    /// Retires the current recognizers and adds those of `tree`. A retired recognizer that holds
-    /// a touch finishes its sequence; one that holds none is finished at once, silently, with
-    /// whatever it waited for (a double tap half done on a screen that is gone).
-    mutating func replaceLayout(_ tree: ViewTree) {
-        count(visits: slots.count)
-        for index in slots.indices {
-            slots[index].retired = true
-            if slots[index].activeTouches.isEmpty {
-                slots[index].state = .failed
-                slots[index].pending = nil
-                inPlay.insert(index)
+    /// Retires the current recognizers and installs those of `prepared`, made for
+    /// ``settings`` and ``context``'s screen or for new ones (``reconfigure``). A retired
+    /// recognizer that holds a touch finishes its sequence; one that holds none is finished at
+    /// once, silently, with whatever it waited for (a double tap half done on a screen that is
+    /// gone). The retired recognizers that hold no touch are dropped with the rest when no
+    /// touch is down (`keepingRetired` false), before the new ones go in: the new layout's
+    /// slots then become the arena's without a copy.
+    mutating func replaceLayout(_ prepared: PreparedLayout, keepingRetired: Bool) {
+        settings = prepared.basis.settings
+        context = RecognizerContext(screen: prepared.basis.screen)
+        if keepingRetired {
+            count(visits: slots.count)
+            for index in slots.indices {
+                slots[index].retired = true
+                if slots[index].activeTouches.isEmpty {
+                    slots[index].state = .failed
+                    slots[index].pending = nil
+                    inPlay.insert(index)
+                }
             }
+        } else {
+            // What `dropRetired` would do once they were retired: no touch refers to a slot.
+            release(slots)
+            slots = []
+            layoutStarts = []
+            inPlay.removeAll()
         }
-        add(tree)
+        released.add(currentTree)
+        install(prepared)
     }
 
-    /// New settings or a new screen for the recognizers of `tree` (the current layout): its
-    /// recognizers are retired as by ``replaceLayout(_:)`` and made again, so recognizers that
-    /// hold touches finish their sequences as they began them.
-    mutating func reconfigure(settings: GestureSettings, context: RecognizerContext, tree: ViewTree) {
-        self.settings = settings
-        self.context = context
-        replaceLayout(tree)
+    /// The slots dropped and the trees replaced since the driver last took them
+    /// (``takeReleased()``): freeing them is the driver's to place.
+    private var released = ReleasedStorage()
+
+    /// Whether the arena let go of something since ``takeReleased()``.
+    var hasReleased: Bool { !released.isEmpty }
+
+    /// What the arena let go of since the last call.
+    mutating func takeReleased() -> ReleasedStorage {
+        var taken = ReleasedStorage()
+        swap(&taken, &released)
+        return taken
     }
 
-    private mutating func add(_ tree: ViewTree) {
+    private mutating func release(_ dropped: [RecognizerSlot]) {
+        if !dropped.isEmpty { released.add(dropped) }
+    }
+
+    /// Adds the recognizers of `prepared` after those there are, as the current layout.
+    private mutating func install(_ prepared: PreparedLayout) {
         let base = slots.count
-        currentTree = tree
+        currentTree = prepared.tree
         currentBase = base
         layoutStarts.append(base)
-        viewStarts = [Int](repeating: 0, count: tree.count + 1)
-        for entry in tree.recognizers { viewStarts[entry.view + 1] += 1 }
-        for view in 0..<tree.count { viewStarts[view + 1] += viewStarts[view] }
-        var indexByID: [String: Int] = [:]
-        for (offset, entry) in tree.recognizers.enumerated() {
-            indexByID[entry.spec.id] = base + offset
-            slots.append(RecognizerSlot(spec: entry.spec, tree: tree, view: entry.view,
-                                        parameters: settings.resolved(entry.spec), context: context))
+        viewStarts = prepared.viewStarts
+        count(visits: prepared.visits)
+        guard base > 0 else {
+            // The prepared slots' indices are the arena's: taken as they are.
+            slots = prepared.slots
+            return
         }
-        // Both directions of each list, each pair once: a search of the list built so far for
-        // every entry was a million steps for one recognizer naming 1,000. A recognizer's own
-        // `simultaneousWith` first, then merged with the lists that name it.
-        var namedBy = [[Int]](repeating: [], count: slots.count - base)
+        slots.append(contentsOf: prepared.slots)
+        // The prepared copies are let go of where the rest is.
+        released.add(prepared.slots)
+        count(visits: prepared.slots.count)
         for index in base..<slots.count {
-            let required = slots[index].spec.requireToFail.compactMap { indexByID[$0] }
-            let simultaneous = slots[index].spec.simultaneousWith.compactMap { indexByID[$0] }
-            count(visits: required.count + simultaneous.count)
-            slots[index].requiredToFail = required
-            slots[index].simultaneous = simultaneous
-            // Ascending and once each, as `index` only grows.
-            for other in required where slots[other].requiredBy.last != index { slots[other].requiredBy.append(index) }
-            for other in simultaneous where other != index { namedBy[other - base].append(index) }
-        }
-        for index in base..<slots.count {
-            count(visits: slots[index].simultaneous.count + namedBy[index - base].count)
-            for other in slots[index].simultaneous where other != index { simultaneousMarks.insert(other) }
-            for other in namedBy[index - base] { simultaneousMarks.insert(other) }
-            slots[index].simultaneous = simultaneousMarks.members
-            simultaneousMarks.removeAll()
+            if !slots[index].requiredToFail.isEmpty { slots[index].requiredToFail = slots[index].requiredToFail.map { $0 + base } }
+            if !slots[index].requiredBy.isEmpty { slots[index].requiredBy = slots[index].requiredBy.map { $0 + base } }
+            if !slots[index].simultaneous.isEmpty { slots[index].simultaneous = slots[index].simultaneous.map { $0 + base } }
         }
     }
 
@@ -143,11 +154,12 @@ struct GestureArena {
         while dropped < slots.count && slots[dropped].retired { dropped += 1 }
         guard dropped > 0 else { return }
         count(visits: slots.count)
+        release(Array(slots[..<dropped]))
         slots.removeFirst(dropped)
         for index in slots.indices {
-            slots[index].requiredToFail = slots[index].requiredToFail.map { $0 - dropped }
-            slots[index].requiredBy = slots[index].requiredBy.map { $0 - dropped }
-            slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped }
+            if !slots[index].requiredToFail.isEmpty { slots[index].requiredToFail = slots[index].requiredToFail.map { $0 - dropped } }
+            if !slots[index].requiredBy.isEmpty { slots[index].requiredBy = slots[index].requiredBy.map { $0 - dropped } }
+            if !slots[index].simultaneous.isEmpty { slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped } }
         }
         currentBase -= dropped
         layoutStarts = [currentBase]
@@ -189,6 +201,7 @@ struct GestureArena {
         count(visits: slots.count)
         let oldCount = slots.count
         for index in (0..<layouts - 1).reversed() where dropped[index] {
+            release(Array(slots[layoutStarts[index]..<layoutStarts[index + 1]]))
             slots.removeSubrange(layoutStarts[index]..<layoutStarts[index + 1])
         }
         // A recognizer's lists name only its own layout's recognizers, which moved with it.

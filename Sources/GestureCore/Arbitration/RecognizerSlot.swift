@@ -1,6 +1,6 @@
 /// One recognizer of a layout inside the arena: its machine, its public state and the touches
 /// of its current sequence (since its last reset).
-struct RecognizerSlot {
+struct RecognizerSlot: Sendable {
     let spec: RecognizerSpec
     let tree: ViewTree
     /// The view it is attached to.

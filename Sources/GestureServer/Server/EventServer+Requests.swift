@@ -10,19 +10,21 @@ import GestureCore
 extension EventServer {
     /// What reading one line gave: a request and its id, or the error to answer; for a
     /// `layout.set` read on the worker thread for a client allowed to control, also its
-    /// layout decoded, validated and compiled there (for 10,000 views that is most of the
-    /// work), and its JSON let go of there.
+    /// layout decoded, validated, compiled and its recognizers made there, for the basis the
+    /// engine had when the line was handed over (for 10,000 views that is all the work but
+    /// installing it), and its JSON let go of there.
     struct ParsedLine: Sendable {
         var request: Result<(id: RequestID?, request: Request), ProtocolError>
-        var layout: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?
+        var layout: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?
 
-        /// Reads `line`; with `decodingLayout`, decodes and compiles the layout of a `layout.set` too.
-        init(_ line: some Collection<UInt8>, decodingLayout: Bool = false) {
+        /// Reads `line`; with a basis, decodes, compiles and prepares the layout of a
+        /// `layout.set` too.
+        init(_ line: some Collection<UInt8>, preparingFor basis: PreparedLayout.Basis? = nil) {
             request = Result { () throws(ProtocolError) in try Request.parse(line) }
-            guard decodingLayout, case .success(let (id, .layoutSet(value))) = request else { return }
+            guard let basis, case .success(let (id, .layoutSet(value))) = request else { return }
             layout = Result { () throws(ConfigurationError) in
                 let spec = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
-                return (spec, ViewTree(validated: spec))
+                return (spec, PreparedLayout(tree: ViewTree(validated: spec), basis: basis))
             }
             request = .success((id, .layoutSet(.null)))
         }
@@ -50,6 +52,8 @@ extension EventServer {
                                                        "message": "\(error.message)"])
             reply = .error(error)
         }
+        // What the request let go of (the layout it replaced) is freed off the loop.
+        release(&published.released)
         // The events a request made go out before its reply, as they would had they come from
         // the input: a subscriber sees the `layout` event of its own layout.set first.
         var notices = publish(published)
@@ -65,8 +69,9 @@ extension EventServer {
     @discardableResult
     public func reload(origin: String) -> Result<ReloadReport, ConfigurationError>? {
         guard let owner else { return nil }
-        let outcome = owner.reload(origin: origin)
+        var outcome = owner.reload(origin: origin)
         if case .success(let report) = outcome.result { policy = ControlPolicy(socket: report.socket) }
+        release(&outcome.events.released)
         announce(publish(outcome.events))
         return outcome.result
     }
@@ -78,7 +83,7 @@ extension EventServer {
     }
 
     private func answer(_ request: Request, id: RequestID?, from client: ClientSession,
-                        layout decoded: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?,
+                        layout decoded: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?,
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
         case .subscribe(let subscription):
@@ -90,7 +95,7 @@ extension EventServer {
             return .done
         case .layoutSet(let value):
             let owner = try requireOwner(id)
-            let layout: (spec: ViewSpec, tree: ViewTree?)
+            let layout: (spec: ViewSpec, prepared: PreparedLayout?)
             do throws(ConfigurationError) {
                 if let decoded { layout = try decoded.get() } else {
                     layout = (try ConfigurationLoader.decodeLayout(value, file: "layout.set"), nil)
@@ -98,7 +103,7 @@ extension EventServer {
             } catch {
                 throw Self.invalidLayout(error, id: id)
             }
-            let replaced = owner.replaceLayout(layout.spec, compiled: layout.tree, reason: "layout.set by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(layout.spec, prepared: layout.prepared, reason: "layout.set by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
         case .viewUpdate(let view, let changes):
@@ -113,7 +118,7 @@ extension EventServer {
                 throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
                                     requestID: id)
             }
-            let replaced = owner.replaceLayout(updated, compiled: nil, reason: "view.update of \(view) by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(updated, prepared: nil, reason: "view.update of \(view) by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
         case .screenSet(let rotation, let width, let height):

@@ -1,5 +1,6 @@
 import GestureCore
 import GestureSystem
+import Synchronization
 import Logging
 import SystemPackage
 
@@ -529,9 +530,10 @@ public final class EventServer {
         let bytes = Array(line)
         let serial = client.serial
         let controls = client.peer.map { policy.allows($0) } ?? false
+        let basis = controls ? owner?.layoutBasis : nil
         do {
             if worker == nil { worker = try WorkerThread(loop: loop) }
-            try worker?.submit(urgent: controls, { ParsedLine(bytes, decodingLayout: controls) }) {
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: basis) }) {
                 [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
             }
         } catch {
@@ -556,6 +558,25 @@ public final class EventServer {
         handle(parsed, from: client)
         guard clients[serial] === client, !client.isClosing else { return }
         awaitService(client)
+    }
+
+    /// Releases `storage` on the worker thread (an urgent job: what waits there is memory),
+    /// taking it over: `storage` is left empty, so the value handed over is the only one
+    /// and its last reference goes on that thread. On the loop when no thread can be had.
+    public func release(_ storage: inout ReleasedStorage) {
+        guard !storage.isEmpty else { return }
+        let parcel = ReleaseParcel()
+        parcel.storage.withLock { swap(&$0, &storage) }
+        guard !workerFailed else { return }
+        do {
+            if worker == nil { worker = try WorkerThread(loop: loop) }
+            try worker?.submit(urgent: true, { parcel.storage.withLock { $0 = ReleasedStorage() } }) { _ in }
+        } catch {
+            workerFailed = true
+            logger.error("cannot start a thread to read long requests; they are read on the loop", metadata: [
+                "error": "\(error)",
+            ])
+        }
     }
 
     /// Jobs on the worker thread not answered yet (tests wait for them).
@@ -700,3 +721,9 @@ public final class EventServer {
 
 @available(*, unavailable, message: "an EventServer lives on its event loop's thread")
 extension EventServer: Sendable {}
+
+/// What ``EventServer/release(_:)`` hands to the worker thread: the storage moves in on the
+/// loop and is emptied, freed, on the worker.
+private final class ReleaseParcel: Sendable {
+    let storage = Mutex(ReleasedStorage())
+}

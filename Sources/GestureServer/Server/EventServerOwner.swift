@@ -14,10 +14,16 @@ public protocol EventServerOwner: AnyObject {
     var currentLayout: ViewSpec { get }
 
     /// Replaces the layout with a validated one: touches already down keep their views and
-    /// recognizers (`Engine.replaceLayout`). `compiled` is the layout's tree when it was
-    /// compiled already (off the loop, for a long `layout.set`); `nil` compiles it here.
-    /// Returns the new revision and the `layout` event that announces it.
-    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement
+    /// recognizers (`Engine.replaceLayout`). `prepared` is the layout compiled and its
+    /// recognizers made already (off the loop, for ``layoutBasis``); `nil` does it here.
+    /// Returns the new revision and the `layout` event that announces it, with what was let
+    /// go of (``EncodedEvents/released``: the replaced layout) for the server to release off
+    /// the loop.
+    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement
+
+    /// What a new layout's recognizers are made with now (`PreparedLayout.Basis`): the server
+    /// prepares a layout for it on its worker thread.
+    var layoutBasis: PreparedLayout.Basis { get }
 
     /// Sets the panel's rotation and, when given, the screen's size in points for touches that
     /// begin from now on (`screen.set`): touches already down keep their mapping. The change
@@ -26,7 +32,7 @@ public protocol EventServerOwner: AnyObject {
     func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement
 
     /// Re-reads the configuration (SIGHUP, `reload`). On success a changed layout is applied
-    /// as ``replaceLayout(_:compiled:reason:)`` does; an invalid configuration changes nothing.
+    /// as ``replaceLayout(_:prepared:reason:)`` does; an invalid configuration changes nothing.
     func reload(origin: String) -> ReloadOutcome
 
     /// Hit-tests a point of the current layout, with its trace, without a touch.

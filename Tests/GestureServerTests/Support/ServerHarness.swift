@@ -112,7 +112,11 @@ final class TestOwner: EventServerOwner {
         return encoded
     }
 
-    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
+    var layoutBasis: PreparedLayout.Basis {
+        PreparedLayout.Basis(settings: GestureSettings(), screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
+    }
+
+    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
         currentLayout = layout
         revision += 1
