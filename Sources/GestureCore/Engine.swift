@@ -106,9 +106,9 @@ public struct Engine {
 
     private mutating func install(_ prepared: PreparedLayout) {
         tree = prepared.tree
-        // Idle retired layouts go first: retiring fails every recognizer that holds no touch,
-        // the long retired ones again, which would keep them in play until the next frame.
-        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
+        // Idle retired layouts go first: retiring fails every recognizer in play that holds
+        // no touch, the long retired ones' again. No step costs the layouts' recognizers.
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: touches) }
         arena.replaceLayout(prepared, keepingRetired: !touches.isEmpty)
         nextDeadline = arena.earliestDeadline()
     }

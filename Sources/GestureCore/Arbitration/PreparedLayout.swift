@@ -5,8 +5,8 @@
 /// instructions for 10,000 recognizers); it depends only on the tree and the ``Basis`` (the
 /// settings and the screen), so a driver makes it away from its event loop
 /// (docs/decisions.md, *Taking a layout off the loop*), and the engine installs it between two
-/// frames in time independent of the layout's size when nothing is retired, or in one copy of
-/// the slots when touches keep a retired layout.
+/// frames in time independent of the layout's size: the slots become a bank of the arena as
+/// they are (``SlotBanks``).
 ///
 /// A layout prepared for settings or a screen that changed before it was installed is made
 /// again by the engine, on the spot: the result is the same as if it had never been prepared.
