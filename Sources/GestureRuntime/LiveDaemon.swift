@@ -123,6 +123,10 @@ public final class LiveDaemon: EventServerOwner {
         server.shutdown(reason: "stopping", message: "gestured is stopping")
     }
 
+    /// Jobs the server's worker thread has not answered yet (a long request line, a layout
+    /// being prepared): tests that drive the loop wait for them.
+    public var jobsOffLoop: Int { server.linesBeingParsed }
+
     /// The `STATUS=` line: the device (or what is awaited) and the subscribers.
     public var statusLine: String {
         let input = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
@@ -171,9 +175,15 @@ public final class LiveDaemon: EventServerOwner {
                            screen: runner.screen)
     }
 
-    public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, prepared: nil, reason: $1) }) {
+    public var layoutRevision: Int { running.revision }
+
+    public func reloadWork() -> @Sendable () -> ReloadPreparation {
+        running.reloadWork(basis: layoutBasis)
+    }
+
+    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
+        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

@@ -256,9 +256,15 @@ public final class SocketReplay: EventServerOwner {
                     screen: replayer.pipeline.screen)
     }
 
-    public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, prepared: nil, reason: $1) }) {
+    public var layoutRevision: Int { running.revision }
+
+    public func reloadWork() -> @Sendable () -> ReloadPreparation {
+        running.reloadWork(basis: layoutBasis)
+    }
+
+    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
+        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }

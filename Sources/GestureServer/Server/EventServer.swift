@@ -550,13 +550,47 @@ public final class EventServer {
         return true
     }
 
-    /// A long line read on the worker thread: answered now, then the client's next lines.
+    /// A long line read on the worker thread: answered now, then the client's next lines
+    /// (unless answering it went to the worker in turn).
     private func parsedOffLoop(_ parsed: ParsedLine, serial: Int, bytes: Int) {
         bufferedRequestBytes -= bytes
         guard let client = clients[serial], !client.isClosing else { return }
         client.parsing = false
         handle(parsed, from: client)
-        guard clients[serial] === client, !client.isClosing else { return }
+        guard clients[serial] === client, !client.isClosing, !client.parsing else { return }
+        awaitService(client)
+    }
+
+    /// Runs `work` on the worker thread, before the lines of clients not allowed to control,
+    /// and `completion` with its result on the loop: false, and nothing done, when no thread
+    /// can be had.
+    func runOffLoop<Value: Sendable>(_ work: @escaping @Sendable () -> Value, completion: @escaping (Value) -> Void) -> Bool {
+        guard !workerFailed else { return false }
+        do {
+            if worker == nil { worker = try WorkerThread(loop: loop) }
+            try worker?.submit(urgent: true, work, completion: completion)
+            return true
+        } catch {
+            workerFailed = true
+            logger.error("cannot start a thread to read long requests; they are read on the loop", metadata: [
+                "error": "\(error)",
+            ])
+            return false
+        }
+    }
+
+    /// Stops reading `client` while its request is answered off the loop
+    /// (``resumeAfterWork(_:)`` reads it again): its later lines wait, in order.
+    func pauseForWork(_ client: ClientSession) {
+        client.parsing = true
+        client.readPaused = true
+        updateInterest(client)
+    }
+
+    /// The request of `serial` that went off the loop is answered: its next lines.
+    func resumeAfterWork(_ serial: Int) {
+        guard let client = clients[serial], !client.isClosing else { return }
+        client.parsing = false
         awaitService(client)
     }
 
@@ -579,7 +613,8 @@ public final class EventServer {
         }
     }
 
-    /// Jobs on the worker thread not answered yet (tests wait for them).
+    /// Jobs on the worker thread not answered yet (tests wait for them): long lines being
+    /// read, layouts being prepared, storage being released.
     public var linesBeingParsed: Int { worker?.pending ?? 0 }
 
     /// The client's next line, with the budget of buffered bytes kept; at the end of its

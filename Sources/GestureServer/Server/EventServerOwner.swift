@@ -31,9 +31,20 @@ public protocol EventServerOwner: AnyObject {
     /// announces it.
     func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement
 
-    /// Re-reads the configuration (SIGHUP, `reload`). On success a changed layout is applied
-    /// as ``replaceLayout(_:prepared:reason:)`` does; an invalid configuration changes nothing.
-    func reload(origin: String) -> ReloadOutcome
+    /// The revision of the layout in force: one more for every replacement. Work made off
+    /// the loop for an older revision is made again.
+    var layoutRevision: Int { get }
+
+    /// What a reload does that needs neither the loop nor the engine, to run on the worker
+    /// thread: reading, validating and compiling the configuration file, and preparing its
+    /// layout for ``layoutBasis`` when it differs from the one in force.
+    func reloadWork() -> @Sendable () -> ReloadPreparation
+
+    /// Re-reads the configuration (SIGHUP, `reload`) with what ``reloadWork()`` made for the
+    /// revision and basis in force (`nil`: all of it here). On success a changed layout is
+    /// applied as ``replaceLayout(_:prepared:reason:)`` does; an invalid configuration changes
+    /// nothing.
+    func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome
 
     /// Hit-tests a point of the current layout, with its trace, without a touch.
     func hitTest(_ point: Point) -> HitTestEvent
@@ -69,6 +80,25 @@ public struct ScreenReplacement: Sendable {
     public init(screen: ScreenGeometry, events: EncodedEvents) {
         self.screen = screen
         self.events = events
+    }
+}
+
+/// A configuration file read off the loop for a reload, for the layout of `revision` and
+/// for `basis`: the configuration, or what is wrong with it, and its layout prepared when it
+/// differs from that layout.
+public struct ReloadPreparation: Sendable {
+    public var revision: Int
+    public var basis: PreparedLayout.Basis
+    public var configuration: Result<Configuration, ConfigurationError>
+    /// `nil` when the file's layout is the one in force.
+    public var layout: PreparedLayout?
+
+    public init(revision: Int, basis: PreparedLayout.Basis, configuration: Result<Configuration, ConfigurationError>,
+                layout: PreparedLayout?) {
+        self.revision = revision
+        self.basis = basis
+        self.configuration = configuration
+        self.layout = layout
     }
 }
 

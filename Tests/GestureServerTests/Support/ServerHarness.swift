@@ -129,7 +129,14 @@ final class TestOwner: EventServerOwner {
         return ScreenReplacement(screen: screen, events: encode([.screen(time: .zero, screen: screen, message: reason)]))
     }
 
-    func reload(origin: String) -> ReloadOutcome {
+    var layoutRevision: Int { revision }
+
+    func reloadWork() -> @Sendable () -> ReloadPreparation {
+        let revision = revision, basis = layoutBasis
+        return { ReloadPreparation(revision: revision, basis: basis, configuration: .failure(ConfigurationError(file: "test", problems: [])), layout: nil) }
+    }
+
+    func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
         record("reload")
         return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: false, socket: SocketConfig())))
     }
