@@ -105,14 +105,34 @@ public struct Engine {
     }
 
     private mutating func install(_ prepared: PreparedLayout) {
+        if prepared.tree !== tree { replacedTrees.append(tree) }
         tree = prepared.tree
         // Idle retired layouts go first: retiring fails every recognizer in play that holds
         // no touch, the long retired ones' again. No step costs the layouts' recognizers.
         if !touches.isEmpty { arena.dropIdleLayouts(touches: touches) }
         arena.replaceLayout(prepared, keepingRetired: !touches.isEmpty)
         nextDeadline = arena.earliestDeadline()
+        releaseReplacedTrees()
     }
 
+    /// Replaced trees that touches or the last tap may still refer to: held here until none
+    /// does, then let go of with the rest (``takeReleased()``), so that the last reference to
+    /// a tree of 10,000 views is not dropped by a touch that ends, on the driver's loop. At
+    /// most two a touch (its tree, and the one its view was last looked up in) and the last
+    /// tap's.
+    private var replacedTrees: [ViewTree] = []
+
+    private mutating func releaseReplacedTrees() {
+        var position = 0
+        while position < replacedTrees.count {
+            let held = replacedTrees[position]
+            if lastTap?.tree === held || touches.contains(where: { $0.tree === held || $0.live?.tree === held }) {
+                position += 1
+            } else {
+                arena.release(tree: replacedTrees.remove(at: position))
+            }
+        }
+    }
     /// What the engine let go of since the last call (dropped layouts' recognizers, replaced
     /// trees), for the driver to release where it costs its loop nothing.
     public mutating func takeReleased() -> ReleasedStorage {
@@ -417,6 +437,7 @@ public struct Engine {
         send(at: time, into: &events)
         arena.resetFinished()
         touches.removeAll { $0.inputEnded && $0.delivery.isFinished }
+        if !replacedTrees.isEmpty { releaseReplacedTrees() }
         if touches.isEmpty { arena.dropRetired() }
     }
 

@@ -119,6 +119,11 @@ struct GestureArena {
         if !dropped.isEmpty { released.add(dropped) }
     }
 
+    /// Lets go of a tree the engine no longer refers to, with the recognizers dropped.
+    mutating func release(tree: ViewTree) {
+        released.add(tree)
+    }
+
     /// Puts the recognizers of `prepared` in a bank of their own, as the current layout.
     private mutating func install(_ prepared: PreparedLayout) {
         currentTree = prepared.tree
