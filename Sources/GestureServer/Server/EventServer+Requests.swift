@@ -38,8 +38,8 @@ extension EventServer {
     /// Answers a line already read (on the loop, or on the worker thread for a long one). A
     /// `view.update` or `reload` is answered once the worker thread has made its layout
     /// (``answerOffLoop(_:id:from:)``); the client's later lines wait for it.
-    func handle(_ parsed: ParsedLine, from client: ClientSession) {
-        counters.requests += 1
+    func handle(_ parsed: ParsedLine, from client: ClientSession, counted: Bool = false) {
+        if !counted { counters.requests += 1 }
         var published = EncodedEvents()
         let reply: Reply
         do throws(ProtocolError) {
@@ -47,7 +47,7 @@ extension EventServer {
             if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
-            if answerOffLoop(request, id: id, from: client) { return }
+            if prepareAgainIfStale(parsed, from: client) || answerOffLoop(request, id: id, from: client) { return }
             reply = .ok(id, try answer(request, id: id, from: client, layout: parsed.layout, publishing: &published))
         } catch {
             reply = refused(error, client.serial)
@@ -100,6 +100,32 @@ extension EventServer {
         release(&outcome.events.released)
         announce(publish(outcome.events))
         return outcome.result
+    }
+
+    /// A `layout.set` whose layout was prepared for a basis that changed before it came back
+    /// (a `screen.set`, a device with another resolution) is prepared again on the worker
+    /// thread, and then answered: installing it as it is would make its recognizers again on
+    /// the loop. False when its layout is current, or no thread can be had (the engine makes
+    /// it again then, with the same result).
+    private func prepareAgainIfStale(_ parsed: ParsedLine, from client: ClientSession) -> Bool {
+        guard let basis = owner?.layoutBasis, case .success(let made)? = parsed.layout, made.prepared.basis != basis else {
+            return false
+        }
+        let serial = client.serial
+        let tree = made.prepared.tree
+        let started = runOffLoop({ () -> ParsedLine in
+            var again = parsed
+            again.layout = .success((made.spec, PreparedLayout(tree: tree, basis: basis)))
+            return again
+        }) { [unowned self] (again: ParsedLine) in
+            guard let client = clients[serial], !client.isClosing else { return }
+            client.parsing = false
+            handle(again, from: client, counted: true)
+            if !client.parsing { resumeAfterWork(serial) }
+        }
+        guard started else { return false }
+        pauseForWork(client)
+        return true
     }
 
     /// Sends a `view.update` or a `reload` to the worker thread, to be answered when it is

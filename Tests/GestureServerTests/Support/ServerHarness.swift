@@ -112,12 +112,18 @@ final class TestOwner: EventServerOwner {
         return encoded
     }
 
-    var layoutBasis: PreparedLayout.Basis {
-        PreparedLayout.Basis(settings: GestureSettings(), screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
-    }
+    /// What the engine would make a layout's recognizers with (a test changes it as
+    /// `screen.set` would).
+    var layoutBasis = PreparedLayout.Basis(settings: GestureSettings(), screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
+    /// For each replacement, the basis of the layout prepared off the loop (`nil`: none).
+    private(set) var preparedBases: [PreparedLayout.Basis?] = []
+    /// Reloads prepared off the loop (``reloadWork()``), and the revision each applied one was made for.
+    private(set) var reloadWorks = 0
+    private(set) var reloadedRevisions: [Int?] = []
 
     func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
+        preparedBases.append(prepared?.basis)
         currentLayout = layout
         revision += 1
         return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, message: reason)]))
@@ -132,12 +138,14 @@ final class TestOwner: EventServerOwner {
     var layoutRevision: Int { revision }
 
     func reloadWork() -> @Sendable () -> ReloadPreparation {
+        reloadWorks += 1
         let revision = revision, basis = layoutBasis
         return { ReloadPreparation(revision: revision, basis: basis, configuration: .failure(ConfigurationError(file: "test", problems: [])), layout: nil) }
     }
 
     func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
         record("reload")
+        reloadedRevisions.append(prepared?.revision)
         return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: false, socket: SocketConfig())))
     }
 
