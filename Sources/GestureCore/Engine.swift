@@ -149,10 +149,17 @@ public struct Engine {
     /// (`screen.set`): the layout's recognizers are made again with them, as for a new layout,
     /// so touches already down keep the recognizers they began with. Nothing happens when
     /// both are unchanged.
-    public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
+    /// `prepared` is the layout in force made for them off the driver's loop; one made for
+    /// another tree or basis is made again here.
+    public mutating func reconfigure(settings: GestureSettings, screen: Rect, prepared: PreparedLayout? = nil) {
         guard settings != self.settings || screen != arena.context.screen else { return }
         self.settings = settings
-        install(PreparedLayout(tree: tree, basis: PreparedLayout.Basis(settings: settings, screen: screen)))
+        let basis = PreparedLayout.Basis(settings: settings, screen: screen)
+        if let prepared, prepared.tree === tree, prepared.basis == basis {
+            install(prepared)
+        } else {
+            install(PreparedLayout(tree: tree, basis: basis))
+        }
     }
 
     /// Fires every deadline up to and including `time`, earliest first.

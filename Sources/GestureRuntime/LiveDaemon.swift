@@ -151,15 +151,23 @@ public final class LiveDaemon: EventServerOwner {
         return LayoutReplacement(revision: revision, events: events)
     }
 
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                          prepared: PreparedLayout?) -> ScreenReplacement {
         let wanted = running.setScreen(rotation: rotation, width: width, height: height, current: runner.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
         return ScreenReplacement(screen: runner.screen, events: events)
     }
 
+    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        let basis = runner.basis(rotation: rotation, size: RunningLayout.size(width: width, height: height, current: runner.screen))
+        guard basis != layoutBasis else { return nil }
+        let tree = runner.tree
+        return { PreparedLayout(tree: tree, basis: basis) }
+    }
+
     /// The runner's pipeline takes the screen and announces it in the stream (stdout too).
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
-        var output = runner.setScreen(rotation: rotation, size: size, message: message)
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
+        var output = runner.setScreen(rotation: rotation, size: size, message: message, prepared: prepared)
         return sink.forServer(&output)
     }
 

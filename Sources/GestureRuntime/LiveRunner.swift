@@ -161,6 +161,14 @@ public final class LiveRunner {
     /// What a new layout's recognizers are made with now (``PreparedLayout/Basis``).
     public var layoutBasis: PreparedLayout.Basis { pipeline.basis }
 
+    /// What a new layout's recognizers would be made with on a screen of `rotation` and `size`.
+    public func basis(rotation: ScreenRotation, size: Size) -> PreparedLayout.Basis {
+        pipeline.basis(rotation: rotation, size: size)
+    }
+
+    /// The layout in force.
+    public var tree: ViewTree { pipeline.tree }
+
     /// The stream's `warning`s for `messages` (clients the server dropped), returned instead
     /// of handed to the sink, for the same reason.
     public func encodeWarnings(_ messages: [String]) -> PipelineOutput {
@@ -174,9 +182,9 @@ public final class LiveRunner {
 
     /// A new screen for touches that begin from now on (`screen.set`); returns the stream's
     /// `screen` event instead of handing it to the sink, as ``replaceLayout(_:revision:message:)``.
-    public func setScreen(rotation: ScreenRotation, size: Size, message: String) -> PipelineOutput {
+    public func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> PipelineOutput {
         publish()
-        pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock())
+        pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock(), prepared: prepared)
         return take()
     }
 

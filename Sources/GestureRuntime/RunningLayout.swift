@@ -38,10 +38,15 @@ final class RunningLayout {
 
     /// The screen `screen.set` asks for: `rotation`, and the current size unless it gives one.
     /// The caller applies it; the change is remembered until a reload.
+    /// The size `screen.set` asks for: the current one where it gives none.
+    static func size(width: Double?, height: Double?, current: ScreenGeometry) -> Size {
+        Size(width: width ?? current.size.width, height: height ?? current.size.height)
+    }
+
     func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, current: ScreenGeometry,
                    reason: String) -> (rotation: ScreenRotation, size: Size) {
         screenIsSet = true
-        let size = Size(width: width ?? current.size.width, height: height ?? current.size.height)
+        let size = Self.size(width: width, height: height, current: current)
         logger.info("screen set", metadata: [
             "rotation": "\(rotation.degrees)", "width": "\(size.width)", "height": "\(size.height)", "reason": "\(reason)",
         ])

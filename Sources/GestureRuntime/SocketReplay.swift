@@ -231,16 +231,27 @@ public final class SocketReplay: EventServerOwner {
         return LayoutReplacement(revision: revision, events: events)
     }
 
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                          prepared: PreparedLayout?) -> ScreenReplacement {
         let wanted = running.setScreen(rotation: rotation, width: width, height: height,
                                        current: replayer.pipeline.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
         return ScreenReplacement(screen: replayer.pipeline.screen, events: events)
     }
 
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
+    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        // Read in place: a copy of the pipeline would share, and then copy, the arena's slots.
+        let size = RunningLayout.size(width: width, height: height, current: replayer.pipeline.screen)
+        let basis = replayer.pipeline.basis(rotation: rotation, size: size)
+        guard basis != layoutBasis else { return nil }
+        let tree = replayer.pipeline.tree
+        return { PreparedLayout(tree: tree, basis: basis) }
+    }
+
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
         publishProduced()
-        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime)
+        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime,
+                                    prepared: prepared)
         var output = take()
         return sink.forServer(&output)
     }

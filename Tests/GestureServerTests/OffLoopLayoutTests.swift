@@ -102,6 +102,25 @@ struct OffLoopLayoutTests {
         #expect(harness.owner.calls == ["replaceLayout screen", "hitTest 10 10"])
     }
 
+    /// A `screen.set` that changes the recognizers (settings in millimetres, edge pans) makes
+    /// the layout again for the new screen on the worker thread; again if a layout came in
+    /// meanwhile.
+    @Test func aScreenSetMakesTheLayoutAgainOffTheLoop() throws {
+        let harness = try ServerHarness()
+        harness.owner.screenChangesRecognizers = true
+        let controller = try harness.connect()
+        try controller.send(#"{"type":"screen.set","id":1,"rotation":90,"width":1080,"height":1920}"#)
+        try Self.handOver(harness)
+        _ = harness.owner.replaceLayout(ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
+                                        prepared: nil, reason: "another controller")
+        try harness.settle()
+        let reply = try #require(controller.take().first)
+        #expect(reply.object["ok"] as? Bool == true, "\(reply.object)")
+        #expect(harness.owner.calls == ["replaceLayout other", "setScreen 90 1080 1920"])
+        #expect(harness.owner.preparedBases.last == PreparedLayout.Basis(settings: GestureSettings(),
+                                                                         screen: Rect(x: 0, y: 0, width: 1080, height: 1920)))
+    }
+
     /// A reload read for a layout that a `layout.set` replaced meanwhile is read again.
     @Test func aReloadMadeForAReplacedLayoutIsMadeAgain() throws {
         let harness = try ServerHarness()

@@ -194,22 +194,40 @@ public struct GesturePipeline {
     /// rotation, and the size in points. Touches already down keep the screen they began on
     /// (their mapping) and their recognizers; edge pans and distances in millimetres follow
     /// the new size. The stream announces it.
-    public mutating func setScreen(rotation: ScreenRotation, size: Size, message: String, at time: Timestamp) {
+    /// `prepared` is the layout in force prepared off the driver's loop for
+    /// ``basis(rotation:size:)``; one prepared for another tree or basis is made again here.
+    public mutating func setScreen(rotation: ScreenRotation, size: Size, message: String, at time: Timestamp,
+                                   prepared: PreparedLayout? = nil) {
         currentTime = max(currentTime, time)
         screen.rotation = rotation
         screen.size = size
-        var resolved = engine.settings
-        if let calibration, input != nil {
+        if let calibration {
             let mapped = mappedScreen(screen, calibration)
             input?.setScreen(mapped)
-            if let mapping = input?.mapping, let converted = try? settings(for: mapping, device: device?.name ?? "") {
-                resolved = converted
-            }
         }
-        engine.reconfigure(settings: resolved, screen: screen.bounds)
+        let resolved = resolvedSettings(for: screen)
+        engine.reconfigure(settings: resolved, screen: screen.bounds, prepared: prepared)
         nextDeadline = engine.nextDeadline
         emit(.screen(time: currentTime, screen: screen, message: message))
         takeReleased()
+    }
+
+    /// What the layout's recognizers would be made with after ``setScreen(rotation:size:message:at:prepared:)``
+    /// with `rotation` and `size`: the screen's bounds, and the settings with distances in
+    /// millimetres converted for the device's mapping onto it.
+    public func basis(rotation: ScreenRotation, size: Size) -> PreparedLayout.Basis {
+        var screen = self.screen
+        screen.rotation = rotation
+        screen.size = size
+        return PreparedLayout.Basis(settings: resolvedSettings(for: screen), screen: screen.bounds)
+    }
+
+    /// The engine's settings for `screen`: converted again for the device's mapping onto it
+    /// when there is a device (unchanged when they cannot be).
+    private func resolvedSettings(for screen: ScreenGeometry) -> GestureSettings {
+        guard let calibration, var mapping = input?.mapping else { return engine.settings }
+        mapping.screen = mappedScreen(screen, calibration)
+        return (try? settings(for: mapping, device: device?.name ?? "")) ?? engine.settings
     }
 
     /// The screen a device's contacts are mapped onto: `screen` with the calibration in force.

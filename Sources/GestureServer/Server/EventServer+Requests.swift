@@ -156,10 +156,40 @@ extension EventServer {
                 var published = EncodedEvents()
                 finishOffLoop(reply, publishing: &published, serial: serial)
             }
-        case .subscribe, .unsubscribe, .layoutSet, .screenSet, .hitTest, .status:
+        case .screenSet(let rotation, let width, let height):
+            guard screenOffLoop(rotation, width, height, id: id, peer: client.peerDescription, serial: serial) else { return false }
+            pauseForWork(client)
+        case .subscribe, .unsubscribe, .layoutSet, .hitTest, .status:
             return false
         }
         return true
+    }
+
+    /// Makes the layout in force again for the screen a `screen.set` asks for on the worker
+    /// thread, and sets the screen with it when it is back; made again if another layout or
+    /// basis came in meanwhile. False when the recognizers would not change (answered at
+    /// once) or no thread can be had.
+    private func screenOffLoop(_ rotation: ScreenRotation, _ width: Double?, _ height: Double?, id: RequestID?, peer: String,
+                               serial: Int) -> Bool {
+        guard let running = owner, let work = running.screenWork(rotation: rotation, width: width, height: height) else {
+            return false
+        }
+        let revision = running.layoutRevision, basis = running.layoutBasis
+        return runOffLoop(work) { [unowned self] (prepared: PreparedLayout) in
+            let current = self.owner.map { revision == $0.layoutRevision && basis == $0.layoutBasis } ?? false
+            if !current, self.owner != nil, screenOffLoop(rotation, width, height, id: id, peer: peer, serial: serial) { return }
+            var published = EncodedEvents()
+            let reply: Reply
+            if let owner = self.owner {
+                let set = owner.setScreen(rotation: rotation, width: width, height: height, reason: "screen.set by \(peer)",
+                                          prepared: current ? prepared : nil)
+                published = set.events
+                reply = .ok(id, .screen(set.screen))
+            } else {
+                reply = refused(ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id), serial)
+            }
+            finishOffLoop(reply, publishing: &published, serial: serial)
+        }
     }
 
     /// Makes the layout a `view.update` asks for on the worker thread, from the layout in
@@ -276,7 +306,7 @@ extension EventServer {
         case .screenSet(let rotation, let width, let height):
             let owner = try requireOwner(id)
             let set = owner.setScreen(rotation: rotation, width: width, height: height,
-                                      reason: "screen.set by \(client.peerDescription)")
+                                      reason: "screen.set by \(client.peerDescription)", prepared: nil)
             published = set.events
             return .screen(set.screen)
         case .hitTest(let x, let y):

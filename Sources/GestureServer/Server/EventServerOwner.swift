@@ -29,7 +29,15 @@ public protocol EventServerOwner: AnyObject {
     /// begin from now on (`screen.set`): touches already down keep their mapping. The change
     /// lasts until a reload. Returns the screen now in force and the `screen` event that
     /// announces it.
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement
+    /// `prepared` is the layout in force made for that screen off the loop (``screenWork(rotation:width:height:)``);
+    /// `nil`, or one made for another layout or basis, is made here.
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                   prepared: PreparedLayout?) -> ScreenReplacement
+
+    /// Making the layout in force again for the screen `screen.set` asks for, to run on the
+    /// worker thread: `nil` when its recognizers would not change (a rotation of a screen
+    /// whose settings are in points).
+    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)?
 
     /// The revision of the layout in force: one more for every replacement. Work made off
     /// the loop for an older revision is made again.

@@ -129,8 +129,22 @@ final class TestOwner: EventServerOwner {
         return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, message: reason)]))
     }
 
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    /// Whether `screen.set` makes the layout again off the loop (``screenWork(rotation:width:height:)``):
+    /// off unless a test sets it, as the settings of most screens are in points.
+    var screenChangesRecognizers = false
+
+    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        guard screenChangesRecognizers else { return nil }
+        var wanted = layoutBasis
+        wanted.screen = Rect(x: 0, y: 0, width: width ?? 1920, height: height ?? 1080)
+        let layout = currentLayout, basis = wanted
+        return { PreparedLayout(tree: ViewTree(validated: layout), basis: basis) }
+    }
+
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                   prepared: PreparedLayout?) -> ScreenReplacement {
         record("setScreen \(rotation.degrees) \(width.map { String(Int($0)) } ?? "-") \(height.map { String(Int($0)) } ?? "-")")
+        preparedBases.append(prepared?.basis)
         let screen = ScreenGeometry(width: width ?? 1920, height: height ?? 1080, rotation: rotation)
         return ScreenReplacement(screen: screen, events: encode([.screen(time: .zero, screen: screen, message: reason)]))
     }
