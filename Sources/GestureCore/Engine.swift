@@ -47,8 +47,8 @@ public struct Engine {
                 tracing: Bool = false) {
         self.tree = tree
         self.settings = settings
-        let context = RecognizerContext(screen: screen ?? tree[tree.root].spec.frame)
-        arena = GestureArena(tree: tree, settings: settings, context: context, tracing: tracing)
+        let basis = PreparedLayout.Basis(settings: settings, screen: screen ?? tree[tree.root].spec.frame)
+        arena = GestureArena(PreparedLayout(tree: tree, basis: basis), tracing: tracing)
         self.tracing = tracing
     }
 
@@ -81,15 +81,66 @@ public struct Engine {
     }
 
     /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
+    /// Makes the new layout's recognizers here: a driver with an event loop prepares them
+    /// elsewhere and calls ``replaceLayout(_:)-(PreparedLayout)``.
     public mutating func replaceLayout(_ newTree: ViewTree) {
-        tree = newTree
-        // Idle retired layouts go first: retiring fails every recognizer that holds no touch,
-        // the long retired ones again, which would keep them in play until the next frame.
-        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
-        arena.replaceLayout(newTree)
-        if touches.isEmpty { arena.dropRetired() }
-        nextDeadline = arena.earliestDeadline()
+        replaceLayout(PreparedLayout(tree: newTree, basis: basis))
     }
+
+    /// What a layout's recognizers are made with now: the settings and the screen.
+    public var basis: PreparedLayout.Basis {
+        PreparedLayout.Basis(settings: settings, screen: arena.context.screen)
+    }
+
+    /// Replaces the layout with one prepared away from the loop. Touches already down keep
+    /// their views and recognizers (SPEC 9). A layout prepared for settings or a screen that
+    /// have changed since (``reconfigure(settings:screen:)``) is made again here, so what it
+    /// does never depends on when it was prepared.
+    public mutating func replaceLayout(_ prepared: PreparedLayout) {
+        guard prepared.basis == basis else {
+            replaceLayout(PreparedLayout(tree: prepared.tree, basis: basis))
+            return
+        }
+        install(prepared)
+    }
+
+    private mutating func install(_ prepared: PreparedLayout) {
+        if prepared.tree !== tree { replacedTrees.append(tree) }
+        tree = prepared.tree
+        // Idle retired layouts go first: retiring fails every recognizer in play that holds
+        // no touch, the long retired ones' again. No step costs the layouts' recognizers.
+        if !touches.isEmpty { arena.dropIdleLayouts(touches: touches) }
+        arena.replaceLayout(prepared, keepingRetired: !touches.isEmpty)
+        nextDeadline = arena.earliestDeadline()
+        releaseReplacedTrees()
+    }
+
+    /// Replaced trees that touches or the last tap may still refer to: held here until none
+    /// does, then let go of with the rest (``takeReleased()``), so that the last reference to
+    /// a tree of 10,000 views is not dropped by a touch that ends, on the driver's loop. At
+    /// most two a touch (its tree, and the one its view was last looked up in) and the last
+    /// tap's.
+    private var replacedTrees: [ViewTree] = []
+
+    private mutating func releaseReplacedTrees() {
+        var position = 0
+        while position < replacedTrees.count {
+            let held = replacedTrees[position]
+            if lastTap?.tree === held || touches.contains(where: { $0.tree === held || $0.live?.tree === held }) {
+                position += 1
+            } else {
+                arena.release(tree: replacedTrees.remove(at: position))
+            }
+        }
+    }
+    /// What the engine let go of since the last call (dropped layouts' recognizers, replaced
+    /// trees), for the driver to release where it costs its loop nothing.
+    public mutating func takeReleased() -> ReleasedStorage {
+        arena.takeReleased()
+    }
+
+    /// Whether there is something for ``takeReleased()``: asked after every frame.
+    public var hasReleased: Bool { arena.hasReleased }
 
     /// The screen in points that edge pans measure from.
     public var screen: Rect { arena.context.screen }
@@ -98,13 +149,17 @@ public struct Engine {
     /// (`screen.set`): the layout's recognizers are made again with them, as for a new layout,
     /// so touches already down keep the recognizers they began with. Nothing happens when
     /// both are unchanged.
-    public mutating func reconfigure(settings: GestureSettings, screen: Rect) {
+    /// `prepared` is the layout in force made for them off the driver's loop; one made for
+    /// another tree or basis is made again here.
+    public mutating func reconfigure(settings: GestureSettings, screen: Rect, prepared: PreparedLayout? = nil) {
         guard settings != self.settings || screen != arena.context.screen else { return }
         self.settings = settings
-        if !touches.isEmpty { arena.dropIdleLayouts(touches: &touches) }
-        arena.reconfigure(settings: settings, context: RecognizerContext(screen: screen), tree: tree)
-        if touches.isEmpty { arena.dropRetired() }
-        nextDeadline = arena.earliestDeadline()
+        let basis = PreparedLayout.Basis(settings: settings, screen: screen)
+        if let prepared, prepared.tree === tree, prepared.basis == basis {
+            install(prepared)
+        } else {
+            install(PreparedLayout(tree: tree, basis: basis))
+        }
     }
 
     /// Fires every deadline up to and including `time`, earliest first.
@@ -389,6 +444,7 @@ public struct Engine {
         send(at: time, into: &events)
         arena.resetFinished()
         touches.removeAll { $0.inputEnded && $0.delivery.isFinished }
+        if !replacedTrees.isEmpty { releaseReplacedTrees() }
         if touches.isEmpty { arena.dropRetired() }
     }
 

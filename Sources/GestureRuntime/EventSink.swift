@@ -11,8 +11,17 @@ public protocol EventSink: AnyObject {
     /// at): false while no client is connected, so a kiosk whose page has not connected yet,
     /// or a benchmark, builds none. Read at the start of each input batch.
     var wantsSummaries: Bool { get }
+    /// Takes over what the pipeline let go of (``PipelineOutput/released``), leaving
+    /// `storage` empty, and releases it where it suits the sink: a sink on an event loop
+    /// hands it to another thread.
+    func release(_ storage: inout ReleasedStorage)
 }
 
 extension EventSink {
     public var wantsSummaries: Bool { true }
+
+    /// Released here and now.
+    public func release(_ storage: inout ReleasedStorage) {
+        storage = ReleasedStorage()
+    }
 }

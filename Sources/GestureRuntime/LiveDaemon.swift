@@ -128,6 +128,10 @@ public final class LiveDaemon: EventServerOwner {
         server.shutdown(reason: "stopping", message: "gestured is stopping")
     }
 
+    /// Jobs the server's worker thread has not answered yet (a long request line, a layout
+    /// being prepared): tests that drive the loop wait for them.
+    public var jobsOffLoop: Int { server.linesBeingParsed }
+
     /// The `STATUS=` line: the device (or what is awaited) and the subscribers.
     public var statusLine: String {
         let input = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
@@ -139,23 +143,37 @@ public final class LiveDaemon: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
-        let revision = running.replace(with: layout, reason: reason)
+    public var layoutBasis: PreparedLayout.Basis { runner.layoutBasis }
+
+    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
+        var replaced = ReleasedStorage()
+        let revision = running.replace(with: layout, reason: reason, released: &replaced)
         // The pipeline announces it in the stream's numbering; stdout gets it too.
-        let output = runner.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
-                                          message: "layout replaced: \(reason)")
-        return LayoutReplacement(revision: revision, events: sink.forServer(output))
+        var output = runner.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
+                                          revision: revision, message: "layout replaced: \(reason)")
+        var events = sink.forServer(&output)
+        events.released.add(contentsOf: replaced)
+        return LayoutReplacement(revision: revision, events: events)
     }
 
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                          prepared: PreparedLayout?) -> ScreenReplacement {
         let wanted = running.setScreen(rotation: rotation, width: width, height: height, current: runner.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
         return ScreenReplacement(screen: runner.screen, events: events)
     }
 
+    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        let basis = runner.basis(rotation: rotation, size: RunningLayout.size(width: width, height: height, current: runner.screen))
+        guard basis != layoutBasis else { return nil }
+        let tree = runner.tree
+        return { PreparedLayout(tree: tree, basis: basis) }
+    }
+
     /// The runner's pipeline takes the screen and announces it in the stream (stdout too).
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
-        sink.forServer(runner.setScreen(rotation: rotation, size: size, message: message))
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
+        var output = runner.setScreen(rotation: rotation, size: size, message: message, prepared: prepared)
+        return sink.forServer(&output)
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -170,15 +188,22 @@ public final class LiveDaemon: EventServerOwner {
                            screen: runner.screen)
     }
 
-    public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
+    public var layoutRevision: Int { running.revision }
+
+    public func reloadWork() -> @Sendable () -> ReloadPreparation {
+        running.reloadWork(basis: layoutBasis)
+    }
+
+    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
+        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        sink.forServer(runner.encodeWarnings(notices.map(\.message)))
+        var output = runner.encodeWarnings(notices.map(\.message))
+        return sink.forServer(&output)
     }
 
     public func serverChanged(_ change: ServerChange) {

@@ -170,11 +170,22 @@ public final class LiveRunner {
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
     /// the sink: the socket server publishes what its owner returns.
-    public func replaceLayout(_ tree: ViewTree, revision: Int, message: String) -> PipelineOutput {
+    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> PipelineOutput {
         publish()
-        pipeline.replaceLayout(tree, revision: revision, message: message, at: clock())
+        pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())
         return take()
     }
+
+    /// What a new layout's recognizers are made with now (``PreparedLayout/Basis``).
+    public var layoutBasis: PreparedLayout.Basis { pipeline.basis }
+
+    /// What a new layout's recognizers would be made with on a screen of `rotation` and `size`.
+    public func basis(rotation: ScreenRotation, size: Size) -> PreparedLayout.Basis {
+        pipeline.basis(rotation: rotation, size: size)
+    }
+
+    /// The layout in force.
+    public var tree: ViewTree { pipeline.tree }
 
     /// The stream's `warning`s for `messages` (clients the server dropped), returned instead
     /// of handed to the sink, for the same reason.
@@ -189,9 +200,9 @@ public final class LiveRunner {
 
     /// A new screen for touches that begin from now on (`screen.set`); returns the stream's
     /// `screen` event instead of handing it to the sink, as ``replaceLayout(_:revision:message:)``.
-    public func setScreen(rotation: ScreenRotation, size: Size, message: String) -> PipelineOutput {
+    public func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> PipelineOutput {
         publish()
-        pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock())
+        pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock(), prepared: prepared)
         return take()
     }
 
@@ -444,6 +455,7 @@ public final class LiveRunner {
         swap(&batch, &spare)
         swap(&batch, &pipeline.output)
         forwardPanelEvents(of: batch)
+        if !batch.released.isEmpty { sink.release(&batch.released) }
         sink.publish(batch)
         batch.removeAll()
         spare = batch

@@ -26,19 +26,31 @@ final class ServerSink: EventSink {
 
     var wantsSummaries: Bool { server.clientCount > 0 }
 
+    func release(_ storage: inout ReleasedStorage) {
+        server.release(&storage)
+    }
+
     func publish(_ output: PipelineOutput) {
         stdout?(output.bytes)
         var notices = server.publish(count: output.lines.count) { EncodedEvents(output) }
         while !notices.isEmpty {
-            notices = server.publish(forServer(announce(notices)))
+            var warnings = announce(notices)
+            var batch = forServer(&warnings)
+            server.release(&batch.released)
+            notices = server.publish(batch)
         }
         if output.announcesDevice { deviceChanged() }
     }
 
     /// Writes a batch to stdout and returns it as the server publishes it (for the events the
-    /// server's owner returns to it: a `layout` event, `warning`s).
-    func forServer(_ output: PipelineOutput) -> EncodedEvents {
+    /// server's owner returns to it: a `layout` event, `warning`s), with what the pipeline let
+    /// go of taken out of `output` (the only holder), for the server to release.
+    func forServer(_ output: inout PipelineOutput) -> EncodedEvents {
         stdout?(output.bytes)
-        return EncodedEvents(output)
+        var released = ReleasedStorage()
+        swap(&released, &output.released)
+        var events = EncodedEvents(output)
+        events.released = released
+        return events
     }
 }

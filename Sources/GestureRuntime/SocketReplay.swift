@@ -152,7 +152,9 @@ public final class SocketReplay: EventServerOwner {
             }
         }
         guard !replayer.pipeline.output.isEmpty else { return }
-        sink.publish(take())
+        var batch = take()
+        if !batch.released.isEmpty { sink.release(&batch.released) }
+        sink.publish(batch)
     }
 
     /// What the replay's pipeline produced since the last batch, taken out of it.
@@ -214,25 +216,44 @@ public final class SocketReplay: EventServerOwner {
 
     public var currentLayout: ViewSpec { running.layout }
 
-    public func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
+    public var layoutBasis: PreparedLayout.Basis { replayer.pipeline.basis }
+
+    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         publishProduced()
-        let revision = running.replace(with: layout, reason: reason)
-        replayer.pipeline.replaceLayout(compiled ?? ViewTree(validated: layout), revision: revision,
-                                        message: "layout replaced: \(reason)", at: replayer.pipeline.currentTime)
-        return LayoutReplacement(revision: revision, events: sink.forServer(take()))
+        var replaced = ReleasedStorage()
+        let revision = running.replace(with: layout, reason: reason, released: &replaced)
+        replayer.pipeline.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
+                                        revision: revision, message: "layout replaced: \(reason)",
+                                        at: replayer.pipeline.currentTime)
+        var output = take()
+        var events = sink.forServer(&output)
+        events.released.add(contentsOf: replaced)
+        return LayoutReplacement(revision: revision, events: events)
     }
 
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                          prepared: PreparedLayout?) -> ScreenReplacement {
         let wanted = running.setScreen(rotation: rotation, width: width, height: height,
                                        current: replayer.pipeline.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)")
+        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
         return ScreenReplacement(screen: replayer.pipeline.screen, events: events)
     }
 
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String) -> EncodedEvents {
+    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        // Read in place: a copy of the pipeline would share, and then copy, the arena's slots.
+        let size = RunningLayout.size(width: width, height: height, current: replayer.pipeline.screen)
+        let basis = replayer.pipeline.basis(rotation: rotation, size: size)
+        guard basis != layoutBasis else { return nil }
+        let tree = replayer.pipeline.tree
+        return { PreparedLayout(tree: tree, basis: basis) }
+    }
+
+    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
         publishProduced()
-        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime)
-        return sink.forServer(take())
+        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime,
+                                    prepared: prepared)
+        var output = take()
+        return sink.forServer(&output)
     }
 
     public func hitTest(_ point: Point) -> HitTestEvent {
@@ -246,15 +267,22 @@ public final class SocketReplay: EventServerOwner {
                     screen: replayer.pipeline.screen)
     }
 
-    public func reload(origin: String) -> ReloadOutcome {
-        running.reload(origin: origin, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, compiled: nil, reason: $1) }) {
+    public var layoutRevision: Int { running.revision }
+
+    public func reloadWork() -> @Sendable () -> ReloadPreparation {
+        running.reloadWork(basis: layoutBasis)
+    }
+
+    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
+        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
+                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
             applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
         }
     }
 
     public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        sink.forServer(warnings(notices))
+        var output = warnings(notices)
+        return sink.forServer(&output)
     }
 
     public func serverChanged(_ change: ServerChange) {

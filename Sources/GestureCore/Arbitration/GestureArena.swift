@@ -27,21 +27,20 @@ struct GestureArena {
         var position: Int
     }
 
-    private(set) var slots: [RecognizerSlot] = []
+    /// Every recognizer the arena holds, a bank per layout (``SlotBanks``).
+    private(set) var slots = SlotBanks()
     private(set) var settings: GestureSettings
     private(set) var context: RecognizerContext
     var tracing: Bool
 
     /// The layout whose recognizers take new touches; its recognizers start at `currentBase` in
-    /// `slots`, in view order, view `v`'s from `currentBase + viewStarts[v]` to
-    /// `currentBase + viewStarts[v + 1]`.
+    /// `slots` (its bank's base), in view order, view `v`'s from `currentBase + viewStarts[v]`
+    /// to `currentBase + viewStarts[v + 1]`. The other banks hold retired layouts. A touch's
+    /// recognizers all belong to the layout it began in, and so do the recognizers a
+    /// recognizer's lists name (counted from its bank's base).
     private var currentTree: ViewTree
     private var currentBase = 0
     private var viewStarts: [Int] = []
-    /// Where each layout's recognizers start in `slots`, oldest first: the retired layouts',
-    /// then the current one's (`currentBase`, the last). A touch's recognizers all belong to
-    /// the layout it began in, and so do the recognizers a recognizer's lists name.
-    private var layoutStarts: [Int] = []
     /// The recognizers in play: those not at rest, in the order they left it. At rest is as a
     /// reset leaves a recognizer, for all the arena asks: possible, nothing pending, no touch in
     /// its sequence, no deadline. Only a recognizer in play holds a touch or a deadline, or has
@@ -65,93 +64,82 @@ struct GestureArena {
     /// in debug builds only (``count(visits:)``).
     private(set) var visits = 0
 
-    init(tree: ViewTree, settings: GestureSettings, context: RecognizerContext, tracing: Bool) {
-        self.settings = settings
-        self.context = context
+    init(_ prepared: PreparedLayout, tracing: Bool) {
+        settings = prepared.basis.settings
+        context = RecognizerContext(screen: prepared.basis.screen)
         self.tracing = tracing
-        currentTree = tree
-        add(tree)
+        currentTree = prepared.tree
+        install(prepared)
     }
 
-    /// Retires the current recognizers and adds those of `tree`. A retired recognizer that holds
-    /// a touch finishes its sequence; one that holds none is finished at once, silently, with
-    /// whatever it waited for (a double tap half done on a screen that is gone).
-    mutating func replaceLayout(_ tree: ViewTree) {
-        count(visits: slots.count)
-        for index in slots.indices {
-            slots[index].retired = true
-            if slots[index].activeTouches.isEmpty {
-                slots[index].state = .failed
-                slots[index].pending = nil
-                inPlay.insert(index)
+    /// Retires the current recognizers and installs those of `prepared`, made for
+    /// ``settings`` and ``context``'s screen or for new ones (``reconfigure``). A retired
+    /// recognizer that holds a touch finishes its sequence; one that holds none is finished at
+    /// once, silently, with whatever it waited for (a double tap half done on a screen that is
+    /// gone). Only recognizers in play can hold a touch or wait for anything: one at rest is
+    /// left as it is, as failing it would change nothing (no touch reaches it again, and the
+    /// reset at the frame's end would bring it back to rest). With no touch down
+    /// (`keepingRetired` false) the retired layouts are dropped at once.
+    mutating func replaceLayout(_ prepared: PreparedLayout, keepingRetired: Bool) {
+        settings = prepared.basis.settings
+        context = RecognizerContext(screen: prepared.basis.screen)
+        if keepingRetired {
+            count(visits: inPlay.count)
+            for position in 0..<inPlay.count {
+                let index = inPlay.members[position]
+                if slots[index].activeTouches.isEmpty {
+                    slots[index].state = .failed
+                    slots[index].pending = nil
+                }
             }
+        } else {
+            // What `dropRetired` does once they are retired: no touch refers to a recognizer.
+            for bank in slots.order { release(slots.remove(bank: bank)) }
+            inPlay.removeAll()
         }
-        add(tree)
+        released.add(currentTree)
+        install(prepared)
     }
 
-    /// New settings or a new screen for the recognizers of `tree` (the current layout): its
-    /// recognizers are retired as by ``replaceLayout(_:)`` and made again, so recognizers that
-    /// hold touches finish their sequences as they began them.
-    mutating func reconfigure(settings: GestureSettings, context: RecognizerContext, tree: ViewTree) {
-        self.settings = settings
-        self.context = context
-        replaceLayout(tree)
+    /// The recognizers dropped and the trees replaced since the driver last took them
+    /// (``takeReleased()``): where they are freed is the driver's to choose.
+    private var released = ReleasedStorage()
+
+    /// Whether the arena let go of something since ``takeReleased()``.
+    var hasReleased: Bool { !released.isEmpty }
+
+    /// What the arena let go of since the last call.
+    mutating func takeReleased() -> ReleasedStorage {
+        var taken = ReleasedStorage()
+        swap(&taken, &released)
+        return taken
     }
 
-    private mutating func add(_ tree: ViewTree) {
-        let base = slots.count
-        currentTree = tree
-        currentBase = base
-        layoutStarts.append(base)
-        viewStarts = [Int](repeating: 0, count: tree.count + 1)
-        for entry in tree.recognizers { viewStarts[entry.view + 1] += 1 }
-        for view in 0..<tree.count { viewStarts[view + 1] += viewStarts[view] }
-        var indexByID: [String: Int] = [:]
-        for (offset, entry) in tree.recognizers.enumerated() {
-            indexByID[entry.spec.id] = base + offset
-            slots.append(RecognizerSlot(spec: entry.spec, tree: tree, view: entry.view,
-                                        parameters: settings.resolved(entry.spec), context: context))
-        }
-        // Both directions of each list, each pair once: a search of the list built so far for
-        // every entry was a million steps for one recognizer naming 1,000. A recognizer's own
-        // `simultaneousWith` first, then merged with the lists that name it.
-        var namedBy = [[Int]](repeating: [], count: slots.count - base)
-        for index in base..<slots.count {
-            let required = slots[index].spec.requireToFail.compactMap { indexByID[$0] }
-            let simultaneous = slots[index].spec.simultaneousWith.compactMap { indexByID[$0] }
-            count(visits: required.count + simultaneous.count)
-            slots[index].requiredToFail = required
-            slots[index].simultaneous = simultaneous
-            // Ascending and once each, as `index` only grows.
-            for other in required where slots[other].requiredBy.last != index { slots[other].requiredBy.append(index) }
-            for other in simultaneous where other != index { namedBy[other - base].append(index) }
-        }
-        for index in base..<slots.count {
-            count(visits: slots[index].simultaneous.count + namedBy[index - base].count)
-            for other in slots[index].simultaneous where other != index { simultaneousMarks.insert(other) }
-            for other in namedBy[index - base] { simultaneousMarks.insert(other) }
-            slots[index].simultaneous = simultaneousMarks.members
-            simultaneousMarks.removeAll()
-        }
+    private mutating func release(_ dropped: [RecognizerSlot]) {
+        if !dropped.isEmpty { released.add(dropped) }
     }
 
-    /// Drops the retired recognizers. Indices shift, so the engine calls this only when it tracks
-    /// no touch at all (no touch refers to a slot then). Retired slots always precede the
-    /// current layout's.
+    /// Lets go of a tree the engine no longer refers to, with the recognizers dropped.
+    mutating func release(tree: ViewTree) {
+        released.add(tree)
+    }
+
+    /// Puts the recognizers of `prepared` in a bank of their own, as the current layout.
+    private mutating func install(_ prepared: PreparedLayout) {
+        currentTree = prepared.tree
+        viewStarts = prepared.viewStarts
+        count(visits: prepared.visits)
+        currentBase = slots.add(prepared.slots)
+    }
+
+    /// Drops the retired layouts. The engine calls this when it tracks no touch at all, so
+    /// no touch refers to them; their recognizers leave those in play.
     mutating func dropRetired() {
-        var dropped = 0
-        while dropped < slots.count && slots[dropped].retired { dropped += 1 }
-        guard dropped > 0 else { return }
-        count(visits: slots.count)
-        slots.removeFirst(dropped)
-        for index in slots.indices {
-            slots[index].requiredToFail = slots[index].requiredToFail.map { $0 - dropped }
-            slots[index].requiredBy = slots[index].requiredBy.map { $0 - dropped }
-            slots[index].simultaneous = slots[index].simultaneous.map { $0 - dropped }
-        }
-        currentBase -= dropped
-        layoutStarts = [currentBase]
-        inPlay.shift(droppingFirst: dropped)
+        guard slots.order.count > 1 else { return }
+        let current = SlotBanks.bank(of: currentBase)
+        count(visits: inPlay.count)
+        for bank in slots.order where bank != current { release(slots.remove(bank: bank)) }
+        inPlay.removeAll { SlotBanks.bank(of: $0) != current }
     }
 
     /// Drops the retired layouts that can no longer do anything: none of `touches` began in
@@ -159,57 +147,17 @@ struct GestureArena {
     /// (only the touches that began in its layout reach it) and has nothing left to decide,
     /// so dropping it changes no event; without this, every `layout.set` while a finger rests
     /// on the panel (or a contact is stuck) kept a whole layout's recognizers until the last
-    /// touch lifted, 2 KB each. The touches' recognizer indices move down with the layouts
-    /// after a dropped one.
-    mutating func dropIdleLayouts(touches: inout [TouchRecord]) {
-        let layouts = layoutStarts.count
-        guard layouts > 1 else { return }
-        func layout(of index: Int) -> Int {
-            var found = 0
-            while found + 1 < layouts && layoutStarts[found + 1] <= index { found += 1 }
-            return found
-        }
-        var referenced = [Bool](repeating: false, count: layouts)
-        for touch in touches where !touch.recognizers.isEmpty { referenced[layout(of: touch.recognizers[0])] = true }
-        // How far each kept layout's indices move down; the current layout is always kept.
-        var shift = [Int](repeating: 0, count: layouts)
-        var dropped = [Bool](repeating: false, count: layouts)
-        var removed = 0
-        count(visits: currentBase)
-        for index in 0..<layouts - 1 {
-            shift[index] = removed
-            let start = layoutStarts[index], end = layoutStarts[index + 1]
-            guard !referenced[index], !(start..<end).contains(where: { inPlay.contains($0) }) else { continue }
-            dropped[index] = true
-            removed += end - start
-        }
-        shift[layouts - 1] = removed
-        // (A layout without recognizers is dropped too, though nothing moves.)
-        guard dropped.contains(true) else { return }
-        count(visits: slots.count)
-        let oldCount = slots.count
-        for index in (0..<layouts - 1).reversed() where dropped[index] {
-            slots.removeSubrange(layoutStarts[index]..<layoutStarts[index + 1])
-        }
-        // A recognizer's lists name only its own layout's recognizers, which moved with it.
-        for index in 0..<layouts where !dropped[index] && shift[index] > 0 {
-            let moved = shift[index]
-            let end = index + 1 < layouts ? layoutStarts[index + 1] : oldCount
-            for slot in layoutStarts[index] - moved..<end - moved {
-                slots[slot].requiredToFail = slots[slot].requiredToFail.map { $0 - moved }
-                slots[slot].requiredBy = slots[slot].requiredBy.map { $0 - moved }
-                slots[slot].simultaneous = slots[slot].simultaneous.map { $0 - moved }
-            }
-        }
-        for position in touches.indices where !touches[position].recognizers.isEmpty {
-            let moved = shift[layout(of: touches[position].recognizers[0])]
-            if moved > 0 { touches[position].recognizers = touches[position].recognizers.map { $0 - moved } }
-        }
-        let members = inPlay.members
-        inPlay.removeAll()
-        for index in members { inPlay.insert(index - shift[layout(of: index)]) }
-        layoutStarts = (0..<layouts).filter { !dropped[$0] }.map { layoutStarts[$0] - shift[$0] }
-        currentBase = layoutStarts[layoutStarts.count - 1]
+    /// touch lifted, 2 KB each. Costs the touches and the recognizers in play, not the
+    /// layouts' recognizers.
+    mutating func dropIdleLayouts(touches: [TouchRecord]) {
+        let order = slots.order
+        guard order.count > 1 else { return }
+        var needed = [Bool](repeating: false, count: order.max().map { $0 + 1 } ?? 0)
+        needed[SlotBanks.bank(of: currentBase)] = true
+        for touch in touches where !touch.recognizers.isEmpty { needed[SlotBanks.bank(of: touch.recognizers[0])] = true }
+        for index in inPlay.members { needed[SlotBanks.bank(of: index)] = true }
+        count(visits: touches.count + inPlay.count)
+        for bank in order where !needed[bank] { release(slots.remove(bank: bank)) }
     }
 
     /// The recognizers that receive a touch hitting `view` of the current layout (docs/recognizers-and-arbitration.md):
@@ -265,8 +213,7 @@ struct GestureArena {
         if case .touchMoved = input, slots[index].isTerminal { return }
         // Anything else may take it out of rest (a touch, a deadline, a state).
         inPlay.insert(index)
-        let (verdict, newAnomalies) = slots.withUnsafeMutableBufferPointer { slots -> (RecognizerVerdict?, Int) in
-            let slot = slots.baseAddress! + index
+        let (verdict, newAnomalies) = slots.withSlot(index) { slot -> (RecognizerVerdict?, Int) in
             switch input {
             case .touchBegan(let sample):
                 guard !slot.pointee.isTerminal, !slot.pointee.machine.isFinished else { return (nil, 0) }
@@ -311,8 +258,7 @@ struct GestureArena {
     /// already.)
     @inline(__always)
     mutating func moveQuietly(_ sample: TouchSample, to index: Int) -> Bool {
-        let (done, added) = slots.withUnsafeMutableBufferPointer { slots -> (Bool, Int) in
-            let slot = slots.baseAddress.unsafelyUnwrapped + index
+        let (done, added) = slots.withSlot(index) { slot -> (Bool, Int) in
             if !slot.pointee.activeTouches.contains(sample.touch) { return (true, 0) }
             let before = slot.pointee.machine.anomalies
             guard slot.pointee.machine.moveQuietly(sample) else { return (false, 0) }
@@ -347,7 +293,9 @@ struct GestureArena {
             let index = inPlay.members[position]
             if !slots[index].isTerminal && slots[index].machine.deadline == deadline { lists.append(index) }
         }
-        lists[start...].sort()
+        // An older layout's first (a retired layout's bank may be above the current one's).
+        let ages = slots.ages
+        lists[start...].sort { SlotBanks.precedes($0, $1, ages: ages) }
         // Feeding one recognizer changes no other's deadline, and what its verdict sets off
         // changes states, never back from a terminal one: the list holds every recognizer
         // that may still fire, each asked again before it does, as the walk over all did.
@@ -504,7 +452,7 @@ struct GestureArena {
             case .requiredBy(let index, let next, let recognized):
                 guard next < slots[index].requiredBy.count else { continue }
                 work.append(.requiredBy(index: index, next: next + 1, recognized: recognized))
-                let other = slots[index].requiredBy[next]
+                let other = SlotBanks.base(of: index) + slots[index].requiredBy[next]
                 count(visits: 1)
                 if recognized {
                     if slots[other].state == .possible { work.append(.fail(other)) }
@@ -528,8 +476,9 @@ struct GestureArena {
         // Active (recognized, or began and not ended) or ended: the state read on its own, as a
         // computed property of a slot read from the array copied the slot (2 KB) first.
         count(visits: slots[index].requiredToFail.count)
+        let base = SlotBanks.base(of: index)
         for position in 0..<slots[index].requiredToFail.count {
-            switch slots[slots[index].requiredToFail[position]].state {
+            switch slots[base + slots[index].requiredToFail[position]].state {
             case .began, .changed, .recognized, .ended:
                 work.append(.fail(index))
                 return
@@ -546,7 +495,7 @@ struct GestureArena {
         // possible are its rivals, which lose if it wins, in the order of the layout.
         count(visits: slots[index].simultaneous.count &* 2 &+ inPlay.count)
         for position in 0..<slots[index].simultaneous.count {
-            simultaneousMarks.insert(slots[index].simultaneous[position])
+            simultaneousMarks.insert(base + slots[index].simultaneous[position])
         }
         owned.removeAll(keepingCapacity: true)
         for position in 0..<slots[index].sequenceTouches.count {
@@ -591,8 +540,9 @@ struct GestureArena {
         let length = slots[index].requiredToFail.count
         guard length > 0 else { return false }
         var position = slots[index].waitHint < length ? slots[index].waitHint : 0
+        let base = SlotBanks.base(of: index)
         for _ in 0..<length {
-            let other = slots[index].requiredToFail[position]
+            let other = base + slots[index].requiredToFail[position]
             count(visits: 1)
             if slots[other].state == .possible && !slots[other].sequenceTouches.isEmpty {
                 slots[index].waitHint = position

@@ -1,6 +1,6 @@
 /// One recognizer of a layout inside the arena: its machine, its public state and the touches
 /// of its current sequence (since its last reset).
-struct RecognizerSlot {
+struct RecognizerSlot: Sendable {
     let spec: RecognizerSpec
     let tree: ViewTree
     /// The view it is attached to.
@@ -21,9 +21,10 @@ struct RecognizerSlot {
     var ignoredTouches: [TouchID] = []
     /// Touches of the sequence that hit a control inside its view (not its own view).
     var controlTouches: [TouchID] = []
-    /// Arena indices of the recognizers named by `requireToFail`.
+    /// The recognizers named by `requireToFail`, as indices in its layout (from its bank's
+    /// base, ``SlotBanks/base(of:)``), as are the two lists below.
     var requiredToFail: [Int] = []
-    /// Arena indices of the recognizers whose `requireToFail` names this one, ascending, each
+    /// The recognizers whose `requireToFail` names this one, ascending, each
     /// once: those its failure may let go ahead, and those its recognition fails.
     var requiredBy: [Int] = []
     /// Where in ``requiredToFail`` the last search for a recognizer it still waits for found
@@ -31,11 +32,9 @@ struct RecognizerSlot {
     /// goes on from the last instead of passing again over those that already failed (a
     /// list of 1,000 gone through from its start at each failure was half a million steps).
     var waitHint = 0
-    /// Arena indices of the recognizers it may recognize together with (either side's
+    /// The recognizers it may recognize together with (either side's
     /// `simultaneousWith`).
     var simultaneous: [Int] = []
-    /// The layout was replaced: the slot finishes its current sequence and takes no new touches.
-    var retired = false
     let cancelsTouchesInView: Bool
     let delaysTouchesBegan: Bool
     let delaysTouchesEnded: Bool

@@ -54,10 +54,9 @@ struct SlotSet {
         if position < members.count { members[position] = last }
     }
 
-    /// The arena dropped its first `dropped` recognizers and the others moved down by as many:
-    /// the dropped leave the set and the others follow, in their order.
-    mutating func shift(droppingFirst dropped: Int) {
-        let kept = members.filter { $0 >= dropped }.map { $0 - dropped }
+    /// Removes the members `dropped` says to, keeping the others' order.
+    mutating func removeAll(where dropped: (Int) -> Bool) {
+        let kept = members.filter { !dropped($0) }
         removeAll()
         for index in kept { insert(index) }
     }

@@ -13,6 +13,9 @@ public struct EncodedEvents: Sendable {
     /// The lines of every event, in order.
     public private(set) var bytes: [UInt8] = []
     public private(set) var events: [Event] = []
+    /// What the producer let go of with this batch (a replaced layout, a dropped layout's
+    /// recognizers): the server releases it on its worker thread, off the loop.
+    public var released = ReleasedStorage()
 
     public init() {}
 
@@ -21,6 +24,7 @@ public struct EncodedEvents: Sendable {
     /// A pipeline's batch, already encoded: each kept event with what filters look at.
     public init(_ output: PipelineOutput) {
         bytes = output.bytes
+        released = output.released
         events.reserveCapacity(output.lines.count)
         if output.summaries.count == output.lines.count {
             for (summary, range) in zip(output.summaries, output.lines) { events.append(Event(summary: summary, range: range)) }
@@ -42,6 +46,7 @@ public struct EncodedEvents: Sendable {
     public mutating func append(contentsOf other: EncodedEvents) {
         let offset = bytes.count
         bytes.append(contentsOf: other.bytes)
+        released.add(contentsOf: other.released)
         for event in other.events {
             events.append(Event(summary: event.summary, range: (event.range.lowerBound + offset)..<(event.range.upperBound + offset)))
         }

@@ -180,6 +180,7 @@ public struct GesturePipeline {
         currentTime = max(currentTime, time)
         engine.reconfigure(settings: resolved, screen: screen.bounds)
         nextDeadline = engine.nextDeadline
+        takeReleased()
         let said = calibration.source == .udev ? message + "; calibration \(calibration.summary)" : message
         emit(.device(time: currentTime, action: "added", name: description.name, message: said))
         if let ignored = calibration.ignoredUdevValue { notice("device \"\(description.name)\": \(ignored)") }
@@ -193,21 +194,40 @@ public struct GesturePipeline {
     /// rotation, and the size in points. Touches already down keep the screen they began on
     /// (their mapping) and their recognizers; edge pans and distances in millimetres follow
     /// the new size. The stream announces it.
-    public mutating func setScreen(rotation: ScreenRotation, size: Size, message: String, at time: Timestamp) {
+    /// `prepared` is the layout in force prepared off the driver's loop for
+    /// ``basis(rotation:size:)``; one prepared for another tree or basis is made again here.
+    public mutating func setScreen(rotation: ScreenRotation, size: Size, message: String, at time: Timestamp,
+                                   prepared: PreparedLayout? = nil) {
         currentTime = max(currentTime, time)
         screen.rotation = rotation
         screen.size = size
-        var resolved = engine.settings
-        if let calibration, input != nil {
+        if let calibration {
             let mapped = mappedScreen(screen, calibration)
             input?.setScreen(mapped)
-            if let mapping = input?.mapping, let converted = try? settings(for: mapping, device: device?.name ?? "") {
-                resolved = converted
-            }
         }
-        engine.reconfigure(settings: resolved, screen: screen.bounds)
+        let resolved = resolvedSettings(for: screen)
+        engine.reconfigure(settings: resolved, screen: screen.bounds, prepared: prepared)
         nextDeadline = engine.nextDeadline
         emit(.screen(time: currentTime, screen: screen, message: message))
+        takeReleased()
+    }
+
+    /// What the layout's recognizers would be made with after ``setScreen(rotation:size:message:at:prepared:)``
+    /// with `rotation` and `size`: the screen's bounds, and the settings with distances in
+    /// millimetres converted for the device's mapping onto it.
+    public func basis(rotation: ScreenRotation, size: Size) -> PreparedLayout.Basis {
+        var screen = self.screen
+        screen.rotation = rotation
+        screen.size = size
+        return PreparedLayout.Basis(settings: resolvedSettings(for: screen), screen: screen.bounds)
+    }
+
+    /// The engine's settings for `screen`: converted again for the device's mapping onto it
+    /// when there is a device (unchanged when they cannot be).
+    private func resolvedSettings(for screen: ScreenGeometry) -> GestureSettings {
+        guard let calibration, var mapping = input?.mapping else { return engine.settings }
+        mapping.screen = mappedScreen(screen, calibration)
+        return (try? settings(for: mapping, device: device?.name ?? "")) ?? engine.settings
     }
 
     /// The screen a device's contacts are mapped onto: `screen` with the calibration in force.
@@ -279,10 +299,27 @@ public struct GesturePipeline {
     /// A new layout between two frames (`layout.set`, `view.update`, reload); touches already
     /// down keep their views (SPEC 9). The stream announces it as revision `revision`.
     public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
+        replaceLayout(PreparedLayout(tree: tree, basis: engine.basis), revision: revision, message: message, at: time)
+    }
+
+    /// ``replaceLayout(_:revision:message:at:)`` with the layout's recognizers prepared for
+    /// ``basis`` elsewhere (off the driver's loop); one prepared for a basis that changed since
+    /// is made again here, with the same result.
+    public mutating func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String, at time: Timestamp) {
         currentTime = max(currentTime, time)
-        engine.replaceLayout(tree)
+        engine.replaceLayout(prepared)
         nextDeadline = engine.nextDeadline
         emit(.layout(time: currentTime, revision: revision, message: message))
+        takeReleased()
+    }
+
+    /// What a layout's recognizers are made with now (``PreparedLayout/Basis``): changed by
+    /// a device's resolution (millimetres), `screen.set`.
+    public var basis: PreparedLayout.Basis { engine.basis }
+
+    /// Moves what the engine let go of into ``output``, for the driver to release.
+    private mutating func takeReleased() {
+        if engine.hasReleased { output.released.add(contentsOf: engine.takeReleased()) }
     }
 
     /// A warning for the stream (a reader's skipped line, a slow client dropped).
@@ -330,7 +367,10 @@ public struct GesturePipeline {
     // MARK: - Output
 
     private mutating func emitEngineEvents() {
-        guard !events.isEmpty else { return }
+        guard !events.isEmpty else {
+            takeReleased()
+            return
+        }
         // Read in place, as records (no event is made, no reference retained). The lines are
         // kept by the encoder and handed over in one copy.
         let base = output.bytes.count
@@ -347,6 +387,7 @@ public struct GesturePipeline {
         }
         encoder.flush(into: &output.bytes)
         events.removeAll()
+        takeReleased()
     }
 
     private mutating func emit(_ event: OutputEvent) {

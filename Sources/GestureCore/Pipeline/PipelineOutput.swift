@@ -19,6 +19,9 @@ public struct PipelineOutput {
     /// touch's frames keep the times they were read at). Empty unless the configuration
     /// routes touches.
     public internal(set) var panel: [RawEvent] = []
+    /// What the engine let go of in this batch (a dropped layout's recognizers, a replaced
+    /// tree): a driver with an event loop releases it on another thread (``ReleasedStorage``).
+    public var released = ReleasedStorage()
 
     public init() {
         bytes.reserveCapacity(1 << 14)
@@ -30,7 +33,7 @@ public struct PipelineOutput {
 
     private init(withoutStorage: Void) {}
 
-    public var isEmpty: Bool { bytes.isEmpty && panel.isEmpty }
+    public var isEmpty: Bool { bytes.isEmpty && panel.isEmpty && released.isEmpty }
 
     /// Forgets what was taken; keeps the storage for the next batch.
     /// (Each array only if it holds something: emptying an empty one still cost a call of
@@ -42,6 +45,7 @@ public struct PipelineOutput {
         if !summaries.isEmpty { summaries.removeAll(keepingCapacity: true) }
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
         if !panel.isEmpty { panel.removeAll(keepingCapacity: true) }
+        if !released.isEmpty { released = ReleasedStorage() }
         announcesDevice = false
     }
 }

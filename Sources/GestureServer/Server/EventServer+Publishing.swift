@@ -81,7 +81,9 @@ extension EventServer {
     func announce(_ notices: [ServerNotice]) {
         var notices = ServerNotice.coalesced(notices)
         while !notices.isEmpty, let owner {
-            notices = publish(owner.announce(notices))
+            var batch = owner.announce(notices)
+            release(&batch.released)
+            notices = publish(batch)
         }
     }
 

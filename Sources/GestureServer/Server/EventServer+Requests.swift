@@ -10,19 +10,21 @@ import GestureCore
 extension EventServer {
     /// What reading one line gave: a request and its id, or the error to answer; for a
     /// `layout.set` read on the worker thread for a client allowed to control, also its
-    /// layout decoded, validated and compiled there (for 10,000 views that is most of the
-    /// work), and its JSON let go of there.
+    /// layout decoded, validated, compiled and its recognizers made there, for the basis the
+    /// engine had when the line was handed over (for 10,000 views that is all the work but
+    /// installing it), and its JSON let go of there.
     struct ParsedLine: Sendable {
         var request: Result<(id: RequestID?, request: Request), ProtocolError>
-        var layout: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?
+        var layout: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?
 
-        /// Reads `line`; with `decodingLayout`, decodes and compiles the layout of a `layout.set` too.
-        init(_ line: some Collection<UInt8>, decodingLayout: Bool = false) {
+        /// Reads `line`; with a basis, decodes, compiles and prepares the layout of a
+        /// `layout.set` too.
+        init(_ line: some Collection<UInt8>, preparingFor basis: PreparedLayout.Basis? = nil) {
             request = Result { () throws(ProtocolError) in try Request.parse(line) }
-            guard decodingLayout, case .success(let (id, .layoutSet(value))) = request else { return }
+            guard let basis, case .success(let (id, .layoutSet(value))) = request else { return }
             layout = Result { () throws(ConfigurationError) in
                 let spec = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
-                return (spec, ViewTree(validated: spec))
+                return (spec, PreparedLayout(tree: ViewTree(validated: spec), basis: basis))
             }
             request = .success((id, .layoutSet(.null)))
         }
@@ -33,9 +35,11 @@ extension EventServer {
         handle(ParsedLine(line), from: client)
     }
 
-    /// Answers a line already read (on the loop, or on the worker thread for a long one).
-    func handle(_ parsed: ParsedLine, from client: ClientSession) {
-        counters.requests += 1
+    /// Answers a line already read (on the loop, or on the worker thread for a long one). A
+    /// `view.update` or `reload` is answered once the worker thread has made its layout
+    /// (``answerOffLoop(_:id:from:)``); the client's later lines wait for it.
+    func handle(_ parsed: ParsedLine, from client: ClientSession, counted: Bool = false) {
+        if !counted { counters.requests += 1 }
         var published = EncodedEvents()
         let reply: Reply
         do throws(ProtocolError) {
@@ -43,13 +47,25 @@ extension EventServer {
             if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
+            if prepareAgainIfStale(parsed, from: client) || answerOffLoop(request, id: id, from: client) { return }
             reply = .ok(id, try answer(request, id: id, from: client, layout: parsed.layout, publishing: &published))
         } catch {
-            counters.errorReplies += 1
-            logger.debug("request refused", metadata: ["client": "\(client.serial)", "code": "\(error.code.rawValue)",
-                                                       "message": "\(error.message)"])
-            reply = .error(error)
+            reply = refused(error, client.serial)
         }
+        respond(reply, publishing: &published, to: client)
+    }
+
+    private func refused(_ error: ProtocolError, _ serial: Int) -> Reply {
+        counters.errorReplies += 1
+        logger.debug("request refused", metadata: ["client": "\(serial)", "code": "\(error.code.rawValue)",
+                                                   "message": "\(error.message)"])
+        return .error(error)
+    }
+
+    /// Publishes what a request made, then queues its reply.
+    private func respond(_ reply: Reply, publishing published: inout EncodedEvents, to client: ClientSession) {
+        // What the request let go of (the layout it replaced) is freed off the loop.
+        release(&published.released)
         // The events a request made go out before its reply, as they would had they come from
         // the input: a subscriber sees the `layout` event of its own layout.set first.
         var notices = publish(published)
@@ -61,14 +77,198 @@ extension EventServer {
     }
 
     /// Re-reads the configuration through the owner (SIGHUP, or a `reload` request), publishes
-    /// what it changed and applies who may control; `nil` without an owner (stopping).
-    @discardableResult
-    public func reload(origin: String) -> Result<ReloadReport, ConfigurationError>? {
+    /// what it changed and applies who may control, then calls `finished` with the result
+    /// (`nil` without an owner: stopping). Reading, validating and compiling the file and
+    /// preparing its layout run on the worker thread (``EventServerOwner/reloadWork()``); what
+    /// was made for a layout or a basis replaced meanwhile is made again.
+    public func reload(origin: String, finished: @escaping (Result<ReloadReport, ConfigurationError>?) -> Void = { _ in }) {
+        guard let owner else { return finished(nil) }
+        let started = runOffLoop(owner.reloadWork()) { [unowned self] (prepared: ReloadPreparation) in
+            guard let owner = self.owner else { return finished(nil) }
+            guard prepared.revision == owner.layoutRevision, prepared.basis == owner.layoutBasis else {
+                return self.reload(origin: origin, finished: finished)
+            }
+            finished(self.completeReload(origin: origin, prepared: prepared))
+        }
+        if !started { finished(completeReload(origin: origin, prepared: nil)) }
+    }
+
+    private func completeReload(origin: String, prepared: ReloadPreparation?) -> Result<ReloadReport, ConfigurationError>? {
         guard let owner else { return nil }
-        let outcome = owner.reload(origin: origin)
+        var outcome = owner.reload(origin: origin, prepared: prepared)
         if case .success(let report) = outcome.result { policy = ControlPolicy(socket: report.socket) }
+        release(&outcome.events.released)
         announce(publish(outcome.events))
         return outcome.result
+    }
+
+    /// A `layout.set` whose layout was prepared for a basis that changed before it came back
+    /// (a `screen.set`, a device with another resolution) is prepared again on the worker
+    /// thread, and then answered: installing it as it is would make its recognizers again on
+    /// the loop. False when its layout is current, or no thread can be had (the engine makes
+    /// it again then, with the same result).
+    private func prepareAgainIfStale(_ parsed: ParsedLine, from client: ClientSession) -> Bool {
+        guard let basis = owner?.layoutBasis, case .success(let made)? = parsed.layout, made.prepared.basis != basis else {
+            return false
+        }
+        let serial = client.serial
+        let tree = made.prepared.tree
+        let started = runOffLoop({ () -> ParsedLine in
+            var again = parsed
+            again.layout = .success((made.spec, PreparedLayout(tree: tree, basis: basis)))
+            return again
+        }) { [unowned self] (again: ParsedLine) in
+            guard let client = clients[serial], !client.isClosing else { return }
+            client.parsing = false
+            handle(again, from: client, counted: true)
+            if !client.parsing { resumeAfterWork(serial) }
+        }
+        guard started else { return false }
+        pauseForWork(client)
+        return true
+    }
+
+    /// Sends a `view.update` or a `reload` to the worker thread, to be answered when it is
+    /// back; false for the other requests, and when no thread can be had (they are answered
+    /// here then).
+    private func answerOffLoop(_ request: Request, id: RequestID?, from client: ClientSession) -> Bool {
+        guard owner != nil else { return false }
+        let serial = client.serial
+        switch request {
+        case .viewUpdate(let view, let changes):
+            guard updateOffLoop(view, changes, id: id, peer: client.peerDescription, serial: serial) else { return false }
+            pauseForWork(client)
+        case .reload:
+            pauseForWork(client)
+            reload(origin: "reload request of \(client.peerDescription)") { [unowned self] result in
+                let reply: Reply
+                switch result {
+                case .none:
+                    reply = refused(ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id), serial)
+                case .success(let report)?:
+                    reply = .ok(id, .reloaded(report))
+                case .failure(let error)?:
+                    reply = refused(ProtocolError(.invalidConfig,
+                                                  "the configuration has \(Self.count(error.problems.count, "problem")); the running one is kept. "
+                                                      + error.problems.map(\.description).joined(separator: "; "),
+                                                  requestID: id, problems: error.layoutProblems.map { ($0.path, $0.message) }), serial)
+                }
+                var published = EncodedEvents()
+                finishOffLoop(reply, publishing: &published, serial: serial)
+            }
+        case .screenSet(let rotation, let width, let height):
+            guard screenOffLoop(rotation, width, height, id: id, peer: client.peerDescription, serial: serial) else { return false }
+            pauseForWork(client)
+        case .subscribe, .unsubscribe, .layoutSet, .hitTest, .status:
+            return false
+        }
+        return true
+    }
+
+    /// Makes the layout in force again for the screen a `screen.set` asks for on the worker
+    /// thread, and sets the screen with it when it is back; made again if another layout or
+    /// basis came in meanwhile. False when the recognizers would not change (answered at
+    /// once) or no thread can be had.
+    private func screenOffLoop(_ rotation: ScreenRotation, _ width: Double?, _ height: Double?, id: RequestID?, peer: String,
+                               serial: Int) -> Bool {
+        guard let running = owner, let work = running.screenWork(rotation: rotation, width: width, height: height) else {
+            return false
+        }
+        let revision = running.layoutRevision, basis = running.layoutBasis
+        return runOffLoop(work) { [unowned self] (prepared: PreparedLayout) in
+            let current = self.owner.map { revision == $0.layoutRevision && basis == $0.layoutBasis } ?? false
+            if !current, self.owner != nil, screenOffLoop(rotation, width, height, id: id, peer: peer, serial: serial) { return }
+            var published = EncodedEvents()
+            let reply: Reply
+            if let owner = self.owner {
+                let set = owner.setScreen(rotation: rotation, width: width, height: height, reason: "screen.set by \(peer)",
+                                          prepared: current ? prepared : nil)
+                published = set.events
+                reply = .ok(id, .screen(set.screen))
+            } else {
+                reply = refused(ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id), serial)
+            }
+            finishOffLoop(reply, publishing: &published, serial: serial)
+        }
+    }
+
+    /// Makes the layout a `view.update` asks for on the worker thread, from the layout in
+    /// force now, and applies it when it is back; made again if another layout or basis came
+    /// in meanwhile (as it would have been, answered at once). False when no thread can be had.
+    private func updateOffLoop(_ view: String, _ changes: JSONValue, id: RequestID?, peer: String, serial: Int) -> Bool {
+        guard let running = owner else { return false }
+        let layout = running.currentLayout, revision = running.layoutRevision, basis = running.layoutBasis
+        return runOffLoop({ ViewUpdate(view, changes, in: layout, revision: revision, basis: basis) }) {
+            [unowned self] (update: ViewUpdate) in
+            let current = self.owner.map { update.revision == $0.layoutRevision && update.basis == $0.layoutBasis } ?? false
+            if !current, self.owner != nil, updateOffLoop(view, changes, id: id, peer: peer, serial: serial) { return }
+            var published = EncodedEvents()
+            let reply: Reply
+            do throws(ProtocolError) {
+                reply = .ok(id, try applyViewUpdate(view, changes, id: id, peer: peer, made: current ? update : nil,
+                                                    publishing: &published))
+            } catch {
+                reply = refused(error, serial)
+            }
+            finishOffLoop(reply, publishing: &published, serial: serial)
+        }
+    }
+
+    /// Answers the client of `serial`, if it is still there, with what a request answered off
+    /// the loop published (published all the same if it is gone), then reads its next lines.
+    private func finishOffLoop(_ reply: Reply, publishing published: inout EncodedEvents, serial: Int) {
+        if let client = clients[serial], !client.isClosing {
+            respond(reply, publishing: &published, to: client)
+        } else {
+            release(&published.released)
+            announce(publish(published))
+        }
+        resumeAfterWork(serial)
+    }
+
+    /// Applies a `view.update` with the layout `made` on the worker thread for the layout in
+    /// force (`nil`: made here, from it).
+    private func applyViewUpdate(_ view: String, _ changes: JSONValue, id: RequestID?, peer: String, made: ViewUpdate?,
+                                 publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
+        let owner = try requireOwner(id)
+        let result: (spec: ViewSpec, prepared: PreparedLayout?)?
+        do throws(ConfigurationError) {
+            if let made {
+                result = try made.result.get().map { ($0.spec, $0.prepared) }
+            } else {
+                result = try ConfigurationLoader.updateView(view, with: changes, in: owner.currentLayout, file: "view.update")
+                    .map { ($0, nil) }
+            }
+        } catch {
+            throw Self.invalidLayout(error, id: id)
+        }
+        guard let updated = result else {
+            throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
+                                requestID: id)
+        }
+        let replaced = owner.replaceLayout(updated.spec, prepared: updated.prepared, reason: "view.update of \(view) by \(peer)")
+        published = replaced.events
+        return .revision(replaced.revision)
+    }
+
+    /// A `view.update` made on the worker thread: the layout with the view changed, compiled
+    /// and its recognizers made, from the layout of `revision`, for `basis`.
+    struct ViewUpdate: Sendable {
+        var revision: Int
+        var basis: PreparedLayout.Basis
+        /// `nil`: the layout has no such view.
+        var result: Result<(spec: ViewSpec, prepared: PreparedLayout)?, ConfigurationError>
+
+        init(_ view: String, _ changes: JSONValue, in layout: ViewSpec, revision: Int, basis: PreparedLayout.Basis) {
+            self.revision = revision
+            self.basis = basis
+            result = Result { () throws(ConfigurationError) -> (spec: ViewSpec, prepared: PreparedLayout)? in
+                guard let updated = try ConfigurationLoader.updateView(view, with: changes, in: layout, file: "view.update") else {
+                    return nil
+                }
+                return (updated, PreparedLayout(tree: ViewTree(validated: updated), basis: basis))
+            }
+        }
     }
 
     private func forbiddenMessage(_ client: ClientSession) -> String {
@@ -78,7 +278,7 @@ extension EventServer {
     }
 
     private func answer(_ request: Request, id: RequestID?, from client: ClientSession,
-                        layout decoded: Result<(spec: ViewSpec, tree: ViewTree), ConfigurationError>?,
+                        layout decoded: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?,
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
         case .subscribe(let subscription):
@@ -90,7 +290,7 @@ extension EventServer {
             return .done
         case .layoutSet(let value):
             let owner = try requireOwner(id)
-            let layout: (spec: ViewSpec, tree: ViewTree?)
+            let layout: (spec: ViewSpec, prepared: PreparedLayout?)
             do throws(ConfigurationError) {
                 if let decoded { layout = try decoded.get() } else {
                     layout = (try ConfigurationLoader.decodeLayout(value, file: "layout.set"), nil)
@@ -98,28 +298,15 @@ extension EventServer {
             } catch {
                 throw Self.invalidLayout(error, id: id)
             }
-            let replaced = owner.replaceLayout(layout.spec, compiled: layout.tree, reason: "layout.set by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(layout.spec, prepared: layout.prepared, reason: "layout.set by \(client.peerDescription)")
             published = replaced.events
             return .revision(replaced.revision)
         case .viewUpdate(let view, let changes):
-            let owner = try requireOwner(id)
-            let result: ViewSpec?
-            do {
-                result = try ConfigurationLoader.updateView(view, with: changes, in: owner.currentLayout, file: "view.update")
-            } catch {
-                throw Self.invalidLayout(error, id: id)
-            }
-            guard let updated = result else {
-                throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
-                                    requestID: id)
-            }
-            let replaced = owner.replaceLayout(updated, compiled: nil, reason: "view.update of \(view) by \(client.peerDescription)")
-            published = replaced.events
-            return .revision(replaced.revision)
+            return try applyViewUpdate(view, changes, id: id, peer: client.peerDescription, made: nil, publishing: &published)
         case .screenSet(let rotation, let width, let height):
             let owner = try requireOwner(id)
             let set = owner.setScreen(rotation: rotation, width: width, height: height,
-                                      reason: "screen.set by \(client.peerDescription)")
+                                      reason: "screen.set by \(client.peerDescription)", prepared: nil)
             published = set.events
             return .screen(set.screen)
         case .hitTest(let x, let y):
@@ -130,18 +317,8 @@ extension EventServer {
                                         socket: socketPath, connected: clients.count, subscribed: subscriberCount,
                                         counters: counters))
         case .reload:
-            guard let result = reload(origin: "reload request of \(client.peerDescription)") else {
-                throw ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id)
-            }
-            switch result {
-            case .success(let report):
-                return .reloaded(report)
-            case .failure(let error):
-                throw ProtocolError(.invalidConfig,
-                                    "the configuration has \(Self.count(error.problems.count, "problem")); the running one is kept. "
-                                        + error.problems.map(\.description).joined(separator: "; "),
-                                    requestID: id, problems: error.layoutProblems.map { ($0.path, $0.message) })
-            }
+            // Answered off the loop (``answerOffLoop(_:id:from:)``) while there is an owner.
+            throw ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id)
         }
     }
 

@@ -1,5 +1,6 @@
 import GestureCore
 import GestureSystem
+import Synchronization
 import Logging
 import SystemPackage
 
@@ -529,9 +530,10 @@ public final class EventServer {
         let bytes = Array(line)
         let serial = client.serial
         let controls = client.peer.map { policy.allows($0) } ?? false
+        let basis = controls ? owner?.layoutBasis : nil
         do {
             if worker == nil { worker = try WorkerThread(loop: loop) }
-            try worker?.submit(urgent: controls, { ParsedLine(bytes, decodingLayout: controls) }) {
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: basis) }) {
                 [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
             }
         } catch {
@@ -548,17 +550,71 @@ public final class EventServer {
         return true
     }
 
-    /// A long line read on the worker thread: answered now, then the client's next lines.
+    /// A long line read on the worker thread: answered now, then the client's next lines
+    /// (unless answering it went to the worker in turn).
     private func parsedOffLoop(_ parsed: ParsedLine, serial: Int, bytes: Int) {
         bufferedRequestBytes -= bytes
         guard let client = clients[serial], !client.isClosing else { return }
         client.parsing = false
         handle(parsed, from: client)
-        guard clients[serial] === client, !client.isClosing else { return }
+        guard clients[serial] === client, !client.isClosing, !client.parsing else { return }
         awaitService(client)
     }
 
-    /// Jobs on the worker thread not answered yet (tests wait for them).
+    /// Runs `work` on the worker thread, before the lines of clients not allowed to control,
+    /// and `completion` with its result on the loop: false, and nothing done, when no thread
+    /// can be had.
+    func runOffLoop<Value: Sendable>(_ work: @escaping @Sendable () -> Value, completion: @escaping (Value) -> Void) -> Bool {
+        guard !workerFailed else { return false }
+        do {
+            if worker == nil { worker = try WorkerThread(loop: loop) }
+            try worker?.submit(urgent: true, work, completion: completion)
+            return true
+        } catch {
+            workerFailed = true
+            logger.error("cannot start a thread to read long requests; they are read on the loop", metadata: [
+                "error": "\(error)",
+            ])
+            return false
+        }
+    }
+
+    /// Stops reading `client` while its request is answered off the loop
+    /// (``resumeAfterWork(_:)`` reads it again): its later lines wait, in order.
+    func pauseForWork(_ client: ClientSession) {
+        client.parsing = true
+        client.readPaused = true
+        updateInterest(client)
+    }
+
+    /// The request of `serial` that went off the loop is answered: its next lines.
+    func resumeAfterWork(_ serial: Int) {
+        guard let client = clients[serial], !client.isClosing else { return }
+        client.parsing = false
+        awaitService(client)
+    }
+
+    /// Releases `storage` on the worker thread (an urgent job: what waits there is memory),
+    /// taking it over: `storage` is left empty, so the value handed over is the only one
+    /// and its last reference goes on that thread. On the loop when no thread can be had.
+    public func release(_ storage: inout ReleasedStorage) {
+        guard !storage.isEmpty else { return }
+        let parcel = ReleaseParcel()
+        parcel.storage.withLock { swap(&$0, &storage) }
+        guard !workerFailed else { return }
+        do {
+            if worker == nil { worker = try WorkerThread(loop: loop) }
+            try worker?.submit(urgent: true, { parcel.storage.withLock { $0 = ReleasedStorage() } }) { _ in }
+        } catch {
+            workerFailed = true
+            logger.error("cannot start a thread to read long requests; they are read on the loop", metadata: [
+                "error": "\(error)",
+            ])
+        }
+    }
+
+    /// Jobs on the worker thread not answered yet (tests wait for them): long lines being
+    /// read, layouts being prepared, storage being released.
     public var linesBeingParsed: Int { worker?.pending ?? 0 }
 
     /// The client's next line, with the budget of buffered bytes kept; at the end of its
@@ -700,3 +756,9 @@ public final class EventServer {
 
 @available(*, unavailable, message: "an EventServer lives on its event loop's thread")
 extension EventServer: Sendable {}
+
+/// What ``EventServer/release(_:)`` hands to the worker thread: the storage moves in on the
+/// loop and is emptied, freed, on the worker.
+private final class ReleaseParcel: Sendable {
+    let storage = Mutex(ReleasedStorage())
+}

@@ -14,20 +14,45 @@ public protocol EventServerOwner: AnyObject {
     var currentLayout: ViewSpec { get }
 
     /// Replaces the layout with a validated one: touches already down keep their views and
-    /// recognizers (`Engine.replaceLayout`). `compiled` is the layout's tree when it was
-    /// compiled already (off the loop, for a long `layout.set`); `nil` compiles it here.
-    /// Returns the new revision and the `layout` event that announces it.
-    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement
+    /// recognizers (`Engine.replaceLayout`). `prepared` is the layout compiled and its
+    /// recognizers made already (off the loop, for ``layoutBasis``); `nil` does it here.
+    /// Returns the new revision and the `layout` event that announces it, with what was let
+    /// go of (``EncodedEvents/released``: the replaced layout) for the server to release off
+    /// the loop.
+    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement
+
+    /// What a new layout's recognizers are made with now (`PreparedLayout.Basis`): the server
+    /// prepares a layout for it on its worker thread.
+    var layoutBasis: PreparedLayout.Basis { get }
 
     /// Sets the panel's rotation and, when given, the screen's size in points for touches that
     /// begin from now on (`screen.set`): touches already down keep their mapping. The change
     /// lasts until a reload. Returns the screen now in force and the `screen` event that
     /// announces it.
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement
+    /// `prepared` is the layout in force made for that screen off the loop (``screenWork(rotation:width:height:)``);
+    /// `nil`, or one made for another layout or basis, is made here.
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                   prepared: PreparedLayout?) -> ScreenReplacement
 
-    /// Re-reads the configuration (SIGHUP, `reload`). On success a changed layout is applied
-    /// as ``replaceLayout(_:compiled:reason:)`` does; an invalid configuration changes nothing.
-    func reload(origin: String) -> ReloadOutcome
+    /// Making the layout in force again for the screen `screen.set` asks for, to run on the
+    /// worker thread: `nil` when its recognizers would not change (a rotation of a screen
+    /// whose settings are in points).
+    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)?
+
+    /// The revision of the layout in force: one more for every replacement. Work made off
+    /// the loop for an older revision is made again.
+    var layoutRevision: Int { get }
+
+    /// What a reload does that needs neither the loop nor the engine, to run on the worker
+    /// thread: reading, validating and compiling the configuration file, and preparing its
+    /// layout for ``layoutBasis`` when it differs from the one in force.
+    func reloadWork() -> @Sendable () -> ReloadPreparation
+
+    /// Re-reads the configuration (SIGHUP, `reload`) with what ``reloadWork()`` made for the
+    /// revision and basis in force (`nil`: all of it here). On success a changed layout is
+    /// applied as ``replaceLayout(_:prepared:reason:)`` does; an invalid configuration changes
+    /// nothing.
+    func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome
 
     /// Hit-tests a point of the current layout, with its trace, without a touch.
     func hitTest(_ point: Point) -> HitTestEvent
@@ -63,6 +88,25 @@ public struct ScreenReplacement: Sendable {
     public init(screen: ScreenGeometry, events: EncodedEvents) {
         self.screen = screen
         self.events = events
+    }
+}
+
+/// A configuration file read off the loop for a reload, for the layout of `revision` and
+/// for `basis`: the configuration, or what is wrong with it, and its layout prepared when it
+/// differs from that layout.
+public struct ReloadPreparation: Sendable {
+    public var revision: Int
+    public var basis: PreparedLayout.Basis
+    public var configuration: Result<Configuration, ConfigurationError>
+    /// `nil` when the file's layout is the one in force.
+    public var layout: PreparedLayout?
+
+    public init(revision: Int, basis: PreparedLayout.Basis, configuration: Result<Configuration, ConfigurationError>,
+                layout: PreparedLayout?) {
+        self.revision = revision
+        self.basis = basis
+        self.configuration = configuration
+        self.layout = layout
     }
 }
 

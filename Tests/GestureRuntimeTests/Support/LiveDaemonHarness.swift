@@ -106,6 +106,11 @@ final class LiveDaemonHarness {
             let ready = try loop.runReady()
             for client in clients where !client.reachedEnd { client.receive() }
             if condition() { return true }
+            // A layout being prepared on the worker thread comes back through the loop.
+            if ready == 0, daemon.jobsOffLoop > 0 {
+                try loop.runReady(waitingAtMost: 10_000)
+                continue
+            }
             if ready == 0 { return false }
         }
         return condition()

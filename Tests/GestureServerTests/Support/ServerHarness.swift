@@ -112,21 +112,54 @@ final class TestOwner: EventServerOwner {
         return encoded
     }
 
-    func replaceLayout(_ layout: ViewSpec, compiled: ViewTree?, reason: String) -> LayoutReplacement {
+    /// What the engine would make a layout's recognizers with (a test changes it as
+    /// `screen.set` would).
+    var layoutBasis = PreparedLayout.Basis(settings: GestureSettings(), screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
+    /// For each replacement, the basis of the layout prepared off the loop (`nil`: none).
+    private(set) var preparedBases: [PreparedLayout.Basis?] = []
+    /// Reloads prepared off the loop (``reloadWork()``), and the revision each applied one was made for.
+    private(set) var reloadWorks = 0
+    private(set) var reloadedRevisions: [Int?] = []
+
+    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
+        preparedBases.append(prepared?.basis)
         currentLayout = layout
         revision += 1
         return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, message: reason)]))
     }
 
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String) -> ScreenReplacement {
+    /// Whether `screen.set` makes the layout again off the loop (``screenWork(rotation:width:height:)``):
+    /// off unless a test sets it, as the settings of most screens are in points.
+    var screenChangesRecognizers = false
+
+    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+        guard screenChangesRecognizers else { return nil }
+        var wanted = layoutBasis
+        wanted.screen = Rect(x: 0, y: 0, width: width ?? 1920, height: height ?? 1080)
+        let layout = currentLayout, basis = wanted
+        return { PreparedLayout(tree: ViewTree(validated: layout), basis: basis) }
+    }
+
+    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+                   prepared: PreparedLayout?) -> ScreenReplacement {
         record("setScreen \(rotation.degrees) \(width.map { String(Int($0)) } ?? "-") \(height.map { String(Int($0)) } ?? "-")")
+        preparedBases.append(prepared?.basis)
         let screen = ScreenGeometry(width: width ?? 1920, height: height ?? 1080, rotation: rotation)
         return ScreenReplacement(screen: screen, events: encode([.screen(time: .zero, screen: screen, message: reason)]))
     }
 
-    func reload(origin: String) -> ReloadOutcome {
+    var layoutRevision: Int { revision }
+
+    func reloadWork() -> @Sendable () -> ReloadPreparation {
+        reloadWorks += 1
+        let revision = revision, basis = layoutBasis
+        return { ReloadPreparation(revision: revision, basis: basis, configuration: .failure(ConfigurationError(file: "test", problems: [])), layout: nil) }
+    }
+
+    func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
         record("reload")
+        reloadedRevisions.append(prepared?.revision)
         return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: false, socket: SocketConfig())))
     }
 
