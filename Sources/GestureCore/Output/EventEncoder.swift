@@ -205,6 +205,7 @@ public struct EventEncoder {
                                 out.raw(#","tapCount":"#); out.int(touch.pointee.tapCount)
                                 if let radius = touch.pointee.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
                                 if let force = touch.pointee.force { out.raw(#","force":"#); out.number(force) }
+                                if let route = touch.pointee.route { Self.route(route, &out) }
                                 out.raw("}")
                             }
                             out.raw("]}\n")
@@ -277,9 +278,10 @@ public struct EventEncoder {
         }
     }
 
-    /// The most one touch of a delivery takes: its keys and punctuation (under 130 bytes), two
-    /// integers of at most 20 and ten numbers of at most ``JSONWriter/maximumNumberLength``.
-    private static let maximumTouchLength = 130 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
+    /// The most one touch of a delivery takes: its keys and punctuation (under 160 bytes, the
+    /// `route` member's 20 included), two integers of at most 20 and ten numbers of at most
+    /// ``JSONWriter/maximumNumberLength``.
+    private static let maximumTouchLength = 160 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
 
     /// A recognizer's kind as a quoted JSON string (its raw value, as constant text).
     private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
@@ -309,6 +311,15 @@ public struct EventEncoder {
 
     /// A phase as a quoted JSON string.
     @inline(__always)
+    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma.
+    private static func route(_ route: Route, _ out: inout JSONWriter.Cursor) {
+        switch route {
+        case .claimed: out.raw(#","route":"claimed""#)
+        case .forwarded: out.raw(#","route":"forwarded""#)
+        case .held: out.raw(#","route":"held""#)
+        }
+    }
+
     private static func phase(_ phase: TouchPhase, _ out: inout JSONWriter.Cursor) {
         switch phase {
         case .began: out.raw(#""began""#)

@@ -6,12 +6,16 @@ public struct PipelineSetup: Sendable {
     public var screen: ScreenGeometry
     /// The configuration's `device.type` and `device.axes`.
     public var device: DeviceOverrides
+    /// The configuration's `routing` (docs/routing.md); nil: touches are not routed.
+    public var routing: RoutingConfiguration?
 
-    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none) {
+    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none,
+                routing: RoutingConfiguration? = nil) {
         self.tree = tree
         self.settings = settings
         self.screen = screen
         self.device = device
+        self.routing = routing
     }
 }
 
@@ -83,6 +87,12 @@ public struct GesturePipeline {
     private let keepsLines: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
+    /// The routing stage, while a device is read and the configuration routes touches.
+    private var router: PanelRouter?
+    /// `router != nil`, asked once per raw event.
+    private var routesTouches = false
+    /// The router reads the converted stream (a protocol A panel) rather than the raw one.
+    private var routesConverted = false
 
     /// - Parameters:
     ///   - start: the input time the stream starts at.
@@ -97,7 +107,8 @@ public struct GesturePipeline {
         keepsLines = options.keepsEvents || options.keepsSummaries || options.keepsLines
         self.makeConverter = makeConverter
         currentTime = start
-        engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing)
+        engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
+                        routing: setup.routing)
     }
 
     // MARK: - Inputs
@@ -111,14 +122,54 @@ public struct GesturePipeline {
     /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
     ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
     ///    recognizer given an impossible input).
+    ///
+    /// With routing, the event also goes to the routing stage (``PanelRouter``), which writes
+    /// the virtual panel's share of the frame into ``PipelineOutput/panel`` once the engine
+    /// has decided the frame's routes.
     public mutating func feed(_ event: RawEvent) {
-        feedInline(event)
+        if routesTouches {
+            feedRouted(event)
+        } else {
+            feedInline(event)
+        }
     }
 
     /// Raw events in order, exactly as ``feed(_:)`` one at a time: the live driver's batch
     /// from one read. The common event, a value within a frame, then costs no call.
     public mutating func feed(contentsOf events: UnsafeBufferPointer<RawEvent>) {
-        for event in events { feedInline(event) }
+        if routesTouches {
+            for event in events { feedRouted(event) }
+        } else {
+            for event in events { feedInline(event) }
+        }
+    }
+
+    /// ``feed(_:)`` with routing: the router sees the event as read (or, from a protocol A
+    /// panel, as converted), the engine decides, then the router commits the frame.
+    @inline(never)
+    private mutating func feedRouted(_ event: RawEvent) {
+        if routesConverted {
+            let frame = input?.feed(event) ?? nil
+            if let converted = input?.takeRouted() {
+                for event in converted { router?.observe(event) }
+            }
+            if let frame {
+                process(frame)
+            } else if event.isFrameEnd {
+                frameEndedEmpty(at: event.time)
+            }
+        } else {
+            router?.observe(event)
+            feedInline(event)
+        }
+        router?.commit(into: &output.panel)
+    }
+
+    /// Hands the engine's route decisions to the router.
+    private mutating func applyRoutes() {
+        guard !engine.routeChanges.isEmpty else { return }
+        router?.apply(engine.routeChanges, into: &output.panel)
+        engine.removeRouteChanges()
     }
 
     @inline(__always)
@@ -147,6 +198,7 @@ public struct GesturePipeline {
         engine.process(frame, into: &events)
         nextDeadline = engine.nextDeadline
         frameCount += 1
+        if routesTouches { applyRoutes() }
         emitEngineEvents()
         reportAnomalies()
     }
@@ -158,6 +210,7 @@ public struct GesturePipeline {
         currentTime = max(currentTime, time)
         engine.advance(to: currentTime, into: &events)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
         emitEngineEvents()
     }
 
@@ -187,7 +240,44 @@ public struct GesturePipeline {
             emit(.warning(time: currentTime,
                           message: "device \"\(description.name)\" " + ContactTracker.slotLimitMessage(declared: declared)))
         }
+        startRouting(stage: stage, panel: description)
     }
+
+    /// The routing stage for a new device: it reads the panel's events as read, or a protocol
+    /// A panel's converted stream (the copy then speaks protocol B, as the converter does).
+    private mutating func startRouting(stage: InputStage, panel: DeviceDescription) {
+        router = nil
+        routesTouches = false
+        routesConverted = false
+        copySource = nil
+        guard engine.routing != nil else { return }
+        engine.pointsPerMillimetre = stage.mapping.pointsPerMillimetre
+        let converts = stage.converts
+        let source = converts ? stage.description : panel
+        guard let made = PanelRouter(stream: source) else {
+            notice("device \"\(panel.name)\": routing needs a multitouch panel (ABS_MT_TRACKING_ID); this one has none, "
+                + "so no touch reaches the virtual panel: every touch is gestured's alone")
+            return
+        }
+        router = made
+        routesTouches = true
+        routesConverted = converts
+        input?.routesConverted = converts
+        copySource = source
+    }
+
+    /// The device the virtual panel copies, as its stream speaks (the panel's own description,
+    /// or a protocol A panel's converted one): give it to
+    /// ``PanelCopy/description(of:udevProperties:)``. Nil unless touches are routed.
+    public private(set) var copySource: DeviceDescription?
+
+    /// Touches down whose route is `route` (docs/routing.md); 0 when touches are not routed.
+    public func touchCount(route: Route) -> Int {
+        engine.touchCount(route: route)
+    }
+
+    /// The configuration's routing, nil when touches are not routed.
+    public var routing: RoutingConfiguration? { engine.routing }
 
     /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
     /// rotation, and the size in points. Touches already down keep the screen they began on
@@ -235,11 +325,16 @@ public struct GesturePipeline {
         guard input != nil, let device else { return }
         currentTime = max(currentTime, time)
         let before = engine.activeTouchCount
+        router?.resynchronise(with: snapshot, at: currentTime)
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
         if let frame {
             engine.process(frame, into: &events)
             nextDeadline = engine.nextDeadline
             frameCount += 1
+        }
+        if routesTouches {
+            applyRoutes()
+            router?.commit(into: &output.panel)
         }
         let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
         emit(.device(time: currentTime, action: "resynchronised", name: device.name,
@@ -255,14 +350,18 @@ public struct GesturePipeline {
     public mutating func finish(at time: Timestamp) {
         currentTime = max(currentTime, time)
         if input != nil {
+            router?.finish(at: currentTime)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &events)
+                if routesTouches { applyRoutes() }
                 emitEngineEvents()
             }
+            router?.commit(into: &output.panel)
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &events)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
         emitEngineEvents()
     }
 
@@ -271,6 +370,10 @@ public struct GesturePipeline {
         guard let device else { return }
         finish(at: time)
         input = nil
+        router = nil
+        routesTouches = false
+        routesConverted = false
+        copySource = nil
         self.device = nil
         calibration = nil
         emit(.device(time: currentTime, action: "removed", name: device.name, message: message))

@@ -21,6 +21,12 @@ struct InputStage {
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
+    /// Keep the converter's output for the routing stage (``takeRouted()``).
+    var routesConverted = false
+    private var routed: [RawEvent] = []
+
+    /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
+    var converts: Bool { converter != nil }
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
@@ -91,11 +97,18 @@ struct InputStage {
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
+        if routesConverted { routed.append(contentsOf: converted) }
         var completed: TouchFrame?
         for event in converted {
             if let frame = tracker.process(event) { completed = frame }
         }
         return completed
+    }
+
+    /// The converted events kept for the routing stage since the last call, forgotten.
+    mutating func takeRouted() -> [RawEvent] {
+        defer { routed.removeAll(keepingCapacity: true) }
+        return routed
     }
 
     /// After `SYN_DROPPED` on a live device: the tracker reconciles with the device's true
