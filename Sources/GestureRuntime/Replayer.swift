@@ -142,12 +142,16 @@ public struct Replayer {
     /// waits before each step until its input time has come (`--realtime`) and hands every
     /// step's lines on at once. When `stop` is set (SIGTERM) the replay ends early as a
     /// recording that ends there would: touches still down are cancelled and the output flushed.
-    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
+    /// With routing, `panel` gets the virtual panel's events (docs/routing.md) as they come,
+    /// each batch before the lines of the same steps go to `output`.
+    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, panel: (([RawEvent]) -> Void)? = nil,
+                             output: ([UInt8]) -> Void) {
         var more = true
         if let pacer {
             var paced = Timestamp(microseconds: .min)
             while more {
                 if !pipeline.output.isEmpty {
+                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
                     output(pipeline.output.bytes)
                     pipeline.output.removeAll()
                 }
@@ -162,7 +166,9 @@ public struct Replayer {
             // A loop of its own: the optional pacer unwrapped on every step cost an existential
             // copy per raw event.
             while more {
-                if pipeline.output.bytes.count >= 1 << 16 {
+                // The copy's events too: touches that hit no view are forwarded without a line.
+                if pipeline.output.bytes.count >= 1 << 16 || pipeline.output.panel.count >= 1 << 12 {
+                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
                     output(pipeline.output.bytes)
                     pipeline.output.removeAll()
                 }
@@ -177,6 +183,7 @@ public struct Replayer {
             }
         }
         if !pipeline.output.isEmpty {
+            if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
             output(pipeline.output.bytes)
             pipeline.output.removeAll()
         }
