@@ -169,6 +169,7 @@ public struct GesturePipeline {
     private mutating func applyRoutes() {
         guard !engine.routeChanges.isEmpty else { return }
         router?.apply(engine.routeChanges, into: &output.panel)
+        if keepsEvents { output.routeChanges.append(contentsOf: engine.routeChanges) }
         engine.removeRouteChanges()
     }
 

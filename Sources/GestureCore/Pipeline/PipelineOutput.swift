@@ -19,6 +19,9 @@ public struct PipelineOutput {
     /// touch's frames keep the times they were read at). Empty unless the configuration
     /// routes touches.
     public internal(set) var panel: [RawEvent] = []
+    /// The engine's route decisions, in order, when the pipeline keeps events
+    /// (``GesturePipeline/Options/keepsEvents``) and routes touches.
+    public internal(set) var routeChanges: [RouteChange] = []
 
     public init() {
         bytes.reserveCapacity(1 << 14)
@@ -42,6 +45,7 @@ public struct PipelineOutput {
         if !summaries.isEmpty { summaries.removeAll(keepingCapacity: true) }
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
         if !panel.isEmpty { panel.removeAll(keepingCapacity: true) }
+        if !routeChanges.isEmpty { routeChanges.removeAll(keepingCapacity: true) }
         announcesDevice = false
     }
 }
