@@ -243,7 +243,7 @@ public final class SocketReplay: EventServerOwner {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
                     layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
                     frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds,
-                    screen: replayer.pipeline.screen)
+                    screen: replayer.pipeline.screen, routes: replayer.pipeline.routeCounts)
     }
 
     public func reload(origin: String) -> ReloadOutcome {

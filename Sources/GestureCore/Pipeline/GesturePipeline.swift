@@ -280,6 +280,13 @@ public struct GesturePipeline {
     /// The configuration's routing, nil when touches are not routed.
     public var routing: RoutingConfiguration? { engine.routing }
 
+    /// Touches down per route; nil when touches are not routed.
+    public var routeCounts: RouteCounts? {
+        guard engine.routing != nil else { return nil }
+        return RouteCounts(claimed: engine.touchCount(route: .claimed), forwarded: engine.touchCount(route: .forwarded),
+                           held: engine.touchCount(route: .held))
+    }
+
     /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
     /// rotation, and the size in points. Touches already down keep the screen they began on
     /// (their mapping) and their recognizers; edge pans and distances in millimetres follow

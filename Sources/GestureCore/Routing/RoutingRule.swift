@@ -72,6 +72,19 @@ public enum Route: UInt8, Hashable, Sendable, CaseIterable {
     }
 }
 
+/// Touches down per route, for the socket's `status`.
+public struct RouteCounts: Hashable, Sendable {
+    public var claimed: Int
+    public var forwarded: Int
+    public var held: Int
+
+    public init(claimed: Int, forwarded: Int, held: Int) {
+        self.claimed = claimed
+        self.forwarded = forwarded
+        self.held = held
+    }
+}
+
 /// The bounds of every routing value, in one place (docs/limits.md § Routing).
 public enum RoutingLimits {
     /// A hold's time, in seconds: at least a millisecond (a shorter one is `forward`), at
