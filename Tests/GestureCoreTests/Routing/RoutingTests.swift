@@ -274,4 +274,40 @@ struct RoutingTests {
         #expect(pipeline.copySource == nil)
         #expect(pipeline.touchCount(route: .held) == 0)
     }
+
+    @Test func aHeldTouchKeepsAtMostTheBoundOfFramesAndItsLatestValues() throws {
+        // 3,000 frames within a one-second hold: the first 1,999 are kept as read, the later
+        // ones replace the last kept frame, so the copy gets 2,000 frames and the final place.
+        var script = try RoutingScript(Self.kiosk(hold: HoldRule(seconds: 1, fingers: 3)))
+        var events: [RawEvent] = []
+        func add(_ microseconds: Int64, _ frame: [EventScript.Event]) {
+            for event in frame + [(EventType.syn, SynCode.report, 0)] {
+                events.append(RawEvent(time: Timestamp(microseconds: microseconds), type: event.type, code: event.code,
+                                       value: event.value))
+            }
+        }
+        add(10_000, [EventScript.slot(0), EventScript.id(1), EventScript.x(100), EventScript.y(700)])
+        // 0.3 ms apart: all within the hold.
+        for step in 1...3_000 { add(10_000 + Int64(step) * 300, [EventScript.x(Int32(100 + step % 500))]) }
+        for event in events { script.pipeline.feed(event) }
+        #expect(script.takePanel() == [])
+        script.wait(1_100)
+        let panel = script.takePanel()
+        #expect(panel.filter { $0.hasSuffix("SYN") }.count == RoutingLimits.heldFrames)
+        #expect(panel.suffix(2).first == "910 ABS_MT_POSITION_X 100")
+    }
+
+    @Test func aSingleTouchPanelIsNotRoutedAndSaysSo() throws {
+        var pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: Self.kiosk()), settings: GestureSettings(),
+                                                            screen: ScreenGeometry(width: 1000, height: 1000),
+                                                            routing: RoutingConfiguration(defaultRule: .forward)),
+                                       options: .init(keepsEvents: true))
+        try pipeline.addDevice(DeviceFixtures.resistive, message: "test", at: .zero)
+        #expect(pipeline.copySource == nil)
+        #expect(pipeline.takeNotices().contains { $0.contains("routing needs a multitouch panel") })
+        var script = EventScript()
+        script.frame(10, [EventScript.touch(1), EventScript.absX(2000), EventScript.absY(2000)])
+        for event in script.events { pipeline.feed(event) }
+        #expect(pipeline.output.panel.isEmpty)
+    }
 }
