@@ -80,6 +80,7 @@ public struct Engine {
         self.settings = settings
         let context = RecognizerContext(screen: screen ?? tree[tree.root].spec.frame)
         arena = GestureArena(tree: tree, settings: settings, context: context, tracing: tracing)
+        arena.collectsClaims = routing != nil
         self.tracing = tracing
     }
 
@@ -497,6 +498,9 @@ public struct Engine {
             break
         }
     }
+
+    /// Touches claiming recognizers took that the engine has not routed yet (0 between calls).
+    var arenaClaimedTouchCount: Int { arena.claimedTouches.count }
 
     /// Forgets the route decisions taken so far (the driver has read ``routeChanges``).
     public mutating func removeRouteChanges() {

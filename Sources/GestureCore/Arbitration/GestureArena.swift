@@ -59,8 +59,10 @@ struct GestureArena {
     /// The touches of the recognizer asking to recognize, for the time of its request.
     private var owned: [TouchID] = []
     /// Touches a claiming recognizer took (it began or recognized) since the engine last
-    /// emptied the list (docs/routing.md): the engine claims them.
+    /// emptied the list (docs/routing.md): the engine claims them. Kept only while
+    /// ``collectsClaims`` (touches are routed): otherwise nobody would empty it.
     var claimedTouches: [TouchID] = []
+    var collectsClaims = false
 
     /// Recognizers looked at so far, in every loop over recognizers of the arena and the
     /// engine: a measure of work that does not depend on the machine, for the tests that
@@ -507,7 +509,7 @@ struct GestureArena {
                 case .recognized, .ended, .cancelled, .failed: break
                 }
             case .recognized(let index, let position):
-                if slots[index].claims {
+                if collectsClaims && slots[index].claims {
                     for touch in slots[index].sequenceTouches where slots[index].owns(touch) {
                         claimedTouches.append(touch)
                     }

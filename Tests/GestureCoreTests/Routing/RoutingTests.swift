@@ -310,4 +310,25 @@ struct RoutingTests {
         for event in script.events { pipeline.feed(event) }
         #expect(pipeline.output.panel.isEmpty)
     }
+
+    @Test func aClaimingRecognizerWithoutRoutingKeepsNothing() throws {
+        var engine = Engine(tree: try ViewTree(root: Self.kiosk(pageRecognizers: [Self.twoFingerPan(claims: true)])),
+                            screen: Rect(x: 0, y: 0, width: 1000, height: 1000))
+        var events: [EngineEvent] = []
+        for round in 0..<50 {
+            let base = Int64(round) * 1_000_000
+            let a = ContactID(round * 2), b = ContactID(round * 2 + 1)
+            engine.process(TouchFrame(time: Timestamp(microseconds: base), changes: [.down(a, Point(x: 300, y: 300)),
+                                                                                    .down(b, Point(x: 600, y: 300))]),
+                           into: &events)
+            engine.process(TouchFrame(time: Timestamp(microseconds: base + 50_000),
+                                      changes: [.move(a, Point(x: 300, y: 400)), .move(b, Point(x: 600, y: 400))]),
+                           into: &events)
+            engine.process(TouchFrame(time: Timestamp(microseconds: base + 100_000), changes: [.up(a), .up(b)]),
+                           into: &events)
+        }
+        #expect(events.contains { if case .gesture(let g) = $0 { g.state == .began } else { false } })
+        #expect(engine.routeChanges.isEmpty)
+        #expect(engine.arenaClaimedTouchCount == 0)
+    }
 }
