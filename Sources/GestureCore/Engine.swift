@@ -406,10 +406,14 @@ public struct Engine {
     // MARK: - Routing
 
     /// The next deadline: the arena's, or a held touch's if earlier.
+    @inline(__always)
     private mutating func earliestDeadline() -> Timestamp? {
-        let recognizers = arena.earliestDeadline()
-        guard !holds.isEmpty else { return recognizers }
-        var earliest = recognizers
+        holds.isEmpty ? arena.earliestDeadline() : earliestWithHolds()
+    }
+
+    @inline(never)
+    private mutating func earliestWithHolds() -> Timestamp? {
+        var earliest = arena.earliestDeadline()
         for held in holds where earliest.map({ held.deadline < $0 }) ?? true { earliest = held.deadline }
         return earliest
     }

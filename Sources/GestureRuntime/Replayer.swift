@@ -162,13 +162,28 @@ public struct Replayer {
                 }
                 more = step(stop: stop)
             }
+        } else if pipeline.copySource != nil {
+            // Routed: the copy's events are handed on in chunks too (touches that hit no view
+            // are forwarded without a line), in a loop of its own so that a replay without
+            // routing does not ask for them at every step.
+            while more {
+                if pipeline.output.bytes.count >= 1 << 16 || pipeline.output.panel.count >= 1 << 12 {
+                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
+                    output(pipeline.output.bytes)
+                    pipeline.output.removeAll()
+                }
+                if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
+                   !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
+                    feedUpcoming(event)
+                    continue
+                }
+                more = step(stop: stop)
+            }
         } else {
             // A loop of its own: the optional pacer unwrapped on every step cost an existential
             // copy per raw event.
             while more {
-                // The copy's events too: touches that hit no view are forwarded without a line.
-                if pipeline.output.bytes.count >= 1 << 16 || pipeline.output.panel.count >= 1 << 12 {
-                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
+                if pipeline.output.bytes.count >= 1 << 16 {
                     output(pipeline.output.bytes)
                     pipeline.output.removeAll()
                 }

@@ -8,6 +8,9 @@ public struct EventEncoder {
     /// The text of the last `time` written: every event of a frame has the same.
     private var lastTime = DecimalText(0)
     private var writer = JSONWriter()
+    /// Write each delivered touch's `route` (the configuration routes touches,
+    /// docs/routing.md). Asked once per delivery, not read from every touch without routing.
+    public var writesRoutes = false
 
     public init() {}
 
@@ -161,6 +164,7 @@ public struct EventEncoder {
         self.sequence.increment()
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
+        let writesRoutes = writesRoutes
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -205,7 +209,7 @@ public struct EventEncoder {
                                 out.raw(#","tapCount":"#); out.int(touch.pointee.tapCount)
                                 if let radius = touch.pointee.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
                                 if let force = touch.pointee.force { out.raw(#","force":"#); out.number(force) }
-                                if let route = touch.pointee.route { Self.route(route, &out) }
+                                if writesRoutes, let route = touch.pointee.route { Self.route(route, &out) }
                                 out.raw("}")
                             }
                             out.raw("]}\n")

@@ -87,12 +87,9 @@ public struct GesturePipeline {
     private let keepsLines: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
-    /// The routing stage, while a device is read and the configuration routes touches.
-    private var router: PanelRouter?
-    /// `router != nil`, asked once per raw event.
+    /// A routing stage runs (in the input stage: a device is read and the configuration
+    /// routes touches); asked once per frame, never per event.
     private var routesTouches = false
-    /// The router reads the converted stream (a protocol A panel) rather than the raw one.
-    private var routesConverted = false
 
     /// - Parameters:
     ///   - start: the input time the stream starts at.
@@ -109,6 +106,7 @@ public struct GesturePipeline {
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
                         routing: setup.routing)
+        encoder.writesRoutes = setup.routing != nil
     }
 
     // MARK: - Inputs
@@ -122,55 +120,30 @@ public struct GesturePipeline {
     /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
     ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
     ///    recognizer given an impossible input).
-    ///
-    /// With routing, the event also goes to the routing stage (``PanelRouter``), which writes
-    /// the virtual panel's share of the frame into ``PipelineOutput/panel`` once the engine
-    /// has decided the frame's routes.
+    /// 5. with routing, the routing stage (``PanelRouter``, which saw the frame's events in
+    ///    the input stage) takes the engine's route decisions and writes the virtual panel's
+    ///    share of the frame into ``PipelineOutput/panel``.
     public mutating func feed(_ event: RawEvent) {
-        if routesTouches {
-            feedRouted(event)
-        } else {
-            feedInline(event)
-        }
+        feedInline(event)
     }
 
     /// Raw events in order, exactly as ``feed(_:)`` one at a time: the live driver's batch
     /// from one read. The common event, a value within a frame, then costs no call.
     public mutating func feed(contentsOf events: UnsafeBufferPointer<RawEvent>) {
-        if routesTouches {
-            for event in events { feedRouted(event) }
-        } else {
-            for event in events { feedInline(event) }
-        }
-    }
-
-    /// ``feed(_:)`` with routing: the router sees the event as read (or, from a protocol A
-    /// panel, as converted), the engine decides, then the router commits the frame.
-    @inline(never)
-    private mutating func feedRouted(_ event: RawEvent) {
-        if routesConverted {
-            let frame = input?.feed(event) ?? nil
-            if let converted = input?.takeRouted() {
-                for event in converted { router?.observe(event) }
-            }
-            if let frame {
-                process(frame)
-            } else if event.isFrameEnd {
-                frameEndedEmpty(at: event.time)
-            }
-        } else {
-            router?.observe(event)
-            feedInline(event)
-        }
-        router?.commit(into: &output.panel)
+        for event in events { feedInline(event) }
     }
 
     /// Hands the engine's route decisions to the router.
     private mutating func applyRoutes() {
         guard !engine.routeChanges.isEmpty else { return }
-        router?.apply(engine.routeChanges, into: &output.panel)
+        input?.router?.apply(engine.routeChanges, into: &output.panel)
         if keepsEvents { output.routeChanges.append(contentsOf: engine.routeChanges) }
         engine.removeRouteChanges()
+    }
+
+    /// The routing stage writes the frame that just ended, the engine having decided it.
+    private mutating func commitRoutedFrame() {
+        input?.router?.commit(into: &output.panel)
     }
 
     @inline(__always)
@@ -186,6 +159,7 @@ public struct GesturePipeline {
 
     @inline(never)
     private mutating func frameEndedEmpty(at time: Timestamp) {
+        if routesTouches { commitRoutedFrame() }
         if let warning = input?.takeAxisWarning() {
             currentTime = max(currentTime, time)
             notice(warning)
@@ -199,7 +173,10 @@ public struct GesturePipeline {
         engine.process(frame, into: &events)
         nextDeadline = engine.nextDeadline
         frameCount += 1
-        if routesTouches { applyRoutes() }
+        if routesTouches {
+            applyRoutes()
+            commitRoutedFrame()
+        }
         emitEngineEvents()
         reportAnomalies()
     }
@@ -247,9 +224,7 @@ public struct GesturePipeline {
     /// The routing stage for a new device: it reads the panel's events as read, or a protocol
     /// A panel's converted stream (the copy then speaks protocol B, as the converter does).
     private mutating func startRouting(stage: InputStage, panel: DeviceDescription) {
-        router = nil
         routesTouches = false
-        routesConverted = false
         copySource = nil
         guard engine.routing != nil else { return }
         engine.pointsPerMillimetre = stage.mapping.pointsPerMillimetre
@@ -260,10 +235,8 @@ public struct GesturePipeline {
                 + "so no touch reaches the virtual panel: every touch is gestured's alone")
             return
         }
-        router = made
+        input?.router = made
         routesTouches = true
-        routesConverted = converts
-        input?.routesConverted = converts
         copySource = source
     }
 
@@ -299,6 +272,8 @@ public struct GesturePipeline {
         if let calibration, input != nil {
             let mapped = mappedScreen(screen, calibration)
             input?.setScreen(mapped)
+            // Holds that begin from now on measure millimetres on the new screen.
+            if engine.routing != nil { engine.pointsPerMillimetre = input?.mapping.pointsPerMillimetre }
             if let mapping = input?.mapping, let converted = try? settings(for: mapping, device: device?.name ?? "") {
                 resolved = converted
             }
@@ -333,7 +308,7 @@ public struct GesturePipeline {
         guard input != nil, let device else { return }
         currentTime = max(currentTime, time)
         let before = engine.activeTouchCount
-        router?.resynchronise(with: snapshot, at: currentTime)
+        input?.router?.resynchronise(with: snapshot, at: currentTime)
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
         if let frame {
             engine.process(frame, into: &events)
@@ -342,7 +317,7 @@ public struct GesturePipeline {
         }
         if routesTouches {
             applyRoutes()
-            router?.commit(into: &output.panel)
+            commitRoutedFrame()
         }
         let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
         emit(.device(time: currentTime, action: "resynchronised", name: device.name,
@@ -358,13 +333,13 @@ public struct GesturePipeline {
     public mutating func finish(at time: Timestamp) {
         currentTime = max(currentTime, time)
         if input != nil {
-            router?.finish(at: currentTime)
+            input?.router?.finish(at: currentTime)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &events)
                 if routesTouches { applyRoutes() }
                 emitEngineEvents()
             }
-            router?.commit(into: &output.panel)
+            if routesTouches { commitRoutedFrame() }
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &events)
@@ -378,9 +353,7 @@ public struct GesturePipeline {
         guard let device else { return }
         finish(at: time)
         input = nil
-        router = nil
         routesTouches = false
-        routesConverted = false
         copySource = nil
         self.device = nil
         calibration = nil

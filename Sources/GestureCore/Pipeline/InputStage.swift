@@ -21,9 +21,12 @@ struct InputStage {
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
-    /// Keep the converter's output for the routing stage (``takeRouted()``).
-    var routesConverted = false
-    private var routed: [RawEvent] = []
+    /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
+    /// read (a protocol A device's as converted). While there is one, events never take the
+    /// direct path, so a daemon without routing pays nothing per event for it.
+    var router: PanelRouter? {
+        didSet { if router != nil { direct = false } }
+    }
 
     /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
     var converts: Bool { converter != nil }
@@ -86,8 +89,9 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done { direct = passesThrough }
+            if monitor.state == .done { direct = passesThrough && router == nil }
         }
+        if converter == nil { router?.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -97,18 +101,14 @@ struct InputStage {
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
-        if routesConverted { routed.append(contentsOf: converted) }
+        if router != nil {
+            for event in converted { router?.observe(event) }
+        }
         var completed: TouchFrame?
         for event in converted {
             if let frame = tracker.process(event) { completed = frame }
         }
         return completed
-    }
-
-    /// The converted events kept for the routing stage since the last call, forgotten.
-    mutating func takeRouted() -> [RawEvent] {
-        defer { routed.removeAll(keepingCapacity: true) }
-        return routed
     }
 
     /// After `SYN_DROPPED` on a live device: the tracker reconciles with the device's true
