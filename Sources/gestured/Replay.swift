@@ -113,8 +113,7 @@ struct Replay: ParsableCommand {
         if let panelWriter {
             replayer.run(pacer: pacer, stop: stop, panel: { events in
                 var text: [UInt8] = []
-                text.reserveCapacity(events.count * 32)
-                for event in events { text.append(contentsOf: EvemuWriter.eventLine(event).utf8) }
+                EvemuWriter.appendEventLines(events, to: &text)
                 panelWriter.write(text)
             }) { bytes in output.write(bytes) }
         } else {

@@ -43,7 +43,7 @@ struct ReplayOutput {
         var bytes: [UInt8] = []
         var panel = replayer.pipeline.copySource.map { Array(EvemuWriter.descriptionText(PanelCopy.description(of: $0)).utf8) }
         replayer.run(pacer: pacer, panel: { events in
-            for event in events { panel?.append(contentsOf: EvemuWriter.eventLine(event).utf8) }
+            if panel != nil { EvemuWriter.appendEventLines(events, to: &panel!) }
         }) { chunk in bytes += chunk }
         self.bytes = bytes
         self.panel = panel

@@ -136,14 +136,14 @@ public struct GesturePipeline {
     /// Hands the engine's route decisions to the router.
     private mutating func applyRoutes() {
         guard !engine.routeChanges.isEmpty else { return }
-        input?.router?.apply(engine.routeChanges, into: &output.panel)
+        input?.router.apply(engine.routeChanges, into: &output.panel)
         if keepsEvents { output.routeChanges.append(contentsOf: engine.routeChanges) }
         engine.removeRouteChanges()
     }
 
     /// The routing stage writes the frame that just ended, the engine having decided it.
     private mutating func commitRoutedFrame() {
-        input?.router?.commit(into: &output.panel)
+        input?.router.commit(into: &output.panel)
     }
 
     @inline(__always)
@@ -235,7 +235,7 @@ public struct GesturePipeline {
                 + "so no touch reaches the virtual panel: every touch is gestured's alone")
             return
         }
-        input?.router = made
+        input?.startRouting(made)
         routesTouches = true
         copySource = source
     }
@@ -308,7 +308,7 @@ public struct GesturePipeline {
         guard input != nil, let device else { return }
         currentTime = max(currentTime, time)
         let before = engine.activeTouchCount
-        input?.router?.resynchronise(with: snapshot, at: currentTime)
+        input?.router.resynchronise(with: snapshot, at: currentTime)
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
         if let frame {
             engine.process(frame, into: &events)
@@ -333,7 +333,7 @@ public struct GesturePipeline {
     public mutating func finish(at time: Timestamp) {
         currentTime = max(currentTime, time)
         if input != nil {
-            input?.router?.finish(at: currentTime)
+            input?.router.finish(at: currentTime)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &events)
                 if routesTouches { applyRoutes() }

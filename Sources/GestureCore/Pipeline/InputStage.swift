@@ -24,8 +24,15 @@ struct InputStage {
     /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
     /// read (a protocol A device's as converted). While there is one, events never take the
     /// direct path, so a daemon without routing pays nothing per event for it.
-    var router: PanelRouter? {
-        didSet { if router != nil { direct = false } }
+    var router = PanelRouter()
+    /// ``router`` routes this device's touches (``startRouting(_:)``).
+    private(set) var routes = false
+
+    /// Every event goes to `router` from now on.
+    mutating func startRouting(_ router: PanelRouter) {
+        self.router = router
+        routes = true
+        direct = false
     }
 
     /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
@@ -89,9 +96,9 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done { direct = passesThrough && router == nil }
+            if monitor.state == .done { direct = passesThrough && !routes }
         }
-        if converter == nil { router?.observe(event) }
+        if routes && converter == nil { router.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -101,8 +108,8 @@ struct InputStage {
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
-        if router != nil {
-            for event in converted { router?.observe(event) }
+        if routes {
+            for event in converted { router.observe(event) }
         }
         var completed: TouchFrame?
         for event in converted {

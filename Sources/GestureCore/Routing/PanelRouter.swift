@@ -44,6 +44,9 @@ struct PanelRouter {
     private var pending: [Int32]
     private var committed: [Int32]
     private var currentSlot = 0
+    /// The slots whose pending values may differ from their committed ones (bit `slot`; at
+    /// most ``ContactTracker/maximumSlots``, 64): a commit looks at those alone.
+    private var dirty: UInt64 = 0
     private var pendingMsc: Int32?
     private var discarding = false
     /// The time of the `SYN_REPORT` seen and not yet committed.
@@ -84,6 +87,22 @@ struct PanelRouter {
     /// A router for the panel whose stream is described by `stream` (the panel itself, or
     /// the converted stream of a protocol A panel); nil for a panel without multitouch slots
     /// or tracking ids, which routing does not handle.
+    /// A router that routes nothing: the input stage's while touches are not routed.
+    init() {
+        copy = DeviceDescription(name: "", codes: [:], absInfo: [:])
+        slotCount = 0
+        declaredSlotCodes = 0
+        declaresSlot = false
+        declaresMsc = false
+        deviceCodes = []
+        declaresDevice = []
+        deviceValues = []
+        pending = []
+        committed = []
+        copyValues = []
+        copyOrder = []
+    }
+
     init?(stream: DeviceDescription) {
         guard stream.absInfo[AbsCode.mtTrackingID] != nil else { return nil }
         copy = PanelCopy.description(of: stream)
@@ -130,6 +149,7 @@ struct PanelRouter {
                 currentSlot = event.value >= 0 && Int(event.value) < slotCount ? Int(event.value) : -1
             } else if event.code >= Self.firstCode && event.code < Self.firstCode + UInt16(Self.codeCount), currentSlot >= 0 {
                 pending[currentSlot * Self.codeCount + Int(event.code - Self.firstCode)] = event.value
+                dirty |= 1 &<< UInt64(currentSlot)
             }
         case EventType.msc:
             if event.code == MscCode.timestamp { pendingMsc = event.value }
@@ -137,7 +157,7 @@ struct PanelRouter {
             if event.code == SynCode.report {
                 frameEnd = event.time
             } else if event.code == SynCode.dropped {
-                for index in pending.indices { pending[index] = committed[index] }
+                restorePending()
                 pendingMsc = nil
                 discarding = true
             }
@@ -151,7 +171,8 @@ struct PanelRouter {
     /// contact lost, a protocol A panel), committed by the next ``commit(into:)``, which lifts
     /// on the copy every forwarded touch that did not survive.
     mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) {
-        for index in pending.indices { pending[index] = committed[index] }
+        restorePending()
+        dirty = slotCount >= 64 ? ~0 : (1 &<< UInt64(slotCount)) &- 1
         pendingMsc = nil
         discarding = false
         for slot in 0..<slotCount {
@@ -172,6 +193,17 @@ struct PanelRouter {
         }
         if let snapshot { currentSlot = (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0 }
         frameEnd = time
+    }
+
+    /// Forgets the values of a frame that will not be committed.
+    private mutating func restorePending() {
+        var slots = dirty
+        while slots != 0 {
+            let slot = slots.trailingZeroBitCount
+            slots &= slots &- 1
+            for index in slot * Self.codeCount..<(slot + 1) * Self.codeCount { pending[index] = committed[index] }
+        }
+        dirty = 0
     }
 
     /// The input ends (the recording's end, the device gone, the daemon stopping): a half
@@ -310,7 +342,8 @@ struct PanelRouter {
             case .forwarded:
                 wrote = writeSlot(slot, from: pending[base..<base + Self.codeCount], at: time, into: &out) || wrote
             case .held:
-                if touches[position].loggedFrames == 0 || pending[base..<base + Self.codeCount] != committed[base..<base + Self.codeCount] {
+                if touches[position].loggedFrames == 0 || (dirty & (1 &<< UInt64(slot)) != 0
+                    && pending[base..<base + Self.codeCount] != committed[base..<base + Self.codeCount]) {
                     logFrame(of: position, at: time)
                 }
             case .claimed:
@@ -319,9 +352,15 @@ struct PanelRouter {
             position += 1
         }
         if wrote { endFrame(at: time, msc: pendingMsc, into: &out) }
-        // Element by element: an assignment would share the buffer, and the next event
-        // would copy it.
-        for index in committed.indices where committed[index] != pending[index] { committed[index] = pending[index] }
+        // The changed slots, element by element: an assignment would share the buffer, and
+        // the next event would copy it.
+        var slots = dirty
+        while slots != 0 {
+            let slot = slots.trailingZeroBitCount
+            slots &= slots &- 1
+            for index in slot * Self.codeCount..<(slot + 1) * Self.codeCount { committed[index] = pending[index] }
+        }
+        dirty = 0
         pendingMsc = nil
     }
 
