@@ -135,6 +135,9 @@ public struct Replayer {
         try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsSummaries: keepsSummaries)
     }
 
+    /// The recorded device's udev properties, when the recording has them (libinput record).
+    public var udevProperties: [String: String]? { stream.udevProperties }
+
     /// The recorded device's name.
     public var deviceDescriptionName: String { deviceName }
 

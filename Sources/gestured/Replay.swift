@@ -144,7 +144,7 @@ struct Replay: ParsableCommand {
         } catch {
             throw failure("gestured: \(error); choose a writable path for --panel")
         }
-        writer.write(Array(EvemuWriter.descriptionText(PanelCopy.description(of: source)).utf8))
+        writer.write(Array(EvemuWriter.descriptionText(PanelCopy.description(of: source, udevProperties: replayer.udevProperties)).utf8))
         return writer
     }
 

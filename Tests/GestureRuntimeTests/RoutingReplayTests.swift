@@ -109,4 +109,23 @@ struct RoutingReplayTests {
         #expect(copy.events.isEmpty)
         #expect(!output.of(type: "touches").isEmpty)
     }
+
+    /// A libinput record keeps the panel's udev properties: the copy's header takes the fuzz
+    /// libinput's rule saved there (`LIBINPUT_FUZZ_35` for `ABS_MT_POSITION_X`).
+    @Test func theCopysHeaderTakesTheFuzzTheRecordingsUdevPropertiesSaved() throws {
+        let original = try String(contentsOfFile: TestPaths.recordingFixture("elan-touchscreen.tap.libinput-record.yml"),
+                                  encoding: .utf8)
+        let marked = original.replacingOccurrences(of: "      - ID_INPUT_TOUCHSCREEN=1\n",
+                                                   with: "      - ID_INPUT_TOUCHSCREEN=1\n      - LIBINPUT_FUZZ_35=9\n")
+        #expect(marked != original)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("routing-udev-\(getpid()).yml").path
+        try marked.write(toFile: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let output = try ReplayOutput(recording: file, config: Self.forwardAll)
+        let header = String(decoding: try #require(output.panel), as: UTF8.self).split(separator: "\n")
+        let axis = try #require(header.first { $0.hasPrefix("A: 35 ") })
+        #expect(axis.split(separator: " ")[4] == "9", "\(axis)")
+        let other = try #require(header.first { $0.hasPrefix("A: 36 ") })
+        #expect(other.split(separator: " ")[4] == "0", "\(other)")
+    }
 }

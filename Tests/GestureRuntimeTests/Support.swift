@@ -41,7 +41,10 @@ struct ReplayOutput {
         var replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: tracing, allowNonTouchscreen: allowNonTouchscreen))
         var bytes: [UInt8] = []
-        var panel = replayer.pipeline.copySource.map { Array(EvemuWriter.descriptionText(PanelCopy.description(of: $0)).utf8) }
+        let udev = replayer.udevProperties
+        var panel = replayer.pipeline.copySource.map {
+            Array(EvemuWriter.descriptionText(PanelCopy.description(of: $0, udevProperties: udev)).utf8)
+        }
         replayer.run(pacer: pacer, panel: { events in
             if panel != nil { EvemuWriter.appendEventLines(events, to: &panel!) }
         }) { chunk in bytes += chunk }
