@@ -17,8 +17,9 @@
 ///   oldest contact); `MSC_TIMESTAMP` passes through with a frame that carries a change.
 /// Only the codes the copy declares (``PanelCopy/description(of:udevProperties:)``) are written.
 ///
-/// The order of one frame: ``observe(_:)`` takes its events; the engine processes it and its
-/// route changes are applied (``apply(_:into:)``: held frames flushed, cancels written); then
+/// The order of one frame: ``observe(_:)`` takes its events (from the input stage, which every
+/// event of a routed device goes through); the engine processes the frame and its route
+/// changes are applied (``apply(_:into:)``: held frames flushed, cancels written); then
 /// ``commit(into:)`` writes the frame's forwarded changes.
 struct PanelRouter {
     /// The copy's description (without the udev fuzz, which changes no event).
@@ -128,9 +129,6 @@ struct PanelRouter {
         copyValues = initial
         copyOrder = [Int](repeating: -1, count: slotCount)
     }
-
-    /// Touches the router holds frames of (for tests and limits).
-    var heldFrameCount: Int { log.count }
 
     // MARK: - The panel's events
 
