@@ -331,4 +331,54 @@ struct RoutingTests {
         #expect(engine.routeChanges.isEmpty)
         #expect(engine.arenaClaimedTouchCount == 0)
     }
+
+    /// A panel that declares what the kernel computes for single-touch readers: finger-count
+    /// tools, ABS_X/ABS_Y/ABS_PRESSURE, and MSC_TIMESTAMP.
+    static let fullPanel = DeviceDescription(
+        name: "Full Test Panel",
+        codes: [EventType.key: [KeyCode.btnTouch, KeyCode.btnToolFinger, KeyCode.btnToolDoubletap, KeyCode.btnToolTripletap],
+                EventType.msc: [MscCode.timestamp]],
+        absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 999), AbsCode.y: AbsInfo(minimum: 0, maximum: 999),
+                  AbsCode.pressure: AbsInfo(minimum: 0, maximum: 255),
+                  AbsCode.mtSlot: AbsInfo(minimum: 0, maximum: 9), AbsCode.mtTrackingID: AbsInfo(minimum: 0, maximum: 65535),
+                  AbsCode.mtPositionX: AbsInfo(minimum: 0, maximum: 999), AbsCode.mtPositionY: AbsInfo(minimum: 0, maximum: 999),
+                  AbsCode.mtPressure: AbsInfo(minimum: 0, maximum: 255)],
+        properties: [InputProperty.direct])
+
+    static func msc(_ value: Int32) -> EventScript.Event { (EventType.msc, MscCode.timestamp, value) }
+
+    @Test func deviceWideStateFollowsTheForwardedTouchesByTheKernelsRules() throws {
+        var script = try RoutingScript(Self.kiosk(), device: Self.fullPanel)
+        // The panel's own legacy events (BTN_TOUCH, ABS_X…) are not copied: the copy's are
+        // computed over forwarded touches only. A claimed touch in slot 0 counts for nothing.
+        script.frame([EventScript.slot(0), EventScript.id(1), EventScript.x(500), EventScript.y(50), EventScript.pressure(30),
+                      EventScript.touch(1), EventScript.absX(500), EventScript.absY(50), Self.msc(1000)])
+        script.frame([EventScript.slot(1), EventScript.id(2), EventScript.x(300), EventScript.y(300), EventScript.pressure(40),
+                      EventScript.absPressure(40), Self.msc(2000)])
+        script.frame([EventScript.slot(2), EventScript.id(3), EventScript.x(600), EventScript.y(400), EventScript.pressure(50),
+                      Self.msc(3000)])
+        script.frame([EventScript.slot(1), EventScript.id(-1), Self.msc(4000)])
+        script.frame([EventScript.slot(0), EventScript.x(510), Self.msc(5000)])
+        #expect(script.takePanel() == [
+            "20 ABS_MT_SLOT 1", "20 ABS_MT_TRACKING_ID 2", "20 ABS_MT_POSITION_X 300", "20 ABS_MT_POSITION_Y 300",
+            "20 ABS_MT_PRESSURE 40", "20 BTN_TOUCH 1", "20 BTN_TOOL_FINGER 1", "20 ABS_X 300", "20 ABS_Y 300",
+            "20 ABS_PRESSURE 40", "20 MSC_TIMESTAMP 2000", "20 SYN",
+            "30 ABS_MT_SLOT 2", "30 ABS_MT_TRACKING_ID 3", "30 ABS_MT_POSITION_X 600", "30 ABS_MT_POSITION_Y 400",
+            "30 ABS_MT_PRESSURE 50", "30 BTN_TOOL_FINGER 0", "30 BTN_TOOL_DOUBLETAP 1", "30 MSC_TIMESTAMP 3000", "30 SYN",
+            // The oldest contact lifts: the single-touch emulation follows the one left.
+            "40 ABS_MT_SLOT 1", "40 ABS_MT_TRACKING_ID -1", "40 BTN_TOOL_FINGER 1", "40 BTN_TOOL_DOUBLETAP 0",
+            "40 ABS_X 600", "40 ABS_Y 400", "40 ABS_PRESSURE 50", "40 MSC_TIMESTAMP 4000", "40 SYN",
+        ])
+    }
+
+    @Test func aFrameCutBySynDroppedNeverReachesTheCopy() throws {
+        var script = try RoutingScript(Self.kiosk())
+        script.down(slot: 0, id: 1, 300, 300)
+        _ = script.takePanel()
+        // The kernel dropped events: what came before the next SYN_REPORT is incomplete.
+        script.frame([EventScript.x(310), EventScript.dropped, EventScript.y(900)])
+        #expect(script.takePanel() == [])
+        script.move(slot: 0, 320, 300)
+        #expect(script.takePanel() == ["30 ABS_MT_POSITION_X 320", "30 SYN"])
+    }
 }
