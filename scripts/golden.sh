@@ -16,10 +16,11 @@ gestured=$(swift build --show-bin-path)/gestured
 written=0 skipped=0
 while read -r source recording rest; do
     case "$source" in ''|'#'*) continue ;; esac
-    events='' force='' only=''
+    events='' force='' only='' panel=''
     for word in $rest; do
         case "$word" in
             force) force=--force ;;
+            panel) panel=yes ;;
             config=*) only=${word#config=} ;;
             *) events=$word ;;
         esac
@@ -39,7 +40,10 @@ while read -r source recording rest; do
     configs=${only:-$(ls config/*.json5)}
     for config in $configs; do
         out="Tests/Golden/$name/$(basename "$config" .json5).jsonl"
-        "$gestured" replay --trace $force --config "$config" "$dir/$recording" ${events:+"$dir/$events"} > "$out"
+        # With `panel`: the virtual panel's stream too, as an evemu recording (docs/routing.md).
+        panelArgs=()
+        if [ -n "$panel" ]; then panelArgs=(--panel "Tests/Golden/$name/$(basename "$config" .json5).panel.evemu"); fi
+        "$gestured" replay --trace $force "${panelArgs[@]}" --config "$config" "$dir/$recording" ${events:+"$dir/$events"} > "$out"
         written=$((written + 1))
     done
 done < Tests/Golden/recordings.txt

@@ -421,6 +421,15 @@ function viewOf(element, id, rect, parentRect, t) {
   if (flag(data.gesturedPassThrough)) view.passThrough = true;
   if (flag(data.gesturedMultipleTouch)) view.multipleTouchEnabled = true;
   if (flag(data.gesturedExclusiveTouch)) view.exclusiveTouch = true;
+  if (data.gesturedRouting !== undefined) {
+    const routing = routingOf(data.gesturedRouting);
+    if (routing === undefined) {
+      console.error(`gestured: data-gestured-routing of "${id}" is "${data.gesturedRouting}"; use "claim", "forward" `
+        + `or a hold rule as JSON, such as {"hold": 0.15, "fingers": 2}`, element);
+    } else {
+      view.routing = routing;
+    }
+  }
   if (data.gesturedRecognizers) {
     try {
       const recognizers = JSON.parse(data.gesturedRecognizers);
@@ -431,6 +440,21 @@ function viewOf(element, id, rect, parentRect, t) {
     }
   }
   return view;
+}
+
+/// `data-gestured-routing`: "claim", "forward" (in the spirit of CSS `touch-action: auto`: the
+/// browser gets the element's touches through the desktop's copy of the panel), or a hold rule
+/// as a JSON object; undefined for anything else. The daemon checks the rule's values.
+function routingOf(value) {
+  const text = value.trim();
+  if (text === "claim" || text === "forward") return text;
+  if (!text.startsWith("{")) return undefined;
+  try {
+    const rule = JSON.parse(text);
+    return rule !== null && typeof rule === "object" && !Array.isArray(rule) ? rule : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /// A boolean attribute: present ("" or "true") is true, "false" is false.

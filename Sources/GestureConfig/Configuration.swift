@@ -26,12 +26,15 @@ public struct Configuration: Hashable, Sendable {
     /// The web bridge's section (`gestured-web`); `nil` when the file has none. The daemon
     /// does not use it.
     public var web: WebConfig?
+    /// The `routing` section (docs/routing.md): touches are routed and the panel gets a
+    /// virtual copy. `nil` (no section): no routing, no copy, today's behaviour.
+    public var routing: RoutingConfiguration?
 
     public init(file: String, isBareLayout: Bool = false, device: DeviceSelector = .auto,
                 deviceOverrides: DeviceOverrides = .none, grab: Bool = false, screen: ScreenGeometry,
                 socket: SocketConfig = SocketConfig(),
                 settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource,
-                web: WebConfig? = nil) {
+                web: WebConfig? = nil, routing: RoutingConfiguration? = nil) {
         self.file = file
         self.isBareLayout = isBareLayout
         self.device = device
@@ -43,6 +46,16 @@ public struct Configuration: Hashable, Sendable {
         self.layout = layout
         self.layoutSource = layoutSource
         self.web = web
+        self.routing = routing
+    }
+
+    /// A routing rule as `check-config` says it.
+    static func describe(_ rule: RoutingRule) -> String {
+        switch rule {
+        case .claim: "claimed"
+        case .forward: "forwarded"
+        case .hold(let hold): "held up to \(number(hold.seconds * 1000)) ms"
+        }
     }
 
     /// A few lines for `gestured check-config`: what was read, so the user can see it is what
@@ -76,6 +89,10 @@ public struct Configuration: Hashable, Sendable {
         if axes.x?.range != nil || axes.y?.range != nil { deviceLine += ", axis ranges overridden" }
         if axes.x?.resolution != nil || axes.y?.resolution != nil { deviceLine += ", resolution overridden" }
         lines.append(deviceLine + (grab ? ", grabbed" : ""))
+        if let routing {
+            lines.append("routing: touches \(Self.describe(routing.defaultRule)) unless a view says otherwise; "
+                + "the rest reach the desktop through a virtual copy of the panel")
+        }
         if !settings.millimetres.isEmpty {
             lines.append("millimetres: " + settings.millimetres.entries.map { "\($0.key) \(Self.number($0.millimetres)) mm" }
                 .joined(separator: ", ") + " (converted with the device's resolution)")

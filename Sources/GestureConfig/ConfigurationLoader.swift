@@ -90,7 +90,19 @@ public enum ConfigurationLoader {
                                   file: String) throws(ConfigurationError) -> Configuration {
         var reader = SchemaReader()
         let (device, deviceOverrides) = reader.device(members["device"], at: "device") ?? (.auto, .none)
-        let grab = reader.bool(members["grab"], at: "grab") ?? false
+        let routing = reader.routing(members["routing"], at: "routing")
+        var grab = reader.bool(members["grab"], at: "grab") ?? false
+        if members["routing"] != nil {
+            // Routing forwards what gestured does not claim: the desktop must not also read the
+            // panel itself, so the panel is grabbed (docs/routing.md).
+            if case .bool(false)? = members["grab"] {
+                reader.report("grab", "grab: false cannot go with routing: routing hands the desktop the touches it "
+                    + "forwards through a copy of the panel, so the panel itself must be grabbed; remove grab (routing "
+                    + "implies it) or remove routing")
+                reader.report("routing", "routing needs the panel grabbed, and grab is false; remove grab: false")
+            }
+            grab = true
+        }
         if members["axes"] != nil {
             // One way to say it (issue 13): which axes, their ranges and resolutions are the device's.
             reader.report("axes", "axes belongs to the device: move it to device: { axes: { x: …, y: … } }, with the "
@@ -144,7 +156,8 @@ public enum ConfigurationLoader {
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
         return Configuration(file: file, device: device, deviceOverrides: deviceOverrides, grab: grab,
                              screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
-                             socket: socket, settings: settings, layout: layout, layoutSource: layoutSource, web: web)
+                             socket: socket, settings: settings, layout: layout, layoutSource: layoutSource, web: web,
+                             routing: routing)
     }
 
     /// The value of JSON5 `text` with the position of every key, or the position of its first

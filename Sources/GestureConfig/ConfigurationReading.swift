@@ -4,7 +4,7 @@ import GestureCore
 /// section is the loader's, since it may name another file.
 extension SchemaReader {
     /// The configuration's top-level keys in the order problems are reported.
-    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout", "web"]
+    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout", "web", "routing"]
 
     // MARK: device
 

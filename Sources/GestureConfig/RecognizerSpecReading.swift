@@ -5,7 +5,7 @@ import GestureCore
 extension SchemaReader {
     /// The keys every recognizer takes, before its type's parameters.
     static let recognizerKeys = ["id", "type", "enabled", "cancelsTouchesInView", "delaysTouchesBegan",
-                                 "delaysTouchesEnded", "requireToFail", "simultaneousWith"]
+                                 "delaysTouchesEnded", "requireToFail", "simultaneousWith", "claims"]
 
     /// Every parameter name of every type, to tell "belongs to another type" from a typo.
     static let allParameterNames: [String] = {
@@ -44,6 +44,7 @@ extension SchemaReader {
         spec.delaysTouchesEnded = bool(members["delaysTouchesEnded"], at: key("delaysTouchesEnded"))
         spec.requireToFail = recognizerIDs(members["requireToFail"], at: key("requireToFail")) ?? []
         spec.simultaneousWith = recognizerIDs(members["simultaneousWith"], at: key("simultaneousWith")) ?? []
+        spec.claims = bool(members["claims"], at: key("claims"))
 
         if let kind {
             var inPointsOnly: [MillimetreThresholds.Entry]? = nil

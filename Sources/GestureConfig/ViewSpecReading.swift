@@ -6,7 +6,7 @@ extension SchemaReader {
     /// problems (including its unknown keys) are listed before those of its subviews.
     static let viewKeys = ["id", "frame", "hidden", "alpha", "userInteractionEnabled", "hitOutset", "hitTest",
                            "passThrough", "kind", "handlesTouches", "multipleTouchEnabled", "exclusiveTouch",
-                           "trackingSlop", "recognizers", "subviews"]
+                           "trackingSlop", "routing", "recognizers", "subviews"]
 
     static let frameNames = ["x", "y", "width", "height"]
     static let frameExpected = "an array of 4 numbers [x, y, width, height]"
@@ -48,6 +48,7 @@ extension SchemaReader {
         spec.multipleTouchEnabled = bool(members["multipleTouchEnabled"], at: key("multipleTouchEnabled")) ?? false
         spec.exclusiveTouch = bool(members["exclusiveTouch"], at: key("exclusiveTouch")) ?? false
         spec.trackingSlop = number(members["trackingSlop"], at: key("trackingSlop"), expected: "a number of points")
+        spec.routing = routingRule(members["routing"], at: key("routing"))
         spec.recognizers = array(members["recognizers"], at: key("recognizers"),
                                  expected: "an array of recognizers [{ id, type, … }]") { reader, value, path in
             reader.recognizer(value, at: path)

@@ -77,6 +77,7 @@ extension SchemaReader {
         if let slop = number(members["trackingSlop"], at: key("trackingSlop"), expected: "a number of points") {
             view.trackingSlop = slop
         }
+        if let rule = routingRule(members["routing"], at: key("routing")) { view.routing = rule }
         if let recognizers = array(members["recognizers"], at: key("recognizers"),
                                    expected: "an array of recognizers [{ id, type, … }]", element: { reader, value, path in
                                        reader.recognizer(value, at: path)

@@ -16,6 +16,11 @@
 ///    responder chain; controls turn theirs into control events, judged where the control
 ///    now stands (5.7);
 /// 5. finished recognizers reset and finished touches are forgotten.
+///
+/// With routing (docs/routing.md), each touch also gets a route when it begins (its hit view's
+/// rule), and after stage 3 (and after each deadline) the routes change: touches a claiming
+/// recognizer took are claimed, and held touches are decided. Each decision is a
+/// ``RouteChange`` in ``routeChanges``, for the pipeline's virtual panel.
 public struct Engine {
     public private(set) var tree: ViewTree
     public private(set) var settings: GestureSettings
@@ -41,14 +46,41 @@ public struct Engine {
     /// ``process(_:into:)-(_,inout [EngineEvent])``).
     private var scratch = EngineEvents()
 
+    /// The configuration's routing; nil when touches are not routed (no route is decided,
+    /// recorded or reported).
+    public let routing: RoutingConfiguration?
+    /// Route decisions since the driver last emptied the list (``removeRouteChanges()``), in
+    /// the order they were taken.
+    public private(set) var routeChanges: [RouteChange] = []
+    /// The panel's points per millimetre, for holds whose distance is in millimetres (nil: the
+    /// panel reports no resolution, and such a distance never forwards a touch).
+    public var pointsPerMillimetre: Double?
+    /// The touches whose route is ``Route/held``, in the order they began.
+    private var holds: [HeldTouch] = []
+
+    /// A held touch and what decides it.
+    private struct HeldTouch {
+        var touch: TouchID
+        var contact: ContactID
+        /// Its down's time plus the hold: forwarded then.
+        var deadline: Timestamp
+        var fingers: Int?
+        /// In points.
+        var distance: Double?
+        /// How its input ended, once it did.
+        var ended: TouchPhase?
+    }
+
     /// - Parameter screen: the screen in points; edge pans measure their bands from its edges
     ///   (defaults to the root view's frame).
     public init(tree: ViewTree, settings: GestureSettings = GestureSettings(), screen: Rect? = nil,
-                tracing: Bool = false) {
+                tracing: Bool = false, routing: RoutingConfiguration? = nil) {
         self.tree = tree
+        self.routing = routing
         self.settings = settings
         let basis = PreparedLayout.Basis(settings: settings, screen: screen ?? tree[tree.root].spec.frame)
         arena = GestureArena(PreparedLayout(tree: tree, basis: basis), tracing: tracing)
+        arena.collectsClaims = routing != nil
         self.tracing = tracing
     }
 
@@ -111,7 +143,7 @@ public struct Engine {
         // no touch, the long retired ones' again. No step costs the layouts' recognizers.
         if !touches.isEmpty { arena.dropIdleLayouts(touches: touches) }
         arena.replaceLayout(prepared, keepingRetired: !touches.isEmpty)
-        nextDeadline = arena.earliestDeadline()
+        nextDeadline = earliestDeadline()
         releaseReplacedTrees()
     }
 
@@ -209,8 +241,9 @@ public struct Engine {
         while let deadline = next, deadline <= time {
             cancellations.removeAll(keepingCapacity: true)
             arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
+            if routing != nil { updateRoutes(at: deadline) }
             settleDeliveries(at: deadline, into: &events)
-            next = arena.earliestDeadline()
+            next = earliestDeadline()
         }
         return next
     }
@@ -296,10 +329,11 @@ public struct Engine {
                 touches[index].delivery = .finished
             }
         }
+        if routing != nil { updateRoutes(at: time) }
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
-        nextDeadline = arena.earliestDeadline()
+        nextDeadline = earliestDeadline()
     }
 
     /// Adds `slot` to the recognizers that get this frame's end, once.
@@ -381,11 +415,12 @@ public struct Engine {
         }
         var control: ControlTracking?
         if let view, access == .viewAndRecognizers, tree[view].spec.kind == .control { control = ControlTracking() }
+        let route = routing.map { startRoute(touch: id, contact: contact, view: view, default: $0.defaultRule, at: time) }
         touches.append(TouchRecord(
             id: id, contact: contact, tree: tree, view: view, recognizers: recognizers, beganAt: time,
             beganLocation: point, location: point, previousLocation: point, tapCount: tapCount,
             majorRadius: radius, force: force, delivery: access == .viewAndRecognizers ? .notBegun : .finished,
-            control: control))
+            control: control, route: route))
         inputs.append((touches.count - 1, .began))
     }
 
@@ -411,6 +446,9 @@ public struct Engine {
 
     /// The finger lifted or the contact was cancelled at the input.
     private mutating func endInput(_ index: Int, phase: TouchPhase, at time: Timestamp) {
+        if touches[index].route == .held, let held = holds.firstIndex(where: { $0.touch == touches[index].id }) {
+            holds[held].ended = phase
+        }
         touches[index].contact = nil
         touches[index].inputEnded = true
         if phase == .ended, let view = touches[index].view,
@@ -418,6 +456,121 @@ public struct Engine {
             lastTap = (touches[index].tree, view, touches[index].beganLocation, time, touches[index].tapCount)
         }
         inputs.append((index, phase))
+    }
+
+    // MARK: - Routing
+
+    /// The next deadline: the arena's, or a held touch's if earlier.
+    @inline(__always)
+    private mutating func earliestDeadline() -> Timestamp? {
+        holds.isEmpty ? arena.earliestDeadline() : earliestWithHolds()
+    }
+
+    @inline(never)
+    private mutating func earliestWithHolds() -> Timestamp? {
+        var earliest = arena.earliestDeadline()
+        for held in holds where earliest.map({ held.deadline < $0 }) ?? true { earliest = held.deadline }
+        return earliest
+    }
+
+    /// Routes a touch that begins by its hit view's rule (the default when it hit none).
+    private mutating func startRoute(touch: TouchID, contact: ContactID, view: ViewIndex?, default rule: RoutingRule,
+                                     at time: Timestamp) -> Route {
+        let route: Route
+        switch view.flatMap({ tree.routingRule(of: $0) }) ?? rule {
+        case .claim:
+            route = .claimed
+        case .forward:
+            route = .forwarded
+        case .hold(let hold):
+            route = .held
+            holds.append(HeldTouch(touch: touch, contact: contact, deadline: time + TimeSpan(seconds: hold.seconds),
+                                   fingers: hold.fingers,
+                                   distance: hold.distance?.inPoints(pointsPerMillimetre: pointsPerMillimetre)))
+        }
+        routeChanges.append(RouteChange(time: time, touch: touch, contact: contact, kind: .began(route)))
+        return route
+    }
+
+    /// Route decisions after the recognizers saw a frame or a deadline, in this order: the
+    /// touches a claiming recognizer took are claimed; then each held touch is claimed when
+    /// `fingers` touches are down, else dropped if the input cancelled it, else forwarded
+    /// when it lifted, its hold ran out, it moved its `distance`, or no claiming recognizer
+    /// may take it any more (and it has no `fingers` to wait for).
+    private mutating func updateRoutes(at time: Timestamp) {
+        if !arena.claimedTouches.isEmpty {
+            for position in arena.claimedTouches.indices { claim(arena.claimedTouches[position], at: time) }
+            arena.claimedTouches.removeAll(keepingCapacity: true)
+        }
+        guard !holds.isEmpty else { return }
+        var down = 0
+        for index in touches.indices where touches[index].contact != nil { down += 1 }
+        var position = 0
+        while position < holds.count {
+            let held = holds[position]
+            guard let index = touches.firstIndex(where: { $0.id == held.touch }) else {
+                holds.remove(at: position)
+                continue
+            }
+            let decision: RouteChange.Kind?
+            if let fingers = held.fingers, down >= fingers {
+                decision = .claimed
+            } else if let ended = held.ended {
+                decision = ended == .ended ? .forwarded : .dropped
+            } else if time >= held.deadline {
+                decision = .forwarded
+            } else if let distance = held.distance,
+                      touches[index].beganLocation.distance(to: touches[index].location) >= distance {
+                decision = .forwarded
+            } else if held.fingers == nil && !arena.mayClaim(held.touch, recognizers: touches[index].recognizers) {
+                decision = .forwarded
+            } else {
+                decision = nil
+            }
+            guard let decision else {
+                position += 1
+                continue
+            }
+            holds.remove(at: position)
+            touches[index].route = decision == .forwarded ? .forwarded : .claimed
+            routeChanges.append(RouteChange(time: time, touch: held.touch, contact: held.contact, kind: decision))
+        }
+    }
+
+    /// A claiming recognizer took `touch`: a held touch is claimed, a forwarded one still down
+    /// is cancelled on the virtual panel (pilfered).
+    private mutating func claim(_ touch: TouchID, at time: Timestamp) {
+        guard let index = touches.firstIndex(where: { $0.id == touch }) else { return }
+        switch touches[index].route {
+        case .held?:
+            guard let held = holds.firstIndex(where: { $0.touch == touch }) else { return }
+            let contact = holds[held].contact
+            holds.remove(at: held)
+            touches[index].route = .claimed
+            routeChanges.append(RouteChange(time: time, touch: touch, contact: contact, kind: .claimed))
+        case .forwarded?:
+            touches[index].route = .claimed
+            if let contact = touches[index].contact {
+                routeChanges.append(RouteChange(time: time, touch: touch, contact: contact, kind: .pilfered))
+            }
+        case .claimed?, nil:
+            break
+        }
+    }
+
+    /// Touches claiming recognizers took that the engine has not routed yet (0 between calls).
+    var arenaClaimedTouchCount: Int { arena.claimedTouches.count }
+
+    /// Forgets the route decisions taken so far (the driver has read ``routeChanges``).
+    public mutating func removeRouteChanges() {
+        routeChanges.removeAll(keepingCapacity: true)
+    }
+
+    /// Touches down (not lifted or cancelled at the input) whose route is `route`.
+    public func touchCount(route: Route) -> Int {
+        var count = 0
+        for index in touches.indices where touches[index].contact != nil && touches[index].route == route { count += 1 }
+        return count
     }
 
     // MARK: - Stage 4: deliveries
@@ -618,7 +771,8 @@ public struct Engine {
         let viewLocation = touches[index].view.map { touches[index].tree.convert(screen: location, to: $0) } ?? location
         return TouchInfo(id: touches[index].id, phase: phase, location: location, viewLocation: viewLocation,
                          previousLocation: touches[index].previousLocation, tapCount: touches[index].tapCount,
-                         majorRadius: touches[index].majorRadius, force: touches[index].force)
+                         majorRadius: touches[index].majorRadius, force: touches[index].force,
+                         route: touches[index].route)
     }
 
     /// The delivered touch goes into the pool once, here: a delivery that is alone in its

@@ -185,7 +185,7 @@ public final class LiveDaemon: EventServerOwner {
         return InputStatus(source: "device", device: device?.name, path: device?.path,
                            layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
                            frames: runner.frameCount, time: runner.currentTime.microseconds,
-                           screen: runner.screen)
+                           screen: runner.screen, routes: runner.routeCounts)
     }
 
     public var layoutRevision: Int { running.revision }

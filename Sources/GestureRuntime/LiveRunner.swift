@@ -161,6 +161,9 @@ public final class LiveRunner {
     /// Touches the pipeline still tracks.
     public var activeTouchCount: Int { pipeline.activeTouchCount }
 
+    /// Touches down per route; nil when the configuration routes none.
+    public var routeCounts: RouteCounts? { pipeline.routeCounts }
+
     /// Hit-test traces and failed transitions (`--trace`, or a subscriber that asks).
     public var tracing: Bool {
         get { pipeline.tracing }

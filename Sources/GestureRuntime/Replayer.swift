@@ -135,6 +135,9 @@ public struct Replayer {
         try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsSummaries: keepsSummaries)
     }
 
+    /// The recorded device's udev properties, when the recording has them (libinput record).
+    public var udevProperties: [String: String]? { stream.udevProperties }
+
     /// The recorded device's name.
     public var deviceDescriptionName: String { deviceName }
 
@@ -142,12 +145,16 @@ public struct Replayer {
     /// waits before each step until its input time has come (`--realtime`) and hands every
     /// step's lines on at once. When `stop` is set (SIGTERM) the replay ends early as a
     /// recording that ends there would: touches still down are cancelled and the output flushed.
-    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
+    /// With routing, `panel` gets the virtual panel's events (docs/routing.md) as they come,
+    /// each batch before the lines of the same steps go to `output`.
+    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, panel: (([RawEvent]) -> Void)? = nil,
+                             output: ([UInt8]) -> Void) {
         var more = true
         if let pacer {
             var paced = Timestamp(microseconds: .min)
             while more {
                 if !pipeline.output.isEmpty {
+                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
                     output(pipeline.output.bytes)
                     pipeline.output.removeAll()
                 }
@@ -155,6 +162,23 @@ public struct Replayer {
                 if stop?.isSet != true, let time = nextStepTime, time > paced {
                     pacer.wait(until: time)
                     paced = time
+                }
+                more = step(stop: stop)
+            }
+        } else if pipeline.copySource != nil {
+            // Routed: the copy's events are handed on in chunks too (touches that hit no view
+            // are forwarded without a line), in a loop of its own so that a replay without
+            // routing does not ask for them at every step.
+            while more {
+                if pipeline.output.bytes.count >= 1 << 16 || pipeline.output.panel.count >= 1 << 12 {
+                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
+                    output(pipeline.output.bytes)
+                    pipeline.output.removeAll()
+                }
+                if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
+                   !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
+                    feedUpcoming(event)
+                    continue
                 }
                 more = step(stop: stop)
             }
@@ -177,6 +201,7 @@ public struct Replayer {
             }
         }
         if !pipeline.output.isEmpty {
+            if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
             output(pipeline.output.bytes)
             pipeline.output.removeAll()
         }

@@ -264,7 +264,7 @@ public final class SocketReplay: EventServerOwner {
         InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
                     layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
                     frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds,
-                    screen: replayer.pipeline.screen)
+                    screen: replayer.pipeline.screen, routes: replayer.pipeline.routeCounts)
     }
 
     public var layoutRevision: Int { running.revision }

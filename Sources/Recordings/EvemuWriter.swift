@@ -29,6 +29,59 @@ public enum EvemuWriter {
         return output.string
     }
 
+    /// ``eventLine(_:)`` for each event, appended to `bytes` without a `String` or an array per
+    /// event: the dry run of routing (`gestured replay --panel`) writes every event of the
+    /// virtual panel this way.
+    public static func appendEventLines(_ events: [RawEvent], to bytes: inout [UInt8]) {
+        bytes.reserveCapacity(bytes.count + events.count * 30)
+        for event in events {
+            let time = event.time.microseconds
+            precondition(time >= 0, "client bug: evemu cannot write negative time \(time) µs")
+            bytes.append(contentsOf: [UInt8(ascii: "E"), UInt8(ascii: ":"), UInt8(ascii: " ")])
+            appendDecimal(UInt64(time / 1_000_000), width: 1, to: &bytes)
+            bytes.append(UInt8(ascii: "."))
+            appendDecimal(UInt64(time % 1_000_000), width: 6, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            appendHex(event.type, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            appendHex(event.code, to: &bytes)
+            bytes.append(UInt8(ascii: " "))
+            if event.value < 0 {
+                bytes.append(UInt8(ascii: "-"))
+                appendDecimal(UInt64(-Int64(event.value)), width: 3, to: &bytes)
+            } else {
+                appendDecimal(UInt64(event.value), width: 4, to: &bytes)
+            }
+            bytes.append(UInt8(ascii: "\n"))
+        }
+    }
+
+    /// `%04x` of a 16-bit value: always four digits.
+    private static func appendHex(_ value: UInt16, to bytes: inout [UInt8]) {
+        for shift in stride(from: 12, through: 0, by: -4) {
+            let digit = UInt8((value >> UInt16(shift)) & 0xf)
+            bytes.append(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+        }
+    }
+
+    /// `%0<width>lu`.
+    private static func appendDecimal(_ value: UInt64, width: Int, to bytes: inout [UInt8]) {
+        var digits = 1
+        var limit: UInt64 = 10
+        while digits < 20 && value >= limit {
+            digits += 1
+            limit = limit.multipliedReportingOverflow(by: 10).partialValue
+        }
+        for _ in digits..<max(width, digits) { bytes.append(UInt8(ascii: "0")) }
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digits))
+        var remaining = value
+        for position in stride(from: start + digits - 1, through: start, by: -1) {
+            bytes[position] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+        }
+    }
+
     /// Writes `text(description:events:)` to `path`, replacing the file.
     public static func write(description: DeviceDescription, events: [RawEvent], to path: String) throws(RecordingError) {
         try RecordingFile.writeBytes(Array(text(description: description, events: events).utf8), path: path)

@@ -29,6 +29,9 @@ public struct RecordingStream {
     /// an event whose time went back (``TimeWarnings``), said where it happens, and once the
     /// file is read how many did. A replay puts each into its stream where it was noticed.
     public private(set) var eventWarnings: [String] = []
+    /// The device's udev properties, when the file recorded them (libinput record); nil
+    /// otherwise.
+    public private(set) var udevProperties: [String: String]?
     /// The `# EVEMU` version the events file declares, if any.
     let declaredEvemuVersion: EvemuVersion?
 
@@ -89,6 +92,7 @@ public struct RecordingStream {
         format = parser.format
         declaredEvemuVersion = parser.declaredEvemuVersion
         description = parser.makeDescription()
+        udevProperties = parser.udevProperties
         warnings = []
         sourcePaths = [name]
         recorded = []

@@ -9,6 +9,7 @@ import GestureServer
 import GestureSystem
 import Logging
 import Recordings
+import SystemPackage
 
 /// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
 struct Replay: ParsableCommand {
@@ -26,6 +27,10 @@ struct Replay: ParsableCommand {
             exits when the replay has ended and every client has received its events. In \
             virtual time the replay goes as fast as the subscribers read. A socket passed by \
             systemd (LISTEN_FDS) is used instead of creating PATH.
+
+            With --panel, a configuration that routes touches also writes what the desktop \
+            would receive through the virtual copy of the panel: the forwarded touches, as an \
+            evemu recording of the copy (its description, then its events with their times).
             """)
 
     static var arguments: [Argument<Self>] {
@@ -35,6 +40,8 @@ struct Replay: ParsableCommand {
                help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions."),
          .flag("realtime", \.realtime, help: "Pace the replay by the recording's timestamps."),
          .flag("force", \.force, help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway."),
+         .option("panel", \.panel, valueName: "file",
+                 help: "With routing: write the virtual panel's stream (what the desktop receives) as an evemu recording."),
          .option("socket", \.socket, valueName: "path",
                  help: "Serve the events to socket clients at this path instead of printing them."),
          // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
@@ -53,6 +60,7 @@ struct Replay: ParsableCommand {
     var realtime = false
     var force = false
     var socket: String?
+    var panel: String?
     var waitClients = 1
     var queueLimit = 1 << 20
     var recording = ""
@@ -64,6 +72,8 @@ struct Replay: ParsableCommand {
         }
         if let socket { try validateSocketPath(socket) }
         if socket == nil && waitClients != 1 { throw ValidationError("--wait-clients needs --socket PATH") }
+        if panel != nil && socket != nil { throw ValidationError("--panel cannot go with --socket; write the panel's stream from a replay to stdout") }
+        if let panel, panel.isEmpty { throw ValidationError("--panel is empty; name the evemu file to write") }
         if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
         // A client's queue is memory the daemon holds for it; 1 GiB is far beyond any use.
         if queueLimit > 1 << 30 { throw ValidationError("--queue-limit is \(queueLimit); use at most 1073741824 bytes (1 GiB)") }
@@ -94,11 +104,48 @@ struct Replay: ParsableCommand {
         let stop = SignalStop.install()
         let pacer = realtime ? MonotonicPacer(recordingStart: replayer.start, stop: stop) : nil
         let output = OutputWriter.standardOutput()
-        replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
+        let panelWriter = try panel.map { path in try openPanel(path, replayer: replayer, configuration: configuration) }
+        defer {
+            if let panelWriter {
+                do { try panelWriter.descriptor.closeAfterWriting(subject: panelWriter.name) } catch { printError("gestured: \(error)") }
+            }
+        }
+        if let panelWriter {
+            replayer.run(pacer: pacer, stop: stop, panel: { events in
+                var text: [UInt8] = []
+                EvemuWriter.appendEventLines(events, to: &text)
+                panelWriter.write(text)
+            }) { bytes in output.write(bytes) }
+        } else {
+            replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
+        }
+        try panelWriter?.checkWritten()
         // Each also went out as a `warning` event; stderr is where a person at a terminal looks.
         for notice in replayer.takeNotices() { printError("gestured: warning: \(notice)") }
         try output.checkWritten()
         if let error = replayer.readError { throw failure(error.description) }
+    }
+
+    /// `--panel FILE`: the file, with the copy's description written (docs/routing.md).
+    private func openPanel(_ path: String, replayer: Replayer, configuration: Configuration) throws -> OutputWriter {
+        guard configuration.routing != nil else {
+            throw failure("gestured: --panel needs a configuration that routes touches: add routing: { default: \"claim\" } "
+                + "(or \"forward\") to \(configuration.file)")
+        }
+        guard let source = replayer.pipeline.copySource else {
+            throw failure("gestured: --panel: the recording's device \"\(replayer.deviceDescriptionName)\" has no multitouch "
+                + "tracking ids (ABS_MT_TRACKING_ID), so no touch can be forwarded and there is no copy to write")
+        }
+        let writer: OutputWriter
+        do {
+            let file = try FileDescriptor.open(path: path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            writer = OutputWriter(file, name: path)
+        } catch {
+            throw failure("gestured: \(error); choose a writable path for --panel")
+        }
+        writer.write(Array(EvemuWriter.descriptionText(PanelCopy.description(of: source, udevProperties: replayer.udevProperties)).utf8))
+        return writer
     }
 
     /// `--socket`: the replay as a daemon would serve it.

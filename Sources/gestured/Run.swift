@@ -75,7 +75,8 @@ struct Run: ParsableCommand {
                                                          metadata: ["error": "\(failure)"])
                                         }
                                     } : nil,
-                                    makePanelCopy: copy.map { _ in LiveRunner.virtualPanel(logger: logger) },
+                                    makePanelCopy: configuration.routing != nil || copy != nil
+                                        ? LiveRunner.virtualPanel(logger: logger) : nil,
                                     panelCopyMode: copy?.mode ?? .routed)
             try daemon.run()
         } catch let error as EvdevError {

@@ -196,3 +196,37 @@ func runCapturingStdout(_ arguments: [String], timeout: Double = 20) throws -> S
     waitpid(pid, &status, 0)
     return String(decoding: output, as: UTF8.self)
 }
+
+/// The status reply counts touches per route only when the configuration routes touches
+/// (docs/routing.md, docs/protocol.md).
+@Suite("Status with routing")
+struct RoutingStatusTests {
+    static func inputStatus(routing: Bool) throws -> [String: Any] {
+        let recording = try String(contentsOfFile: Paths.packageRoot + "/config/recordings/one-finger-taps.evemu",
+                                   encoding: .utf8)
+        let daemon = try DaemonFixture(recording: recording, waitClients: 2, start: false)
+        if routing {
+            let text = TestLayouts.configuration().replacingOccurrences(of: "screen: {", with: "routing: { default: \"forward\" },\n  screen: {")
+            daemon.directory.write("gestured.json5", text)
+        }
+        try daemon.start(waitClients: 2)
+        let client = try daemon.connect()
+        _ = client.readLine()
+        let status = try client.request(#"{"type":"status","id":1}"#)
+        daemon.process.signal(SIGTERM)
+        _ = daemon.process.waitForExit()
+        return try #require(status["input"] as? [String: Any], "\(status)")
+    }
+
+    @Test func routesAreCountedWithRouting() throws {
+        let input = try Self.inputStatus(routing: true)
+        let routes = try #require(input["routes"] as? [String: Any], "\(input)")
+        #expect(routes["claimed"] as? Int == 0 && routes["forwarded"] as? Int == 0 && routes["held"] as? Int == 0, "\(routes)")
+    }
+
+    @Test func withoutRoutingTheStatusHasNoRoutes() throws {
+        let input = try Self.inputStatus(routing: false)
+        #expect(input["routes"] == nil)
+        #expect(input["activeTouches"] as? Int == 0)
+    }
+}

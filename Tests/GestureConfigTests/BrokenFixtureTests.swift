@@ -13,7 +13,7 @@ struct BrokenFixtureTests {
         "unknown-key.json5": [
             "6:59: layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, "
                 + "hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, "
-                + "recognizers, subviews)",
+                + "routing, recognizers, subviews)",
             "6:46: layout.subviews[0].hiden: unknown key; did you mean \"hidden\"?",
         ],
         "redirect-non-descendant.json5": [

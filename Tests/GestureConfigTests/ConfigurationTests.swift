@@ -267,7 +267,7 @@ struct ConfigurationTests {
         let error = try #require(throws: ConfigurationError.self) { try ConfigurationLoader.load(path: path) }
         #expect(PackageRoot.relative(error.description) == """
             \(Self.relative)/layouts/key-problems.json5:4:71: layout.subviews[0].trackingSlop: expected a number of points, found a string
-            \(Self.relative)/layouts/key-problems.json5:4:93: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)
+            \(Self.relative)/layouts/key-problems.json5:4:93: layout.subviews[0].colr: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, routing, recognizers, subviews)
             """)
     }
 

@@ -34,7 +34,7 @@ struct RecognizerKeyTests {
         Case("{ id: \"r\", type: \"zoom\", scale: 2, taps: 2 }",
              "layout.recognizers[0].type: \"zoom\" is not a recognizer type; use \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\" or \"edgePan\"",
              "layout.recognizers[0].scale: unknown key; remove it (a recognizer takes id, type, enabled, cancelsTouchesInView, "
-                + "delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, taps, touches, maxMovement, "
+                + "delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, claims, taps, touches, maxMovement, "
                 + "maxDuration, maxInterval, minimumDuration, allowableMovement, minimumTouches, maximumTouches, slop, "
                 + "direction, minimumDistance, minimumVelocity, minimumScaleChange, minimumRotation, edges, edgeWidth)"),
         Case("{ id: \"r\", type: \"tap\", enabled: \"no\" }", "layout.recognizers[0].enabled: expected true or false, found a string"),

@@ -85,7 +85,7 @@ struct ViewKeyTests {
         Case("\"my key\": 1",
              "layout[\"my key\"]: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, "
                 + "hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, "
-                + "recognizers, subviews)"),
+                + "routing, recognizers, subviews)"),
         // Valid values give no problems.
         Case("hidden: false, alpha: 0, userInteractionEnabled: true, hitOutset: [1, 2, 3, 4], hitTest: \"none\", "
              + "passThrough: true, kind: \"control\", handlesTouches: false, multipleTouchEnabled: true, exclusiveTouch: true, "
@@ -113,10 +113,10 @@ struct ViewKeyTests {
             """)
         #expect(problems == [
             "layout.beta: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, "
-                + "hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
+                + "hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, routing, recognizers, subviews)",
             "layout.hiden: unknown key; did you mean \"hidden\"?",
             "layout.zeta: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, "
-                + "hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
+                + "hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, routing, recognizers, subviews)",
             "layout.subviews[0].frame[3]: expected a number (height), found a string",
             "layout.subviews[0].hidden: expected true or false, found a number",
             "layout.alpha: 2 is outside 0…1; use a value from 0 (transparent) to 1 (opaque)",

@@ -11,6 +11,8 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
     let force: Bool
     let config: String
     let golden: String
+    /// With `panel` in the manifest: the virtual panel's evemu recording the replay must write.
+    let panelGolden: String?
     /// The recording lives in the external corpus, which a plain clone does not have.
     let fromCorpus: Bool
 
@@ -28,16 +30,26 @@ struct GoldenCase: Sendable, CustomTestStringConvertible {
             guard words.count >= 2 else { continue }
             let fromCorpus = words[0] == "corpus"
             let directory = fromCorpus ? RecordingCorpus.directory : root
-            var events: String?, force = false, only: String?
+            var events: String?, force = false, only: String?, panel = false
             for word in words.dropFirst(2) {
-                if word == "force" { force = true } else if word.hasPrefix("config=") { only = String(word.dropFirst(7)) } else { events = word }
+                if word == "force" {
+                    force = true
+                } else if word == "panel" {
+                    panel = true
+                } else if word.hasPrefix("config=") {
+                    only = String(word.dropFirst(7))
+                } else {
+                    events = word
+                }
             }
             let name = URL(fileURLWithPath: words[1]).lastPathComponent
             for config in only.map({ [$0] }) ?? samples {
                 let stem = URL(fileURLWithPath: config).deletingPathExtension().lastPathComponent
                 cases.append(GoldenCase(recording: directory + "/" + words[1], events: events.map { directory + "/" + $0 },
                                         force: force, config: root + "/" + config,
-                                        golden: root + "/Tests/Golden/\(name)/\(stem).jsonl", fromCorpus: fromCorpus))
+                                        golden: root + "/Tests/Golden/\(name)/\(stem).jsonl",
+                                        panelGolden: panel ? root + "/Tests/Golden/\(name)/\(stem).panel.evemu" : nil,
+                                        fromCorpus: fromCorpus))
             }
         }
         return cases
@@ -68,17 +80,28 @@ struct GoldenTranscriptTests {
         }
         let output = try ReplayOutput(recording: c.recording, events: c.events, config: c.config, tracing: true,
                                       allowNonTouchscreen: c.force)
+        if let panelGolden = c.panelGolden {
+            let expected = try #require(FileManager.default.contents(atPath: panelGolden),
+                                        "no panel recording \(panelGolden): run scripts/golden.sh")
+            let written = try #require(output.panel, "the configuration routes no touches")
+            Self.compare(written, Array(expected), file: panelGolden)
+        }
         let expected = try #require(FileManager.default.contents(atPath: c.golden),
                                     "no transcript \(c.golden): run scripts/golden.sh")
-        guard output.bytes != Array(expected) else { return }
-        // Say where they part, so the failure reads like a diff.
-        let got = String(decoding: output.bytes, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let want = String(decoding: expected, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        let line = zip(got, want).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(got.count, want.count)
+        Self.compare(output.bytes, Array(expected), file: c.golden)
+    }
+
+    /// Records where `got` and `want` part, so the failure reads like a diff.
+    static func compare(_ got: [UInt8], _ want: [UInt8], file: String) {
+        guard got != want else { return }
+        let gotLines = String(decoding: got, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let wantLines = String(decoding: want, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        let line = zip(gotLines, wantLines).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            ?? min(gotLines.count, wantLines.count)
         Issue.record("""
-            \(c.golden) differs from the replay at line \(line + 1) (run scripts/golden.sh if the change is deliberate):
-            - \(line < want.count ? String(want[line]) : "<end>")
-            + \(line < got.count ? String(got[line]) : "<end>")
+            \(file) differs from the replay at line \(line + 1) (run scripts/golden.sh if the change is deliberate):
+            - \(line < wantLines.count ? String(wantLines[line]) : "<end>")
+            + \(line < gotLines.count ? String(gotLines[line]) : "<end>")
             """)
     }
 }

@@ -29,6 +29,9 @@ enum TestPaths {
 struct ReplayOutput {
     let bytes: [UInt8]
     let events: [[String: Any]]
+    /// With routing: the virtual panel's stream as `gestured replay --panel` writes it (the
+    /// copy's evemu description, then its events); nil without routing.
+    let panel: [UInt8]?
 
     init(recording: String, events eventsFile: String? = nil, config: String, tracing: Bool = false,
          allowNonTouchscreen: Bool = false, pacer: Pacer? = nil) throws {
@@ -38,8 +41,15 @@ struct ReplayOutput {
         var replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
                                     options: ReplayOptions(tracing: tracing, allowNonTouchscreen: allowNonTouchscreen))
         var bytes: [UInt8] = []
-        replayer.run(pacer: pacer) { chunk in bytes += chunk }
+        let udev = replayer.udevProperties
+        var panel = replayer.pipeline.copySource.map {
+            Array(EvemuWriter.descriptionText(PanelCopy.description(of: $0, udevProperties: udev)).utf8)
+        }
+        replayer.run(pacer: pacer, panel: { events in
+            if panel != nil { EvemuWriter.appendEventLines(events, to: &panel!) }
+        }) { chunk in bytes += chunk }
         self.bytes = bytes
+        self.panel = panel
         events = try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {
             try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any]
         }

@@ -1,4 +1,5 @@
 import GestureCore
+import GestureConfig
 import GestureServer
 import Testing
 
@@ -203,3 +204,21 @@ struct RequestLimitTests {
     }
 }
 
+
+/// A reload that changes the routing section says it needs a restart (the copy of the panel is
+/// made with the panel, docs/routing.md); one that does not says nothing about it.
+struct RoutingReloadTests {
+    static func configuration(_ routing: RoutingConfiguration?) -> Configuration {
+        Configuration(file: "k.json5", screen: ScreenGeometry(width: 10, height: 10),
+                      layout: ViewSpec(id: "root", frame: Rect(x: 0, y: 0, width: 10, height: 10)),
+                      layoutSource: .inline(file: "k.json5"), routing: routing)
+    }
+
+    @Test func changingRoutingNeedsARestart() {
+        let off = Self.configuration(nil), claim = Self.configuration(RoutingConfiguration(defaultRule: .claim))
+        #expect(ReloadReport.changesNeedingRestart(from: off, to: claim) == ["routing applies after a restart"])
+        #expect(ReloadReport.changesNeedingRestart(from: claim, to: Self.configuration(RoutingConfiguration(defaultRule: .forward)))
+            == ["routing applies after a restart"])
+        #expect(ReloadReport.changesNeedingRestart(from: claim, to: claim).isEmpty)
+    }
+}

@@ -134,3 +134,23 @@ func readBytes(_ path: String) throws -> [UInt8] {
     }
     return bytes
 }
+
+/// The bulk writer of event lines (`gestured replay --panel`) writes what ``EvemuWriter/eventLine(_:)``
+/// writes, for every kind of value and time.
+struct EvemuEventLinesTests {
+    @Test func writesTheSameBytesAsOneLineAtATime() {
+        var events: [RawEvent] = []
+        let values: [Int32] = [0, 1, -1, 9, 10, 99, 999, 1000, 9999, 10000, -99, -100, -1000, .max, .min, 65535]
+        let times: [Int64] = [0, 1, 999_999, 1_000_000, 12_345_678, 9_999_999_999_999]
+        for (index, value) in values.enumerated() {
+            for time in times {
+                events.append(RawEvent(time: Timestamp(microseconds: time), type: UInt16(index % 4),
+                                       code: [0, 0x35, 0x14a, 0xffff][index % 4], value: value))
+            }
+        }
+        var bulk: [UInt8] = []
+        EvemuWriter.appendEventLines(events, to: &bulk)
+        let single = events.map(EvemuWriter.eventLine).joined()
+        #expect(String(decoding: bulk, as: UTF8.self) == single)
+    }
+}

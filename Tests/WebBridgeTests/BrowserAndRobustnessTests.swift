@@ -24,7 +24,8 @@ struct BrowserAndRobustnessTests {
         let output = try Script.run("browser_test.py", arguments)
         for check in ["layout answers", "moving the help button", "after screen.set", "another origin gets 403", "without the token are refused",
                       "reconnected", "dispatched exactly the daemon's", "helpTap recognized", "touchUpInside",
-                      "carouselPan began", "mapPinch began", "debug overlay"] {
+                      "carouselPan began", "mapPinch began", "debug overlay",
+                      "data-gestured-routing"] {
             #expect(output.contains(check), "missing check: \(check)")
         }
     }

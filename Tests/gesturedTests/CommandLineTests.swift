@@ -216,7 +216,7 @@ struct CheckConfigCommandTests {
             #"!6:44: layout.subviews[0].trackingSlop: only controls track their touches; remove trackingSlop or make the view a control with kind: "control""#,
         ]),
         ("unknown-key", [
-            "!6:59: layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, recognizers, subviews)",
+            "!6:59: layout.subviews[0].colour: unknown key; remove it (a view takes id, frame, hidden, alpha, userInteractionEnabled, hitOutset, hitTest, passThrough, kind, handlesTouches, multipleTouchEnabled, exclusiveTouch, trackingSlop, routing, recognizers, subviews)",
             #"!6:46: layout.subviews[0].hiden: unknown key; did you mean "hidden"?"#,
         ]),
         ("unknown-require-to-fail", [

@@ -57,6 +57,11 @@ struct GestureArena {
     private var lists: [Int] = []
     /// The touches of the recognizer asking to recognize, for the time of its request.
     private var owned: [TouchID] = []
+    /// Touches a claiming recognizer took (it began or recognized) since the engine last
+    /// emptied the list (docs/routing.md): the engine claims them. Kept only while
+    /// ``collectsClaims`` (touches are routed): otherwise nobody would empty it.
+    var claimedTouches: [TouchID] = []
+    var collectsClaims = false
 
     /// Recognizers looked at so far, in every loop over recognizers of the arena and the
     /// engine: a measure of work that does not depend on the machine, for the tests that
@@ -360,6 +365,17 @@ struct GestureArena {
         return false
     }
 
+    /// Whether a claiming recognizer among `recognizers` may still take `touch`: it is
+    /// undecided and holds the touch as part of its gesture (docs/routing.md: a held touch
+    /// nothing can claim any more is forwarded).
+    func mayClaim(_ touch: TouchID, recognizers: [Int]) -> Bool {
+        for index in recognizers where slots[index].claims && slots[index].state == .possible
+            && slots[index].owns(touch) {
+            return true
+        }
+        return false
+    }
+
     // MARK: - Verdicts
 
     private mutating func apply(_ verdict: RecognizerVerdict, to index: Int, at time: Timestamp,
@@ -441,6 +457,11 @@ struct GestureArena {
                 case .recognized, .ended, .cancelled, .failed: break
                 }
             case .recognized(let index, let position):
+                if collectsClaims && slots[index].claims {
+                    for touch in slots[index].sequenceTouches where slots[index].owns(touch) {
+                        claimedTouches.append(touch)
+                    }
+                }
                 if slots[index].cancelsTouchesInView {
                     for touch in slots[index].sequenceTouches where slots[index].owns(touch)
                         && !cancellations.contains(where: { $0.touch == touch }) {

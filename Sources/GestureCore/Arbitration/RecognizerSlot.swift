@@ -38,6 +38,8 @@ struct RecognizerSlot: Sendable {
     let cancelsTouchesInView: Bool
     let delaysTouchesBegan: Bool
     let delaysTouchesEnded: Bool
+    /// A claiming recognizer (`claims: true`, docs/routing.md).
+    let claims: Bool
     /// A one-finger single tap: a control's own tracking wins it over the recognizer, for
     /// touches that hit the control (SPEC 5.6, UIKit's `UIControl.gestureRecognizerShouldBegin`).
     let yieldsToControls: Bool
@@ -63,6 +65,7 @@ struct RecognizerSlot: Sendable {
         cancelsTouchesInView = spec.cancelsTouchesInView ?? true
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
+        claims = spec.claims ?? false
         if case .tap(let tap) = parameters {
             yieldsToControls = tap.taps == 1 && tap.touches == 1
             liftedTouchLimit = max(1, tap.taps * tap.touches)

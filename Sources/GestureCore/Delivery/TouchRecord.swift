@@ -22,6 +22,8 @@ struct TouchRecord {
     var inputEnded = false
     /// Control tracking, when the hit view is a control.
     var control: ControlTracking?
+    /// Where the touch goes (docs/routing.md); nil when touches are not routed.
+    var route: Route?
 
     /// The touch's hit view as the layout `tree` has it (the view with the same id), cached
     /// per tree; nil when that layout no longer has the view, or the touch has none.

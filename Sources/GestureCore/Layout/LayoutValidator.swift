@@ -178,6 +178,37 @@ public enum LayoutValidator {
         return nil
     }
 
+    /// What is wrong with a routing rule's values (docs/routing.md), at `path`: a hold's time,
+    /// fingers and distance each within ``RoutingLimits``.
+    public static func routingProblems(in rule: RoutingRule, at path: String) -> [LayoutProblem] {
+        guard case .hold(let hold) = rule else { return [] }
+        var problems: [LayoutProblem] = []
+        let seconds = RoutingLimits.holdSeconds
+        if !hold.seconds.isFinite || !seconds.contains(hold.seconds) {
+            problems.append(LayoutProblem(path: "\(path).hold", message: "\(describe(hold.seconds)) is outside the hold's "
+                + "range; use \(describe(seconds.lowerBound)) to \(describe(seconds.upperBound)) seconds (1 to 1000 ms)"))
+        }
+        if let fingers = hold.fingers, !RoutingLimits.holdFingers.contains(fingers) {
+            problems.append(LayoutProblem(path: "\(path).fingers", message: "\(fingers) is outside the range; use a whole "
+                + "number of fingers from \(RoutingLimits.holdFingers.lowerBound) to \(RoutingLimits.holdFingers.upperBound)"))
+        }
+        switch hold.distance {
+        case .points(let points)?:
+            if !points.isFinite || !RoutingLimits.holdPoints.contains(points) {
+                problems.append(LayoutProblem(path: "\(path).distance", message: "\(describe(points)) is not allowed; use "
+                    + "more than 0 and at most \(describe(LayoutLimits.points)) points"))
+            }
+        case .millimetres(let millimetres)?:
+            if !millimetres.isFinite || !RoutingLimits.holdMillimetres.contains(millimetres) {
+                problems.append(LayoutProblem(path: "\(path).distance", message: "\(describe(millimetres)) mm is not allowed; "
+                    + "use more than 0 and at most \(describe(LayoutLimits.millimetres.upperBound)) millimetres"))
+            }
+        case nil:
+            break
+        }
+        return problems
+    }
+
     /// A number as a person would write it: `2`, not `2.0`.
     public static func describe(_ value: Double) -> String {
         if value.isNaN { return "NaN" }
@@ -386,6 +417,11 @@ public enum LayoutValidator {
                     if let message = rangeProblem(value, in: outsetRange, unit: "points") {
                         add("\(path(ofView: index)).hitOutset[\(position)]", message)
                     }
+                }
+            }
+            if let rule = view.routing {
+                for problem in LayoutValidator.routingProblems(in: rule, at: "\(path(ofView: index)).routing") {
+                    add(problem.path, problem.message)
                 }
             }
             if let slop = view.trackingSlop {

@@ -21,12 +21,15 @@ public struct ViewSpec: Hashable, Sendable {
     /// (`nil`: the global default of ``GestureSettings``).
     public var trackingSlop: Double?
     public var recognizers: [RecognizerSpec]
+    /// How touches that begin on this view are routed (docs/routing.md); `nil`: the
+    /// superview's rule (the root's: the configuration's `routing.default`).
+    public var routing: RoutingRule?
 
     public init(id: String, frame: Rect, subviews: [ViewSpec] = [], hidden: Bool = false, alpha: Double = 1,
                 userInteractionEnabled: Bool = true, hitOutset: EdgeInsets = .zero,
                 hitTest: HitTestOverride = .default, passThrough: Bool = false, kind: ViewKind = .view,
                 handlesTouches: Bool? = nil, multipleTouchEnabled: Bool = false, exclusiveTouch: Bool = false,
-                trackingSlop: Double? = nil, recognizers: [RecognizerSpec] = []) {
+                trackingSlop: Double? = nil, recognizers: [RecognizerSpec] = [], routing: RoutingRule? = nil) {
         self.id = id
         self.frame = frame
         self.subviews = subviews
@@ -42,6 +45,7 @@ public struct ViewSpec: Hashable, Sendable {
         self.exclusiveTouch = exclusiveTouch
         self.trackingSlop = trackingSlop
         self.recognizers = recognizers
+        self.routing = routing
     }
 
     /// Whether the view consumes touch deliveries (SPEC 5.4).

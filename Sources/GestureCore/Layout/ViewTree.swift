@@ -128,6 +128,17 @@ public final class ViewTree: Sendable {
         return true
     }
 
+    /// The routing rule of touches that begin on `index`: its own, else the nearest
+    /// ancestor's (docs/routing.md); nil when no view up to the root states one.
+    public func routingRule(of index: ViewIndex) -> RoutingRule? {
+        var view: ViewIndex? = index
+        while let current = view {
+            if let rule = nodes[current].spec.routing { return rule }
+            view = nodes[current].parent
+        }
+        return nil
+    }
+
     /// The view and its ancestors up to the root, nearest first.
     public func ancestry(of index: ViewIndex) -> [ViewIndex] {
         var chain: [ViewIndex] = []

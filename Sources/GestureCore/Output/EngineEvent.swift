@@ -35,9 +35,11 @@ public struct TouchInfo: Hashable, Sendable {
     private var storedTapCount: Int32
     private var storedMajorRadius: Float
     private var storedForce: Float
+    /// Where the touch goes (docs/routing.md), when the configuration routes touches.
+    public var route: Route?
 
     public init(id: TouchID, phase: TouchPhase, location: Point, viewLocation: Point, previousLocation: Point,
-                tapCount: Int, majorRadius: Double?, force: Double?) {
+                tapCount: Int, majorRadius: Double?, force: Double?, route: Route? = nil) {
         self.id = id
         self.phase = phase
         self.location = location
@@ -46,6 +48,7 @@ public struct TouchInfo: Hashable, Sendable {
         storedTapCount = Int32(clamping: tapCount)
         storedMajorRadius = majorRadius.map(Float.init) ?? .nan
         storedForce = force.map(Float.init) ?? .nan
+        self.route = route
     }
 
     public var tapCount: Int { Int(storedTapCount) }

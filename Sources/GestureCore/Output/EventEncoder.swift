@@ -8,6 +8,9 @@ public struct EventEncoder {
     /// The text of the last `time` written: every event of a frame has the same.
     private var lastTime = DecimalText(0)
     private var writer = JSONWriter()
+    /// Write each delivered touch's `route` (the configuration routes touches,
+    /// docs/routing.md). Asked once per delivery, not read from every touch without routing.
+    public var writesRoutes = false
 
     public init() {}
 
@@ -161,6 +164,7 @@ public struct EventEncoder {
         self.sequence.increment()
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
+        let writesRoutes = writesRoutes
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -205,6 +209,7 @@ public struct EventEncoder {
                                 out.raw(#","tapCount":"#); out.int(touch.pointee.tapCount)
                                 if let radius = touch.pointee.majorRadius { out.raw(#","majorRadius":"#); out.number(radius) }
                                 if let force = touch.pointee.force { out.raw(#","force":"#); out.number(force) }
+                                if writesRoutes, let route = touch.pointee.route { Self.route(route, &out) }
                                 out.raw("}")
                             }
                             out.raw("]}\n")
@@ -277,9 +282,10 @@ public struct EventEncoder {
         }
     }
 
-    /// The most one touch of a delivery takes: its keys and punctuation (under 130 bytes), two
-    /// integers of at most 20 and ten numbers of at most ``JSONWriter/maximumNumberLength``.
-    private static let maximumTouchLength = 130 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
+    /// The most one touch of a delivery takes: its keys and punctuation (under 160 bytes, the
+    /// `route` member's 20 included), two integers of at most 20 and ten numbers of at most
+    /// ``JSONWriter/maximumNumberLength``.
+    private static let maximumTouchLength = 160 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
 
     /// A recognizer's kind as a quoted JSON string (its raw value, as constant text).
     private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
@@ -309,6 +315,15 @@ public struct EventEncoder {
 
     /// A phase as a quoted JSON string.
     @inline(__always)
+    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma.
+    private static func route(_ route: Route, _ out: inout JSONWriter.Cursor) {
+        switch route {
+        case .claimed: out.raw(#","route":"claimed""#)
+        case .forwarded: out.raw(#","route":"forwarded""#)
+        case .held: out.raw(#","route":"held""#)
+        }
+    }
+
     private static func phase(_ phase: TouchPhase, _ out: inout JSONWriter.Cursor) {
         switch phase {
         case .began: out.raw(#""began""#)

@@ -6,12 +6,16 @@ public struct PipelineSetup: Sendable {
     public var screen: ScreenGeometry
     /// The configuration's `device.type` and `device.axes`.
     public var device: DeviceOverrides
+    /// The configuration's `routing` (docs/routing.md); nil: touches are not routed.
+    public var routing: RoutingConfiguration?
 
-    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none) {
+    public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none,
+                routing: RoutingConfiguration? = nil) {
         self.tree = tree
         self.settings = settings
         self.screen = screen
         self.device = device
+        self.routing = routing
     }
 }
 
@@ -83,6 +87,9 @@ public struct GesturePipeline {
     private let keepsLines: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
+    /// A routing stage runs (in the input stage: a device is read and the configuration
+    /// routes touches); asked once per frame, never per event.
+    private var routesTouches = false
 
     /// - Parameters:
     ///   - start: the input time the stream starts at.
@@ -97,7 +104,9 @@ public struct GesturePipeline {
         keepsLines = options.keepsEvents || options.keepsSummaries || options.keepsLines
         self.makeConverter = makeConverter
         currentTime = start
-        engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing)
+        engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
+                        routing: setup.routing)
+        encoder.writesRoutes = setup.routing != nil
     }
 
     // MARK: - Inputs
@@ -111,6 +120,9 @@ public struct GesturePipeline {
     /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
     ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
     ///    recognizer given an impossible input).
+    /// 5. with routing, the routing stage (``PanelRouter``, which saw the frame's events in
+    ///    the input stage) takes the engine's route decisions and writes the virtual panel's
+    ///    share of the frame into ``PipelineOutput/panel``.
     public mutating func feed(_ event: RawEvent) {
         feedInline(event)
     }
@@ -119,6 +131,19 @@ public struct GesturePipeline {
     /// from one read. The common event, a value within a frame, then costs no call.
     public mutating func feed(contentsOf events: UnsafeBufferPointer<RawEvent>) {
         for event in events { feedInline(event) }
+    }
+
+    /// Hands the engine's route decisions to the router.
+    private mutating func applyRoutes() {
+        guard !engine.routeChanges.isEmpty else { return }
+        input?.router.apply(engine.routeChanges, into: &output.panel)
+        if keepsEvents { output.routeChanges.append(contentsOf: engine.routeChanges) }
+        engine.removeRouteChanges()
+    }
+
+    /// The routing stage writes the frame that just ended, the engine having decided it.
+    private mutating func commitRoutedFrame() {
+        input?.router.commit(into: &output.panel)
     }
 
     @inline(__always)
@@ -134,6 +159,7 @@ public struct GesturePipeline {
 
     @inline(never)
     private mutating func frameEndedEmpty(at time: Timestamp) {
+        if routesTouches { commitRoutedFrame() }
         if let warning = input?.takeAxisWarning() {
             currentTime = max(currentTime, time)
             notice(warning)
@@ -147,6 +173,10 @@ public struct GesturePipeline {
         engine.process(frame, into: &events)
         nextDeadline = engine.nextDeadline
         frameCount += 1
+        if routesTouches {
+            applyRoutes()
+            commitRoutedFrame()
+        }
         emitEngineEvents()
         reportAnomalies()
     }
@@ -158,6 +188,7 @@ public struct GesturePipeline {
         currentTime = max(currentTime, time)
         engine.advance(to: currentTime, into: &events)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
         emitEngineEvents()
     }
 
@@ -188,6 +219,46 @@ public struct GesturePipeline {
             emit(.warning(time: currentTime,
                           message: "device \"\(description.name)\" " + ContactTracker.slotLimitMessage(declared: declared)))
         }
+        startRouting(stage: stage, panel: description)
+    }
+
+    /// The routing stage for a new device: it reads the panel's events as read, or a protocol
+    /// A panel's converted stream (the copy then speaks protocol B, as the converter does).
+    private mutating func startRouting(stage: InputStage, panel: DeviceDescription) {
+        routesTouches = false
+        copySource = nil
+        guard engine.routing != nil else { return }
+        engine.pointsPerMillimetre = stage.mapping.pointsPerMillimetre
+        let converts = stage.converts
+        let source = converts ? stage.description : panel
+        guard let made = PanelRouter(stream: source) else {
+            notice("device \"\(panel.name)\": routing needs a multitouch panel (ABS_MT_TRACKING_ID); this one has none, "
+                + "so no touch reaches the virtual panel: every touch is gestured's alone")
+            return
+        }
+        input?.startRouting(made)
+        routesTouches = true
+        copySource = source
+    }
+
+    /// The device the virtual panel copies, as its stream speaks (the panel's own description,
+    /// or a protocol A panel's converted one): give it to
+    /// ``PanelCopy/description(of:udevProperties:)``. Nil unless touches are routed.
+    public private(set) var copySource: DeviceDescription?
+
+    /// Touches down whose route is `route` (docs/routing.md); 0 when touches are not routed.
+    public func touchCount(route: Route) -> Int {
+        engine.touchCount(route: route)
+    }
+
+    /// The configuration's routing, nil when touches are not routed.
+    public var routing: RoutingConfiguration? { engine.routing }
+
+    /// Touches down per route; nil when touches are not routed.
+    public var routeCounts: RouteCounts? {
+        guard engine.routing != nil else { return nil }
+        return RouteCounts(claimed: engine.touchCount(route: .claimed), forwarded: engine.touchCount(route: .forwarded),
+                           held: engine.touchCount(route: .held))
     }
 
     /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
@@ -204,6 +275,8 @@ public struct GesturePipeline {
         if let calibration {
             let mapped = mappedScreen(screen, calibration)
             input?.setScreen(mapped)
+            // Holds that begin from now on measure millimetres on the new screen.
+            if engine.routing != nil { engine.pointsPerMillimetre = input?.mapping.pointsPerMillimetre }
         }
         let resolved = resolvedSettings(for: screen)
         engine.reconfigure(settings: resolved, screen: screen.bounds, prepared: prepared)
@@ -255,11 +328,16 @@ public struct GesturePipeline {
         guard input != nil, let device else { return }
         currentTime = max(currentTime, time)
         let before = engine.activeTouchCount
+        input?.router.resynchronise(with: snapshot, at: currentTime)
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
         if let frame {
             engine.process(frame, into: &events)
             nextDeadline = engine.nextDeadline
             frameCount += 1
+        }
+        if routesTouches {
+            applyRoutes()
+            commitRoutedFrame()
         }
         let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
         emit(.device(time: currentTime, action: "resynchronised", name: device.name,
@@ -275,14 +353,18 @@ public struct GesturePipeline {
     public mutating func finish(at time: Timestamp) {
         currentTime = max(currentTime, time)
         if input != nil {
+            input?.router.finish(at: currentTime)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &events)
+                if routesTouches { applyRoutes() }
                 emitEngineEvents()
             }
+            if routesTouches { commitRoutedFrame() }
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &events)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
         emitEngineEvents()
     }
 
@@ -291,6 +373,8 @@ public struct GesturePipeline {
         guard let device else { return }
         finish(at: time)
         input = nil
+        routesTouches = false
+        copySource = nil
         self.device = nil
         calibration = nil
         emit(.device(time: currentTime, action: "removed", name: device.name, message: message))

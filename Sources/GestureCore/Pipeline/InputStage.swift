@@ -21,6 +21,22 @@ struct InputStage {
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
+    /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
+    /// read (a protocol A device's as converted). While there is one, events never take the
+    /// direct path, so a daemon without routing pays nothing per event for it.
+    var router = PanelRouter()
+    /// ``router`` routes this device's touches (``startRouting(_:)``).
+    private(set) var routes = false
+
+    /// Every event goes to `router` from now on.
+    mutating func startRouting(_ router: PanelRouter) {
+        self.router = router
+        routes = true
+        direct = false
+    }
+
+    /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
+    var converts: Bool { converter != nil }
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
@@ -80,8 +96,9 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done { direct = passesThrough }
+            if monitor.state == .done { direct = passesThrough && !routes }
         }
+        if routes && converter == nil { router.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -91,6 +108,9 @@ struct InputStage {
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
+        if routes {
+            for event in converted { router.observe(event) }
+        }
         var completed: TouchFrame?
         for event in converted {
             if let frame = tracker.process(event) { completed = frame }

@@ -22,6 +22,9 @@ public struct PipelineOutput {
     /// What the engine let go of in this batch (a dropped layout's recognizers, a replaced
     /// tree): a driver with an event loop releases it on another thread (``ReleasedStorage``).
     public var released = ReleasedStorage()
+    /// The engine's route decisions, in order, when the pipeline keeps events
+    /// (``GesturePipeline/Options/keepsEvents``) and routes touches.
+    public internal(set) var routeChanges: [RouteChange] = []
 
     public init() {
         bytes.reserveCapacity(1 << 14)
@@ -46,6 +49,7 @@ public struct PipelineOutput {
         if !lines.isEmpty { lines.removeAll(keepingCapacity: true) }
         if !panel.isEmpty { panel.removeAll(keepingCapacity: true) }
         if !released.isEmpty { released = ReleasedStorage() }
+        if !routeChanges.isEmpty { routeChanges.removeAll(keepingCapacity: true) }
         announcesDevice = false
     }
 }

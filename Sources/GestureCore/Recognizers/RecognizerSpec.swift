@@ -33,10 +33,14 @@ public struct RecognizerSpec: Hashable, Sendable {
     /// This recognizer's own parameter values; anything unset comes from the global
     /// `gestures` overrides, then from ``GestureSettings`` defaults.
     public var parameters: RecognizerParameters
+    /// A *claiming* recognizer (docs/routing.md): when it begins or recognizes, its touches
+    /// become gestured's alone, forwarded ones cancelled on the virtual panel. `nil`: `false`.
+    public var claims: Bool?
 
     public init(id: String, kind: RecognizerKind, enabled: Bool = true, cancelsTouchesInView: Bool? = nil,
                 delaysTouchesBegan: Bool? = nil, delaysTouchesEnded: Bool? = nil, requireToFail: [String] = [],
-                simultaneousWith: [String] = [], parameters: RecognizerParameters = RecognizerParameters()) {
+                simultaneousWith: [String] = [], parameters: RecognizerParameters = RecognizerParameters(),
+                claims: Bool? = nil) {
         self.id = id
         self.kind = kind
         self.enabled = enabled
@@ -46,6 +50,7 @@ public struct RecognizerSpec: Hashable, Sendable {
         self.requireToFail = requireToFail
         self.simultaneousWith = simultaneousWith
         self.parameters = parameters
+        self.claims = claims
     }
 }
 

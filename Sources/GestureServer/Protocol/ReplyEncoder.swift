@@ -85,6 +85,13 @@ public enum ReplyEncoder {
             writer.key("device"); optional(input.device, into: &writer)
             writer.key("path"); optional(input.path, into: &writer)
             writer.key("activeTouches"); writer.int(input.activeTouches)
+            if let routes = input.routes {
+                writer.key("routes"); writer.beginObject()
+                writer.key("claimed"); writer.int(routes.claimed)
+                writer.key("forwarded"); writer.int(routes.forwarded)
+                writer.key("held"); writer.int(routes.held)
+                writer.endObject()
+            }
             writer.key("frames"); writer.int(input.frames)
             writer.key("time"); writer.int(input.time)
             writer.endObject()

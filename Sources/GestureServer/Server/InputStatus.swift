@@ -11,6 +11,8 @@ public struct InputStatus: Sendable {
     public var path: String?
     public var layoutRevision: Int
     public var activeTouches: Int
+    /// Touches down per route (docs/routing.md); nil when the configuration routes none.
+    public var routes: RouteCounts?
     /// Touch frames processed since the start.
     public var frames: Int
     /// The input timeline's latest time, in microseconds.
@@ -20,7 +22,7 @@ public struct InputStatus: Sendable {
     public var screen: ScreenGeometry
 
     public init(source: String, device: String?, path: String?, layoutRevision: Int, activeTouches: Int,
-                frames: Int, time: Int64, screen: ScreenGeometry) {
+                frames: Int, time: Int64, screen: ScreenGeometry, routes: RouteCounts? = nil) {
         self.source = source
         self.device = device
         self.path = path
@@ -29,5 +31,6 @@ public struct InputStatus: Sendable {
         self.frames = frames
         self.time = time
         self.screen = screen
+        self.routes = routes
     }
 }

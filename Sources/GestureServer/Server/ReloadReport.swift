@@ -30,6 +30,9 @@ extension ReloadReport {
         }
         if old.screen != new.screen { changes.append("screen applies after a restart") }
         if old.settings != new.settings { changes.append("gestures apply after a restart") }
+        // The virtual panel is made with the panel (docs/routing.md): routing on, off or
+        // changed takes a restart.
+        if old.routing != new.routing { changes.append("routing applies after a restart") }
         if old.socket.path != new.socket.path || old.socket.group != new.socket.group {
             changes.append("socket.path and socket.group apply after a restart")
         }

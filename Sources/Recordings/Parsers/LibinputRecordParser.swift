@@ -39,8 +39,16 @@ final class LibinputRecordParser: RecordingParser {
     static let eventSyntax = "\"- [<sec>, <usec>, <type>, <code>, <value>]\""
 
     private enum DeviceSection {
-        case none, evdev, codes, absinfo, events, other
+        case none, evdev, codes, absinfo, events, udev, other
     }
+
+    /// The most udev properties kept from one recording (docs/limits.md § Routing): a device
+    /// has a few dozen; the rest are ignored.
+    static let maximumUdevProperties = 256
+    private var recordedUdev: [String: String] = [:]
+    private var sawUdev = false
+
+    var udevProperties: [String: String]? { sawUdev ? recordedUdev : nil }
 
     private let file: String
     private var version: Int?
@@ -106,6 +114,7 @@ final class LibinputRecordParser: RecordingParser {
             switch key {
             case "evdev": section = .evdev; sawEvdev = true
             case "events": section = .events; frameIsEvdev = false; frameIndent = -1
+            case "udev": section = .udev; sawUdev = true
             default: section = .other
             }
             return nil
@@ -113,6 +122,17 @@ final class LibinputRecordParser: RecordingParser {
 
         switch section {
         case .none, .other:
+            return nil
+        case .udev:
+            // `properties:` then `- KEY=VALUE` items (the udev database's lines).
+            if isItem, recordedUdev.count < Self.maximumUdevProperties {
+                _ = scanner.skip(.minus)
+                scanner.skipBlanks()
+                let text = String(decoding: Self.withoutComment(scanner.rest), as: UTF8.self)
+                if let equals = text.firstIndex(of: "="), equals != text.startIndex {
+                    recordedUdev[String(text[..<equals])] = String(text[text.index(after: equals)...])
+                }
+            }
             return nil
         case .evdev, .codes, .absinfo:
             try consumeEvdev(&scanner, line)

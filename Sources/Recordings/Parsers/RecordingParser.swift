@@ -19,6 +19,10 @@ protocol RecordingParser: AnyObject {
     /// The device as described by the lines read so far, or nil when the file describes none.
     func makeDescription() -> DeviceDescription?
 
+    /// The device's udev properties as the file recorded them (libinput record's `udev:
+    /// properties:`), or nil when it has none.
+    var udevProperties: [String: String]? { get }
+
     /// The line that declared the range of the absolute axis `code`, for messages about it.
     func declarationLine(ofAxis code: UInt16) -> Int?
 
@@ -29,4 +33,5 @@ protocol RecordingParser: AnyObject {
 
 extension RecordingParser {
     var declaredEvemuVersion: EvemuVersion? { nil }
+    var udevProperties: [String: String]? { nil }
 }

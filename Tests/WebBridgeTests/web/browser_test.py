@@ -129,7 +129,8 @@ def main():
     page_origin = f"http://127.0.0.1:{page_port}"
     config = os.path.join(work, "kiosk.json5")
     with open(config, "w") as f:
-        f.write(harness.config_text(sock, bridge_port, [page_origin], TOKEN))
+        # Touches are routed: the page marks its carousel as the browser's (docs/routing.md).
+        f.write(harness.config_text(sock, bridge_port, [page_origin], TOKEN, routing={"default": "claim"}))
     # Until the page is measured, gestured serves a recording that never starts (it waits
     # for more subscribers than will come): only the layout requests matter.
     idle = os.path.join(work, "idle.evemu")
@@ -234,7 +235,10 @@ def main():
         assert client.hit(*new_only) == "help", "a refused layout.set changed the layout"
         ok("layout.set, view.update and reload without the token are refused (forbidden); subscribe is not")
 
-        # 5. A recording made from the page's rectangles, through a restarted gestured.
+        # 5. A recording made from the page's rectangles, through a restarted gestured. The
+        # carousel is marked as the browser's first (data-gestured-routing="forward"): its
+        # touches must come back forwarded, every other touch claimed.
+        driver.execute_script('document.querySelector("[data-gestured-view=carousel]").dataset.gesturedRouting = "forward"')
         rects = {k: screen_rect(v, scale) for k, v in driver.execute_script(RECTS).items()}
         recording = evemu.Recording(1920, 1080)
         t = recording.tap(0.3, *center(rects["help"]))
@@ -278,6 +282,16 @@ def main():
 
         assert [e["seq"] for e in g_events] == [e["seq"] for e in received], "g's events differ from the daemon's"
         ok(f"the page's g dispatched exactly the daemon's {len(received)} events, in order")
+        routes = {}
+        for message in received:
+            if message["type"] == "touches":
+                for touch in message["touches"]:
+                    routes.setdefault(message["view"], set()).add(touch.get("route"))
+        # The carousel and the photos inside it inherit its rule.
+        browser = {"carousel", "photo1", "photo2", "photo3", "photo4"}
+        assert any(view in browser for view in routes), routes
+        assert all(found == ({"forwarded"} if view in browser else {"claimed"}) for view, found in routes.items()), routes
+        ok("data-gestured-routing: the carousel's touches are forwarded, every other touch claimed")
         for event in dom:
             assert event["target"] == event["view"], f"{event['type']} for {event['view']} was dispatched on {event['target']}"
 

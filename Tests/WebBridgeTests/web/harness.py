@@ -113,16 +113,19 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def config_text(socket_path, bridge_port, origins, token=None, width=1920, height=1080):
+def config_text(socket_path, bridge_port, origins, token=None, width=1920, height=1080, routing=None):
     web = {"listen": f"127.0.0.1:{bridge_port}", "origins": origins}
     if token:
         web["token"] = token
-    return json.dumps({
+    config = {
         "screen": {"width": width, "height": height},
         "socket": {"path": socket_path},
         "layout": {"id": "boot", "frame": [0, 0, width, height]},
         "web": web,
-    }, indent=2)
+    }
+    if routing:
+        config["routing"] = routing
+    return json.dumps(config, indent=2)
 
 
 @contextlib.contextmanager
