@@ -47,12 +47,13 @@ stop() {   # pid signal: signal, wait up to 10 s, then KILL
   kill -KILL "$1" 2>/dev/null && [ "$(state "$1")" != Z ] && log "WARNING: pid $1 ignored SIG$2; killed"
   wait "$1" 2>/dev/null
 }
-nodes() { local n; for n in /dev/input/event*; do echo "$n"; done | sort; }
+nodes() { local n; for n in /dev/input/event*; do echo "$n"; done; }
 new_node() {   # before-list: the first event node not in it (30 s at most)
   local i n
   for ((i = 0; i < 300; i++)); do
-    n=$(comm -13 "$1" <(nodes) | head -n1)
-    [ -n "$n" ] && { echo "$n"; return 0; }
+    for n in /dev/input/event*; do   # no process substitution: the guest has no /dev/fd
+      grep -qxF "$n" "$1" || { echo "$n"; return 0; }
+    done
     zzz 0.1
   done
   return 1

@@ -4,7 +4,7 @@
  *
  * reads NODE (not grabbed) until SIGTERM or SIGINT and writes to LOG one line a frame that
  * carried an MSC_TIMESTAMP: "VALUE\tTIME_NS", the value (panel_player's frame number) and the
- * evdev time of the frame's SYN_REPORT in nanoseconds (CLOCK_MONOTONIC: evdev's default clock).
+ * evdev time of the frame's SYN_REPORT in nanoseconds, on CLOCK_MONOTONIC (set by EVIOCSCLOCKID).
  * Lines are kept in memory and written at the end, so the reader costs one read(2) a wake-up
  * while it runs. A SYN_DROPPED is counted and reported on stderr.
  */
@@ -17,6 +17,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_FRAMES 4000000 /* frames kept: 64 MB; a longer play stops counting, with a message */
@@ -28,6 +30,8 @@ int main(int argc, char **argv) {
     if (argc != 3) { fprintf(stderr, "usage: frame_times NODE LOG\n"); return 2; }
     int fd = open(argv[1], O_RDONLY | O_CLOEXEC);
     if (fd < 0) { perror("frame_times: open"); return 2; }
+    int clock = CLOCK_MONOTONIC;            /* evdev's default is CLOCK_REALTIME */
+    if (ioctl(fd, EVIOCSCLOCKID, &clock) < 0) { perror("frame_times: EVIOCSCLOCKID"); return 2; }
     struct sigaction sa = {0};
     sa.sa_handler = on_signal;              /* no SA_RESTART: read(2) returns EINTR */
     sigaction(SIGTERM, &sa, NULL);
