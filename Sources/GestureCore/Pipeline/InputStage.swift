@@ -18,6 +18,9 @@ struct InputStage {
     private let passesThrough: Bool
     /// `passesThrough` once the monitor is done: one test per event on the common path.
     private var direct = false
+    /// The same for a routed device: the router sees the event, then the tracker, with no
+    /// other test (claimed touches pay only the router's bookkeeping).
+    private var routedDirect = false
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
@@ -33,6 +36,7 @@ struct InputStage {
         self.router = router
         routes = true
         direct = false
+        routedDirect = passesThrough && monitor.state == .done
     }
 
     /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
@@ -89,6 +93,10 @@ struct InputStage {
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
+        if routedDirect {
+            router.observe(event)
+            return tracker.process(event)
+        }
         return feedOtherwise(event)
     }
 
@@ -96,7 +104,10 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done { direct = passesThrough && !routes }
+            if monitor.state == .done {
+                direct = passesThrough && !routes
+                routedDirect = passesThrough && routes
+            }
         }
         if routes && converter == nil { router.observe(event) }
         if passesThrough { return tracker.process(event) }
