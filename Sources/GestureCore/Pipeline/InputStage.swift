@@ -25,8 +25,9 @@ struct InputStage {
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
     /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
-    /// read (a protocol A device's as converted). While there is one, events never take the
-    /// direct path, so a daemon without routing pays nothing per event for it.
+    /// read (a protocol A device's as converted). While there is one, events take
+    /// `routedDirect` instead of `direct`, so a daemon without routing pays nothing per event
+    /// for it.
     var router = PanelRouter()
     /// ``router`` routes this device's touches (``startRouting(_:)``).
     private(set) var routes = false
