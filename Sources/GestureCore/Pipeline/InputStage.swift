@@ -18,12 +18,16 @@ struct InputStage {
     private let passesThrough: Bool
     /// `passesThrough` once the monitor is done: one test per event on the common path.
     private var direct = false
+    /// The same for a routed device: the router sees the event, then the tracker, with no
+    /// other test (claimed touches pay only the router's bookkeeping).
+    private var routedDirect = false
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
     /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
-    /// read (a protocol A device's as converted). While there is one, events never take the
-    /// direct path, so a daemon without routing pays nothing per event for it.
+    /// read (a protocol A device's as converted). While there is one, events take
+    /// `routedDirect` instead of `direct`, so a daemon without routing pays nothing per event
+    /// for it.
     var router = PanelRouter()
     /// ``router`` routes this device's touches (``startRouting(_:)``).
     private(set) var routes = false
@@ -33,6 +37,7 @@ struct InputStage {
         self.router = router
         routes = true
         direct = false
+        routedDirect = passesThrough && monitor.state == .done
     }
 
     /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
@@ -89,6 +94,10 @@ struct InputStage {
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
+        if routedDirect {
+            router.observe(event)
+            return tracker.process(event)
+        }
         return feedOtherwise(event)
     }
 
@@ -96,7 +105,10 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done { direct = passesThrough && !routes }
+            if monitor.state == .done {
+                direct = passesThrough && !routes
+                routedDirect = passesThrough && routes
+            }
         }
         if routes && converter == nil { router.observe(event) }
         if passesThrough { return tracker.process(event) }

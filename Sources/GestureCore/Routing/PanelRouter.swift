@@ -133,7 +133,9 @@ struct PanelRouter {
     // MARK: - The panel's events
 
     /// One raw event of the panel (a protocol A panel's: converted). A `SYN_REPORT` ends the
-    /// frame; ``commit(into:)`` writes it once the engine's decisions are applied.
+    /// frame; ``commit(into:)`` writes it once the engine's decisions are applied. Inlined
+    /// into the input stage: it runs for every raw event of a routed panel.
+    @inline(__always)
     mutating func observe(_ event: RawEvent) {
         if discarding {
             // After SYN_DROPPED the kernel's events up to the next SYN_REPORT are incomplete:
