@@ -1095,6 +1095,153 @@ test_panel_copy_uinput_not_writable() {
         || { log "the message does not name errno, the node, the group and the rule"; return 1; }
 }
 
+# --- routing end to end (issue 26) -----------------------------------------------------------
+# `gestured run` with a configuration that has `routing`: it grabs the panel and writes what it
+# forwards to the copy. The panel is played through its own uinput descriptor
+# (uinput-panel.py play), which stamps every frame with the recording's time after the start
+# (kept by Linux 6.5 and later) and logs when it wrote each frame; the copy is read by
+# evemu-record (the values) and uinput-panel.py read (the kernel's absolute times, and when
+# they became readable), and by libinput.
+UPANEL=$HERE/uinput-panel.py
+# The hop docs/routing.md measured on Linux 6.1 (its "Times" table: 215,855 µs at most, alone
+# on a loaded host), rounded up: on a kernel that stamps the write, a frame reaches the copy
+# within this of the panel's write, plus the hold for a held touch's frames.
+HOP_BOUND_US=${HOP_BOUND_US:-250000}
+
+takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; }   # Linux >= 6.5
+
+# routed_play NAME CONFIG RECORDING HOLD_US: RECORDING played on a uinput panel under
+# `gestured run --config CONFIG`; the copy recorded while it plays and compared with the dry
+# run (`gestured replay --panel`): the same description, the same events with the same values
+# in the same frames, and times: on Linux >= 6.5 each frame's time on the copy is exactly the
+# panel's time of the same frame (the start plus its recording time); on older kernels it is
+# no earlier than that, and at most HOP_BOUND_US (+ HOLD_US, the configuration's longest
+# hold, for a held frame) after the panel's frame was written. Leaves $W/NAME.* (the dry run's
+# JSON Lines, the copy's events, libinput's view of the copy) for the caller's checks.
+routed_play() {
+    local name=$1 config=$2 rec=$3 hold=$4
+    install_package_rule
+    "$G" replay --config "$config" --panel "$W/$name.dry.evemu" "$rec" > "$W/$name.dry.jsonl" 2> "$W/$name.dry.err" \
+        || { log "the dry run failed: $(cat "$W/$name.dry.err")"; return 1; }
+    "$PYTHON" -u "$UPANEL" play "$rec" "$W/$name.go" "$W/$name.played" > "$W/$name.panel.out" 2>&1 &
+    DEVICE_PIDS+=("$!")
+    poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
+    PANEL=$NODE
+    udev_property "$PANEL" ID_INPUT_TOUCHSCREEN=1 || return 1
+    RUN_CONFIG=$config start_gestured "$name"
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$PANEL$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" || return 1
+    COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    udev_property "$COPY" GESTURED_PANEL_COPY=1 || return 1
+    libinput list-devices > "$W/$name.list-devices" 2>&1
+    start_libinput "$W/$name.libinput" --device "$COPY" || return 1
+    evemu-record "$COPY" "$W/$name.copy.evemu" 2> "$W/$name.copy.err" &
+    local recorder=$!; HELPER_PIDS+=("$recorder")
+    wait_for "$W/$name.copy.evemu" '^# EVEMU' || return 1
+    "$PYTHON" -u "$UPANEL" read "$COPY" "$W/$name.copy.times" &
+    HELPER_PIDS+=("$!")
+    wait_for "$W/$name.copy.times" '^ready' || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.played" '^played' || return 1
+    local want; want=$(frames_in "$W/$name.dry.evemu")
+    [ "$want" -gt 0 ] || { log "the dry run forwards nothing: the comparison would prove nothing"; return 1; }
+    poll holds_frames "$W/$name.copy.evemu" "$want"
+    settle
+    stop_gestured || return 1
+    kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null
+    log "the copy got $(frames_in "$W/$name.copy.evemu") frames; the dry run $want (of $(frames_in "$rec") played)"
+    # The description: what the copy declares == the dry run's header.
+    grep -E '^(N|I|P|B|A):' "$W/$name.dry.evemu" > "$W/$name.dry.desc"
+    grep -E '^(N|I|P|B|A):' "$W/$name.copy.evemu" > "$W/$name.copy.desc"
+    diff -u "$W/$name.dry.desc" "$W/$name.copy.desc" > "$W/$name.desc.diff" \
+        || { log "the copy's description differs from the dry run's (- dry run, + copy):"; head -n 20 "$W/$name.desc.diff" | sed 's/^/    /'; return 1; }
+    # The events: the same, in the same frames, values identical.
+    awk '$1 == "E:" { print $3, $4, $5 }' "$W/$name.dry.evemu" > "$W/$name.dry.values"
+    awk '$1 == "E:" { print $3, $4, $5 }' "$W/$name.copy.evemu" > "$W/$name.copy.values"
+    diff -u "$W/$name.dry.values" "$W/$name.copy.values" > "$W/$name.values.diff" \
+        || { log "the copy's events differ from the dry run's (- dry run, + copy):"; head -n 30 "$W/$name.values.diff" | sed 's/^/    /'; return 1; }
+    # The times, frame by frame: the dry run's recording time; the copy's absolute time and when
+    # it became readable; the panel's start and when it wrote the frame of that recording time.
+    awk '$1 == "E:" && $3 == "0000" && $4 == "0000" { split($2, t, "."); print t[1] * 1000000 + t[2] }' "$W/$name.dry.evemu" > "$W/$name.dry.frames"
+    awk '$1 == "E:" && $3 == "0000" && $4 == "0000" { split($2, t, "."); print t[1] * 1000000 + t[2], $6 }' "$W/$name.copy.times" > "$W/$name.copy.frames"
+    [ "$(wc -l < "$W/$name.copy.frames")" -eq "$want" ] \
+        || { log "the time reader got $(wc -l < "$W/$name.copy.frames") frames on the copy, the dry run has $want"; return 1; }
+    # NAME.hop: per frame, the recording time, the copy's time minus the panel's time of that
+    # frame (start + recording time), minus when the panel wrote it, and when it became readable
+    # on the copy minus when the panel wrote it (µs).
+    paste -d' ' "$W/$name.dry.frames" "$W/$name.copy.frames" | awk -v played="$W/$name.played" '
+        BEGIN { while ((getline line < played) > 0) { split(line, f, " ")
+                    if (f[1] == "start") start = f[2]; else if (f[1] != "played") wrote[f[1]] = f[2] } }
+        { if (!($1 in wrote)) { print "no panel frame at " $1 > "/dev/stderr"; exit 1 }
+          print $1, $2 - (start + $1), $2 - wrote[$1], $3 - wrote[$1] }' > "$W/$name.hop" || return 1
+    if takes_times; then
+        awk '$2 != 0 { bad++ } END { exit bad > 0 }' "$W/$name.hop" \
+            || { log "Linux $(uname -r) keeps written times, but $(awk '$2 != 0' "$W/$name.hop" | wc -l) frames on the copy do not carry the panel's time:"
+                 awk '$2 != 0' "$W/$name.hop" | head -n 5 | sed 's/^/    /'; return 1; }
+        log "every one of the copy's $want frames carries exactly the panel's time of that frame (Linux $(uname -r))"
+    else
+        awk -v bound="$HOP_BOUND_US" -v hold="$hold" '$2 < 0 || $3 > bound + hold { bad++ } END { exit bad > 0 }' "$W/$name.hop" \
+            || { log "frames on the copy earlier than the panel's, or later than $HOP_BOUND_US µs (+ the hold, $hold µs) after its write:"
+                 awk -v bound="$HOP_BOUND_US" -v hold="$hold" '$2 < 0 || $3 > bound + hold' "$W/$name.hop" | head -n 5 | sed 's/^/    /'; return 1; }
+        log "the copy's frame times minus the panel's writes, µs (Linux $(uname -r) stamps the write): $(cut -d' ' -f3 "$W/$name.hop" | sort -n | awk '{ a[NR] = $1 } END { printf "min %d p50 %d p99 %d max %d", a[1], a[int(NR * 0.5 + 0.5)], a[int(NR * 0.99 + 0.5)], a[NR] }')"
+    fi
+    kill "$LIPID" 2>/dev/null
+}
+
+# ids_on EVEMU: how many touches (new ABS_MT_TRACKING_IDs) an evemu recording holds.
+ids_on() { awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 != "-001" { n++ } END { print n + 0 }' "$1"; }
+
+# The routing golden's session (claimed, forwarded, held then forwarded by time, by lift and by
+# distance, held then claimed by a second finger, three forwarded fingers claimed late) played
+# live: the copy == the dry run; libinput calls the copy a touchscreen of the panel's size and
+# sees the forwarded touches; the late claim cancels every forwarded finger with no TOUCH_UP.
+test_routing_copy_equals_dry_run() {
+    local name=route
+    routed_play "$name" "$(readlink -f Tests/Fixtures/replay/routing-kiosk.json5)" "$FIXTURES/routing-session.evemu" 150000 || return 1
+    remove_package_rule
+    local lp lc
+    lp=$(awk -v n="$PANEL" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/$name.list-devices" | grep -E '^(Size|Capabilities):')
+    lc=$(awk -v n="$COPY" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/$name.list-devices" | grep -E '^(Size|Capabilities):')
+    [ -n "$lc" ] && [ "$lp" = "$lc" ] && echo "$lc" | grep -q 'Capabilities: *touch$' \
+        || { log "libinput list-devices: panel '$lp', copy '$lc' (want the same size, touch only)"; return 1; }
+    log "libinput, panel and copy: $(echo "$lc" | tr -s ' ' | tr '\n' ' ')"
+    # The dry run forwards 7 touches (a drag, three held map touches, three fingers claimed late).
+    local forwarded; forwarded=$(ids_on "$W/$name.dry.evemu")
+    [ "$forwarded" -eq 7 ] || { log "the dry run forwards $forwarded touches, the session 7"; return 1; }
+    grep -E 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | sed 's/^/    /'
+    local downs ups cancels
+    downs=$(grep -c TOUCH_DOWN "$W/$name.libinput"); ups=$(grep -c TOUCH_UP "$W/$name.libinput")
+    cancels=$(grep -c TOUCH_CANCEL "$W/$name.libinput")
+    # The last three downs are the late-claimed fingers: they end in a cancel, never an up.
+    local tail_events; tail_events=$(grep -oE 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | tail -n 6 | tr '\n' ' ')
+    [ "$downs" -eq 7 ] && [ "$ups" -eq 4 ] && [ "$cancels" -eq 3 ] \
+        && [ "$tail_events" = "TOUCH_DOWN TOUCH_DOWN TOUCH_DOWN TOUCH_CANCEL TOUCH_CANCEL TOUCH_CANCEL " ] \
+        || { log "libinput on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL, ending '$tail_events'" \
+                 "(want 7, 4, 3: the three late-claimed fingers cancelled, not lifted)"; return 1; }
+    log "libinput on the copy: 7 TOUCH_DOWN, 4 TOUCH_UP, the late claim's 3 fingers TOUCH_CANCEL"
+}
+
+# Hold and decide on a { hold: 0.15, fingers: 3 } page: a three-finger gesture never reaches the
+# copy; a one-finger touch reaches it once the hold ran out (not before: when it became
+# readable), every frame in order with its original time (checked by routed_play).
+test_routing_hold_and_decide() {
+    local name=hold
+    routed_play "$name" "$(readlink -f Tests/Fixtures/replay/routing-hold.json5)" "$FIXTURES/routing-hold.evemu" 150000 || return 1
+    remove_package_rule
+    local forwarded; forwarded=$(ids_on "$W/$name.copy.evemu")
+    [ "$forwarded" -eq 1 ] || { log "$forwarded touches reached the copy: want the one-finger touch alone"; return 1; }
+    grep -q '"route":"claimed"' "$W/$name.jsonl" || { log "gestured claimed none of the three fingers"; return 1; }
+    # The one-finger touch landed at 0.67 s of the recording (after the three fingers
+    # and the 400 ms wait): its first frame on the copy became readable at least the hold after
+    # the panel wrote it.
+    local first; first=$(head -n 1 "$W/$name.hop")
+    echo "$first" | awk '{ exit !($4 >= 150000) }' \
+        || { log "the held touch reached the copy $(echo "$first" | cut -d' ' -f4) µs after the panel wrote its first frame: before the hold ran out"; return 1; }
+    [ "$(grep -c TOUCH_DOWN "$W/$name.libinput")" -eq 1 ] && [ "$(grep -c TOUCH_UP "$W/$name.libinput")" -eq 1 ] \
+        || { log "libinput on the copy: want one TOUCH_DOWN and one TOUCH_UP:"; grep TOUCH_ "$W/$name.libinput" | head | sed 's/^/    /'; return 1; }
+    log "three fingers claimed, none on the copy; the one finger reached it $(echo "$first" | cut -d' ' -f4) µs after its first frame was written (hold 150000 µs)"
+}
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -1130,7 +1277,8 @@ TESTS="$*"
     test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen
     test_panel_copy_is_the_panel_for_udev_and_libinput test_panel_copy_forwards_frames_to_libinput test_panel_copy_hop
     test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
-    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable}
+    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
+    test_routing_copy_equals_dry_run test_routing_hold_and_decide}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).
