@@ -111,8 +111,8 @@ def play(path, go, log):
         out.write(f"start {start}\n")
         for frame in frames:
             at = start + frame[0][0]
-            while micros() < at:
-                time.sleep(min(0.005, (at - micros()) / 1e6))
+            while (wait := at - micros()) > 0:
+                time.sleep(min(5000, wait) / 1e6)
             data = b"".join(EVENT.pack((start + t) // 1000000, (start + t) % 1000000, k, c, v) for t, k, c, v in frame)
             out.write(f"{frame[0][0]} {micros()}\n")
             os.write(fd, data)
