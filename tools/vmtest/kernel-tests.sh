@@ -1110,6 +1110,27 @@ HOP_BOUND_US=${HOP_BOUND_US:-250000}
 
 takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; }   # Linux >= 6.5
 
+# start_routed NAME CONFIG RECORDING [EVENTS...]: the package's udev rule installed, a uinput
+# panel made from RECORDING (uinput-panel.py play: it plays RECORDING once $W/NAME.go exists,
+# then each EVENTS file once $W/NAME.go.2, .3 … exists, logging to $W/NAME.played), and
+# `gestured run --config CONFIG` reading it and holding its copy. Sets PANEL, PLAYER, COPY, and
+# keeps `libinput list-devices` in $W/NAME.list-devices.
+start_routed() {
+    local name=$1 config=$2; shift 2
+    install_package_rule
+    "$PYTHON" -u "$UPANEL" play "$1" "$W/$name.go" "$W/$name.played" "${@:2}" > "$W/$name.panel.out" 2>&1 &
+    PLAYER=$!; DEVICE_PIDS+=("$PLAYER")
+    poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
+    PANEL=$NODE
+    udev_property "$PANEL" ID_INPUT_TOUCHSCREEN=1 || return 1
+    RUN_CONFIG=$config start_gestured "$name"
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$PANEL$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" || return 1
+    COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    udev_property "$COPY" GESTURED_PANEL_COPY=1 || return 1
+    libinput list-devices > "$W/$name.list-devices" 2>&1
+}
+
 # routed_play NAME CONFIG RECORDING HOLD_US: RECORDING played on a uinput panel under
 # `gestured run --config CONFIG`; the copy recorded while it plays and compared with the dry
 # run (`gestured replay --panel`): the same description, the same events with the same values
@@ -1120,20 +1141,9 @@ takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; } 
 # JSON Lines, the copy's events, libinput's view of the copy) for the caller's checks.
 routed_play() {
     local name=$1 config=$2 rec=$3 hold=$4
-    install_package_rule
     "$G" replay --config "$config" --panel "$W/$name.dry.evemu" "$rec" > "$W/$name.dry.jsonl" 2> "$W/$name.dry.err" \
         || { log "the dry run failed: $(cat "$W/$name.dry.err")"; return 1; }
-    "$PYTHON" -u "$UPANEL" play "$rec" "$W/$name.go" "$W/$name.played" > "$W/$name.panel.out" 2>&1 &
-    DEVICE_PIDS+=("$!")
-    poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
-    PANEL=$NODE
-    udev_property "$PANEL" ID_INPUT_TOUCHSCREEN=1 || return 1
-    RUN_CONFIG=$config start_gestured "$name"
-    wait_for "$W/$name.err" "reading the touchscreen .*path=$PANEL$" || return 1
-    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" || return 1
-    COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
-    udev_property "$COPY" GESTURED_PANEL_COPY=1 || return 1
-    libinput list-devices > "$W/$name.list-devices" 2>&1
+    start_routed "$name" "$config" "$rec" || return 1
     start_libinput "$W/$name.libinput" --device "$COPY" || return 1
     evemu-record "$COPY" "$W/$name.copy.evemu" 2> "$W/$name.copy.err" &
     local recorder=$!; HELPER_PIDS+=("$recorder")
@@ -1171,7 +1181,7 @@ routed_play() {
     # on the copy minus when the panel wrote it (µs).
     paste -d' ' "$W/$name.dry.frames" "$W/$name.copy.frames" | awk -v played="$W/$name.played" '
         BEGIN { while ((getline line < played) > 0) { split(line, f, " ")
-                    if (f[1] == "start") start = f[2]; else if (f[1] != "played") wrote[f[1]] = f[2] } }
+                    if (f[1] == "start") { if (!start) start = f[2] } else if (f[1] != "played") wrote[f[1]] = f[2] } }
         { if (!($1 in wrote)) { print "no panel frame at " $1 > "/dev/stderr"; exit 1 }
           print $1, $2 - (start + $1), $2 - wrote[$1], $3 - wrote[$1] }' > "$W/$name.hop" || return 1
     if takes_times; then
@@ -1242,6 +1252,136 @@ test_routing_hold_and_decide() {
     log "three fingers claimed, none on the copy; the one finger reached it $(echo "$first" | cut -d' ' -f4) µs after its first frame was written (hold 150000 µs)"
 }
 
+# lines_after FILE LINE PATTERN COUNT: FILE has COUNT lines matching PATTERN from line LINE on.
+lines_after() { [ "$(tail -n +"$2" "$1" | grep -cE -- "$3")" -ge "$4" ]; }
+
+# on_copy LIBINPUT NODE WHAT: how many WHAT (TOUCH_DOWN …) libinput printed for the device NODE.
+on_copy() { grep -cE "^[- ]*$(basename "$2") .*$3" "$1"; }
+
+# fingers_down EVENTS SLOT:ID:X:Y...: one frame putting each finger down (evemu E: lines at $T).
+fingers_down() {
+    local f; for f in "$@"; do IFS=: read -r slot id x y <<< "$f"
+        ev 3 0x2f "$slot"; ev 3 0x39 "$id"; ev 3 0x35 "$x"; ev 3 0x36 "$y"; done
+    ev 1 0x14a 1; syn
+}
+
+# kill -9 of gestured while three forwarded fingers are down on its copy: libinput (the whole
+# seat, as a compositor reads it) cancels all three on the copy as it goes, no TOUCH_UP; the
+# panel's next touches, no longer grabbed, reach libinput directly.
+test_routing_kill9_mid_touch() {
+    local name=rk9 config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:10:3000:3000 1:11:6000:3000 2:12:9000:3000
+      T=0.020000; ev 3 0x2f 0; ev 3 0x35 3100; ev 3 0x2f 1; ev 3 0x35 6100; ev 3 0x2f 2; ev 3 0x35 9100; syn; } > "$W/$name.evemu"
+    # Afterwards, on the panel: every finger lifted (libinput never saw them), then eight taps.
+    { for s in 0 1 2; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 1 0x14a 0; syn
+      grep '^E:' "$OWN/one-finger-taps.evemu" | awk '{ split($2, t, "."); $2 = sprintf("%d.%06d", t[1] + 1, t[2]); print }'; } > "$W/$name.after.evemu"
+    start_libinput "$W/$name.libinput" || return 1
+    start_routed "$name" "$config" "$W/$name.evemu" "$W/$name.after.evemu" || return 1
+    local copy=$COPY
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*DEVICE_ADDED" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*TOUCH_DOWN" 3 || return 1
+    kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; GPID=
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*DEVICE_REMOVED" || return 1
+    [ ! -e "$copy" ] || { log "the copy $copy outlived gestured"; return 1; }
+    local before; before=$(wc -l < "$W/$name.libinput")
+    touch "$W/$name.go.2"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$PANEL") .*TOUCH_UP" 8 || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    local downs ups cancels
+    downs=$(on_copy "$W/$name.libinput" "$copy" TOUCH_DOWN); ups=$(on_copy "$W/$name.libinput" "$copy" TOUCH_UP)
+    cancels=$(on_copy "$W/$name.libinput" "$copy" TOUCH_CANCEL)
+    [ "$downs" -eq 3 ] && [ "$ups" -eq 0 ] && [ "$cancels" -eq 3 ] \
+        || { log "on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL (want 3, 0, 3)"; return 1; }
+    tail -n +"$before" "$W/$name.libinput" > "$W/$name.after.libinput"
+    local pd pu; pd=$(on_copy "$W/$name.after.libinput" "$PANEL" TOUCH_DOWN); pu=$(on_copy "$W/$name.after.libinput" "$PANEL" TOUCH_UP)
+    [ "$pd" -eq 8 ] && [ "$pu" -eq 8 ] || { log "after the kill, libinput saw $pd TOUCH_DOWN, $pu TOUCH_UP of the panel's 8 taps"; return 1; }
+    log "kill -9 with 3 forwarded fingers down: the copy's 3 TOUCH_CANCEL, no TOUCH_UP, DEVICE_REMOVED; then the panel's 8 taps reached libinput"
+}
+
+# Unplugging the panel with a forwarded finger down ends that finger on the copy and removes
+# the copy; the panel plugged in again gets a new copy, which forwards.
+test_routing_replug_recreates_the_copy() {
+    local name=rrp config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:20:4000:4000; T=0.020000; ev 3 0x35 4100; syn; } > "$W/$name.evemu"
+    { cat "$OWN/panel.desc"; fingers_down 0:30:5000:5000; T=0.050000; ev 3 0x39 -1; ev 1 0x14a 0; syn; } > "$W/$name.2.evemu"
+    start_libinput "$W/$name.libinput" || return 1
+    start_routed "$name" "$config" "$W/$name.evemu" || return 1
+    local first=$COPY
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*DEVICE_ADDED" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*TOUCH_DOWN" || return 1
+    remove_device "$PLAYER"
+    wait_for "$W/$name.err" "virtual panel removed copy=$first reason=.the panel is gone" || return 1
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*DEVICE_REMOVED" || return 1
+    # The kernel hands the numbers on: the new panel and copy may take the old ones, so what
+    # follows is read after this line.
+    local mark; mark=$(( $(wc -l < "$W/$name.libinput") + 1 ))
+    "$PYTHON" -u "$UPANEL" play "$W/$name.2.evemu" "$W/$name.go2" "$W/$name.played2" > "$W/$name.panel2.out" 2>&1 &
+    DEVICE_PIDS+=("$!")
+    poll node_in "$W/$name.panel2.out" || { log "no second uinput panel: $(cat "$W/$name.panel2.out")"; return 1; }
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$NODE$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" 2 || return 1
+    local second; second=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    [ -e "$second" ] || { log "the new copy $second has no node"; return 1; }
+    poll lines_after "$W/$name.libinput" "$mark" "^[- ]*$(basename "$second") .*DEVICE_ADDED" 1 || { log "libinput never added $second"; return 1; }
+    touch "$W/$name.go2"
+    poll lines_after "$W/$name.libinput" "$mark" "^[- ]*$(basename "$second") .*TOUCH_UP" 1 || { log "the tap on the new panel never reached libinput through $second"; return 1; }
+    stop_gestured || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    head -n "$((mark - 1))" "$W/$name.libinput" > "$W/$name.first.libinput"
+    tail -n +"$mark" "$W/$name.libinput" > "$W/$name.second.libinput"
+    local d1 u1 c1 d2 u2
+    d1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_DOWN); u1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_UP)
+    c1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_CANCEL)
+    d2=$(on_copy "$W/$name.second.libinput" "$second" TOUCH_DOWN); u2=$(on_copy "$W/$name.second.libinput" "$second" TOUCH_UP)
+    # gestured lifts the forwarded finger on the copy before it removes it: a TOUCH_UP, not
+    # the cancel libinput gives the touches of a device that vanishes.
+    [ "$d1" -eq 1 ] && [ "$u1" -eq 1 ] && [ "$c1" -eq 0 ] && [ "$d2" -eq 1 ] && [ "$u2" -eq 1 ] \
+        || { log "libinput: first copy $d1 down, $u1 up, $c1 cancelled (want 1, 1, 0); second copy $d2 down, $u2 up (want 1, 1)"; return 1; }
+    log "unplugged with a finger down: TOUCH_UP on $first, then DEVICE_REMOVED; replugged: $second made, a tap reached libinput through it"
+}
+
+# SYN_DROPPED on a routed panel: with gestured stopped (SIGSTOP), a flood overflows its buffer
+# while finger 200 lifts and 201 lands in its slot and 300 lands in a new one; finger 100 stays
+# down. After SIGCONT the resync lifts 200 on the copy (before anything else is played), 100
+# stays down, 201 and 300 begin; at the end no finger is down on the copy.
+test_routing_syn_dropped_lifts_vanished_fingers() {
+    local name=rsd config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:100:3000:3000 1:200:9000:3000; } > "$W/$name.evemu"
+    { ev 3 0x2f 0; for i in $(seq 1500); do ev 3 0x35 $((3000 + (i % 2) * 40)); syn; done
+      ev 3 0x2f 1; ev 3 0x39 -1; syn; ev 3 0x39 201; ev 3 0x35 12000; ev 3 0x36 6000; syn
+      ev 3 0x2f 2; ev 3 0x39 300; ev 3 0x35 15000; ev 3 0x36 8000; syn; } > "$W/$name.flood.evemu"
+    { for s in 0 1 2; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 1 0x14a 0; syn; } > "$W/$name.lift.evemu"
+    start_routed "$name" "$config" "$W/$name.evemu" "$W/$name.flood.evemu" "$W/$name.lift.evemu" || return 1
+    start_libinput "$W/$name.libinput" --device "$COPY" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" TOUCH_DOWN 2 || return 1
+    kill -STOP "$GPID"
+    touch "$W/$name.go.2"
+    wait_for "$W/$name.played" '^played' 2; local rc=$?
+    kill -CONT "$GPID"
+    [ $rc -eq 0 ] || return 1
+    wait_for "$W/$name.jsonl" '"action":"resynchronised"' || return 1
+    wait_for "$W/$name.libinput" TOUCH_DOWN 4 || return 1
+    sleep 0.5   # anything else the resync wrote
+    cp "$W/$name.libinput" "$W/$name.resync.libinput"
+    touch "$W/$name.go.3"
+    wait_for "$W/$name.libinput" TOUCH_UP 4 || return 1
+    settle; stop_gestured || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    grep -E 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | sed 's/^/    /'
+    local ups; ups=$(grep -cE 'TOUCH_(UP|CANCEL)' "$W/$name.resync.libinput")
+    [ "$ups" -eq 1 ] && grep -qE 'TOUCH_(UP|CANCEL) .*	1 \(1\)' "$W/$name.resync.libinput" \
+        || { log "after the resync, before the lift: $ups fingers ended on the copy (want one: 200, in slot 1)"; return 1; }
+    [ "$(grep -c TOUCH_DOWN "$W/$name.libinput")" -eq 4 ] && [ "$(grep -cE 'TOUCH_(UP|CANCEL)' "$W/$name.libinput")" -eq 4 ] \
+        || { log "want 4 fingers down and 4 ended on the copy"; return 1; }
+    log "SYN_DROPPED: the vanished finger lifted on the copy at the resync, the survivor stayed down, two new fingers began; none left down"
+}
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -1278,7 +1418,8 @@ TESTS="$*"
     test_panel_copy_is_the_panel_for_udev_and_libinput test_panel_copy_forwards_frames_to_libinput test_panel_copy_hop
     test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
     test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
-    test_routing_copy_equals_dry_run test_routing_hold_and_decide}
+    test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
+    test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).

@@ -3,14 +3,15 @@
 
 Used by the routing tests of tools/vmtest/kernel-tests.sh (runs in the test VM, as root).
 
-  uinput-panel.py play RECORDING GO LOG
+  uinput-panel.py play RECORDING GO LOG [EVENTS...]
       Creates a uinput device from RECORDING's description (evemu format: N:, I:, P:, B:, A:),
       prints its event node ("node /dev/input/eventN"), waits until the file GO exists, then
       plays RECORDING's events: each frame, at its recording time after the start, written in
       one write(2) with its events stamped start + recording time (Linux 6.5 and later keep
       such a time, uinput_inject_events; older kernels stamp the write). Writes to LOG, one
       line a frame, "<recording time µs> <CLOCK_MONOTONIC µs just before the write>", and
-      "start <µs>" first. Removes the device when it gets SIGTERM.
+      "start <µs>" first and "played" last. Then each EVENTS file (evemu E: lines, times from its
+      own start) the same way, once GO.2, GO.3 … exists. Removes the device at SIGTERM.
       Why not evemu-play: it writes through the event node, whose writes the kernel stamps
       itself on every kernel, so the panel's times would be known only to the grabbing reader.
 
@@ -87,7 +88,7 @@ def parse(path):
     return name, ids, propbits, bits, axes, frames
 
 
-def play(path, go, log):
+def play(path, go, log, *parts):
     name, ids, props, bits, axes, frames = parse(path)
     fd = os.open("/dev/uinput", os.O_WRONLY)
     for kind in sorted(bits.get(0, [])):
@@ -106,17 +107,22 @@ def play(path, go, log):
     print(f"node /dev/input/{node}", flush=True)
     while not os.path.exists(go):
         time.sleep(0.02)
-    with open(log, "w") as out:
-        start = micros()
-        out.write(f"start {start}\n")
-        for frame in frames:
-            at = start + frame[0][0]
-            while (wait := at - micros()) > 0:
-                time.sleep(min(5000, wait) / 1e6)
-            data = b"".join(EVENT.pack((start + t) // 1000000, (start + t) % 1000000, k, c, v) for t, k, c, v in frame)
-            out.write(f"{frame[0][0]} {micros()}\n")
-            os.write(fd, data)
-        out.write("played\n")
+    with open(log, "w", buffering=1) as out:
+        for part, more in enumerate([None] + list(parts)):
+            if more is not None:
+                frames = parse(more)[5]
+                while not os.path.exists(f"{go}.{part + 1}"):
+                    time.sleep(0.02)
+            start = micros()
+            out.write(f"start {start}\n")
+            for frame in frames:
+                at = start + frame[0][0]
+                while (wait := at - micros()) > 0:
+                    time.sleep(min(5000, wait) / 1e6)
+                data = b"".join(EVENT.pack((start + t) // 1000000, (start + t) % 1000000, k, c, v) for t, k, c, v in frame)
+                out.write(f"{frame[0][0]} {micros()}\n")
+                os.write(fd, data)
+            out.write("played\n")
     signal.pause()
 
 
@@ -139,7 +145,7 @@ def read(node, out_path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["play"] and len(sys.argv) == 5:
+    if sys.argv[1:2] == ["play"] and len(sys.argv) >= 5:
         play(*sys.argv[2:])
     elif sys.argv[1:2] == ["read"] and len(sys.argv) == 4:
         read(*sys.argv[2:])
