@@ -334,8 +334,8 @@ print("second EVIOCGRAB succeeded: the panel is not grabbed"); sys.exit(1)' "$NO
     [ $rc -eq 0 ] || return 1
     grep -q '"route":"forwarded"' "$W/routed.jsonl" || { log "the client's touches carry no forwarded route"; return 1; }
     local touches ids
-    touches=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 != "-001"' "$RECORDING" | wc -l)
-    ids=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 != "-001"' "$W/routing-copy.evemu" | wc -l)
+    touches=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0' "$RECORDING" | wc -l)
+    ids=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0' "$W/routing-copy.evemu" | wc -l)
     [ "$ids" -eq "$touches" ] && [ "$touches" -gt 0 ] || { log "$ids touches reached the copy, $touches played"; return 1; }
     log "$ids of $touches touches reached the copy; the client got $(grep -c '"type":"gesture"' "$W/routed.jsonl") gesture events"
 }

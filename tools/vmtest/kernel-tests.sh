@@ -1199,7 +1199,7 @@ routed_play() {
 }
 
 # ids_on EVEMU: how many touches (new ABS_MT_TRACKING_IDs) an evemu recording holds.
-ids_on() { awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 != "-001" { n++ } END { print n + 0 }' "$1"; }
+ids_on() { awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0 { n++ } END { print n + 0 }' "$1"; }
 
 # The routing golden's session (claimed, forwarded, held then forwarded by time, by lift and by
 # distance, held then claimed by a second finger, three forwarded fingers claimed late) played
