@@ -11,7 +11,8 @@
 # `gestured replay` prints; the STATUS line in systemctl status; the web bridge, started
 # under its own hardened unit, serves gestured.js and a WebSocket session that reaches the
 # daemon; a reload with a broken configuration keeps the daemon and logs the error; the
-# watchdog restarts a stopped daemon; unplug and replug; `systemctl stop` says bye; the
+# watchdog restarts a stopped daemon; unplug and replug; `systemctl stop` says bye; routing
+# (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); the
 # hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)

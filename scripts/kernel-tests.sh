@@ -10,7 +10,9 @@
 # the touchscreen, the grab, `gestured devices`, `gestured record`, the permission message, and
 # with systemd-udevd running in the guest: udev's classification of
 # an N-Trig-like digitiser, a misdescribed panel configured with device.type and device.axes,
-# and a udev rule's LIBINPUT_CALIBRATION_MATRIX (tools/vmtest/kernel-tests.sh has the details).
+# and a udev rule's LIBINPUT_CALIBRATION_MATRIX; the virtual panel, and routing end to end (the copy
+# against `gestured replay --panel`, libinput on it, hold and decide, kill -9, replug, SYN_DROPPED)
+# (tools/vmtest/kernel-tests.sh has the details).
 #
 # Usage: scripts/kernel-tests.sh [TEST...]   (default: all; names are the test_* functions)
 # The test_corpus_* tests need the corpus (GESTURED_RECORDINGS, default shared/recordings

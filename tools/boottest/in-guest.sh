@@ -292,6 +292,54 @@ check_stop_says_bye() {
         || { log "stop: $(systemctl show -p Result,ExecMainStatus gestured.service | tr '\n' ' ')"; return 1; }
 }
 
+# Routing under systemd (docs/routing.md): with `routing` in the configuration, the unit (its
+# sandbox: DeviceAllow=/dev/uinput, the gestured-uinput group) makes the virtual panel; udev
+# marks it; the real panel is grabbed (a second EVIOCGRAB fails); the recording played on the
+# panel reaches the copy, every touch (the default rule forwards), while a subscribed client's
+# stream, gestures included, equals `gestured replay` through the same configuration.
+check_routing_makes_the_copy() {
+    local conf=/etc/gestured/gestured.json5
+    cp "$conf" "$W/gestured.json5.orig"
+    # The sample with every touch forwarded (a top-level key after the opening brace).
+    awk '!done && /^\{/ { print; print "  routing: { default: \"forward\" },"; done = 1; next } { print }' "$W/gestured.json5.orig" > "$conf"
+    gestured check-config "$conf" > "$W/routing-check-config.txt" 2>&1 || { sed 's/^/    /' "$W/routing-check-config.txt"; return 1; }
+    systemctl start gestured.service || return 1
+    UNTIL=60 until_true sh -c "journalctl -u gestured.service -b --no-pager -o cat | grep -q 'virtual panel created copy=/dev/input/event'" || return 1
+    local copy; copy=$(journalctl -u gestured.service -b --no-pager -o cat | grep -o 'virtual panel created copy=/dev/input/event[0-9]*' | tail -n 1 | cut -d= -f2)
+    [ -e "$copy" ] || { log "the copy $copy has no node"; return 1; }
+    udevadm settle
+    log "copy: $copy of $NODE; $(udevadm info -q property "$copy" | grep -E '^(GESTURED_PANEL_COPY|ID_INPUT_TOUCHSCREEN)=' | tr '\n' ' ')"
+    udevadm info -q property "$copy" | grep -qx GESTURED_PANEL_COPY=1 || { log "udev did not mark the copy"; return 1; }
+    udevadm info -q property "$copy" | grep -qx ID_INPUT_TOUCHSCREEN=1 || { log "udev does not call the copy a touchscreen"; return 1; }
+    # The panel is gestured's: a second grab fails with EBUSY.
+    python3 -c '
+import fcntl, sys
+fd = open(sys.argv[1], "rb", buffering=0)
+try:
+    fcntl.ioctl(fd, 0x40044590, 1)   # EVIOCGRAB
+except OSError as error:
+    print("second EVIOCGRAB:", error.strerror); sys.exit(0 if error.errno == 16 else 1)
+print("second EVIOCGRAB succeeded: the panel is not grabbed"); sys.exit(1)' "$NODE" > "$W/routing-grab.txt" 2>&1
+    local rc=$?; sed 's/^/    /' "$W/routing-grab.txt"; [ $rc -eq 0 ] || return 1
+    evemu-record "$copy" "$W/routing-copy.evemu" 2> "$W/routing-copy.err" &
+    local recorder=$!
+    until_true file_has "$W/routing-copy.evemu" '^# EVEMU' || return 1
+    subscribe routed
+    until_true status_has "; 1 subscriber" || { log "status: $(status_text)"; return 1; }
+    play_and_compare routed; rc=$?
+    kill "$CLIENTPID" 2>/dev/null; wait "$CLIENTPID" 2>/dev/null
+    kill "$recorder"; wait "$recorder" 2>/dev/null
+    cp "$W/gestured.json5.orig" "$conf"
+    systemctl stop gestured.service
+    [ $rc -eq 0 ] || return 1
+    grep -q '"route":"forwarded"' "$W/routed.jsonl" || { log "the client's touches carry no forwarded route"; return 1; }
+    local touches ids
+    touches=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0' "$RECORDING" | wc -l)
+    ids=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0' "$W/routing-copy.evemu" | wc -l)
+    [ "$ids" -eq "$touches" ] && [ "$touches" -gt 0 ] || { log "$ids touches reached the copy, $touches played"; return 1; }
+    log "$ids of $touches touches reached the copy; the client got $(grep -c '"type":"gesture"' "$W/routed.jsonl") gesture events"
+}
+
 check_security_score() {
     systemd-analyze security gestured.service --no-pager > "$W/security.txt" 2>&1
     local overall; overall=$(grep 'Overall exposure level' "$W/security.txt")
@@ -333,7 +381,7 @@ fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
 for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
              check_web_bridge check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
-             check_unplug_and_replug check_stop_says_bye check_security_score check_purge; do
+             check_unplug_and_replug check_stop_says_bye check_routing_makes_the_copy check_security_score check_purge; do
     run_check "$check"
 done
 journalctl -b --no-pager > "$J/journal.txt" 2>&1

@@ -1095,6 +1095,293 @@ test_panel_copy_uinput_not_writable() {
         || { log "the message does not name errno, the node, the group and the rule"; return 1; }
 }
 
+# --- routing end to end (issue 26) -----------------------------------------------------------
+# `gestured run` with a configuration that has `routing`: it grabs the panel and writes what it
+# forwards to the copy. The panel is played through its own uinput descriptor
+# (uinput-panel.py play), which stamps every frame with the recording's time after the start
+# (kept by Linux 6.5 and later) and logs when it wrote each frame; the copy is read by
+# evemu-record (the values) and uinput-panel.py read (the kernel's absolute times, and when
+# they became readable), and by libinput.
+UPANEL=$HERE/uinput-panel.py
+# The hop docs/routing.md measured on Linux 6.1 (its "Times" table: 215,855 µs at most, alone
+# on a loaded host), rounded up: on a kernel that stamps the write, a frame reaches the copy
+# within this of the panel's write, plus the hold for a held touch's frames.
+HOP_BOUND_US=${HOP_BOUND_US:-250000}
+
+takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; }   # Linux >= 6.5
+
+# start_routed NAME CONFIG RECORDING [EVENTS...]: the package's udev rule installed, a uinput
+# panel made from RECORDING (uinput-panel.py play: it plays RECORDING once $W/NAME.go exists,
+# then each EVENTS file once $W/NAME.go.2, .3 … exists, logging to $W/NAME.played), and
+# `gestured run --config CONFIG` reading it and holding its copy. Sets PANEL, PLAYER, COPY, and
+# keeps `libinput list-devices` in $W/NAME.list-devices.
+start_routed() {
+    local name=$1 config=$2; shift 2
+    install_package_rule
+    "$PYTHON" -u "$UPANEL" play "$1" "$W/$name.go" "$W/$name.played" "${@:2}" > "$W/$name.panel.out" 2>&1 &
+    PLAYER=$!; DEVICE_PIDS+=("$PLAYER")
+    poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
+    PANEL=$NODE
+    udev_property "$PANEL" ID_INPUT_TOUCHSCREEN=1 || return 1
+    RUN_CONFIG=$config start_gestured "$name"
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$PANEL$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" || return 1
+    COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    udev_property "$COPY" GESTURED_PANEL_COPY=1 || return 1
+    libinput list-devices > "$W/$name.list-devices" 2>&1
+}
+
+# routed_play NAME CONFIG RECORDING HOLD_US: RECORDING played on a uinput panel under
+# `gestured run --config CONFIG`; the copy recorded while it plays and compared with the dry
+# run (`gestured replay --panel`): the same description, the same events with the same values
+# in the same frames, and times: on Linux >= 6.5 each frame's time on the copy is exactly the
+# panel's time of the same frame (the start plus its recording time); on older kernels it is
+# no earlier than that, and at most HOP_BOUND_US (+ HOLD_US, the configuration's longest
+# hold, for a held frame) after the panel's frame was written. Leaves $W/NAME.* (the dry run's
+# JSON Lines, the copy's events, libinput's view of the copy) for the caller's checks.
+routed_play() {
+    local name=$1 config=$2 rec=$3 hold=$4
+    "$G" replay --config "$config" --panel "$W/$name.dry.evemu" "$rec" > "$W/$name.dry.jsonl" 2> "$W/$name.dry.err" \
+        || { log "the dry run failed: $(cat "$W/$name.dry.err")"; return 1; }
+    start_routed "$name" "$config" "$rec" || return 1
+    start_libinput "$W/$name.libinput" --device "$COPY" || return 1
+    evemu-record "$COPY" "$W/$name.copy.evemu" 2> "$W/$name.copy.err" &
+    local recorder=$!; HELPER_PIDS+=("$recorder")
+    wait_for "$W/$name.copy.evemu" '^# EVEMU' || return 1
+    "$PYTHON" -u "$UPANEL" read "$COPY" "$W/$name.copy.times" &
+    HELPER_PIDS+=("$!")
+    wait_for "$W/$name.copy.times" '^ready' || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.played" '^played' || return 1
+    local want; want=$(frames_in "$W/$name.dry.evemu")
+    [ "$want" -gt 0 ] || { log "the dry run forwards nothing: the comparison would prove nothing"; return 1; }
+    poll holds_frames "$W/$name.copy.evemu" "$want"
+    settle
+    stop_gestured || return 1
+    kill "$recorder" 2>/dev/null; wait "$recorder" 2>/dev/null
+    log "the copy got $(frames_in "$W/$name.copy.evemu") frames; the dry run $want (of $(frames_in "$rec") played)"
+    # The description: what the copy declares == the dry run's header.
+    grep -E '^(N|I|P|B|A):' "$W/$name.dry.evemu" > "$W/$name.dry.desc"
+    grep -E '^(N|I|P|B|A):' "$W/$name.copy.evemu" > "$W/$name.copy.desc"
+    diff -u "$W/$name.dry.desc" "$W/$name.copy.desc" > "$W/$name.desc.diff" \
+        || { log "the copy's description differs from the dry run's (- dry run, + copy):"; head -n 20 "$W/$name.desc.diff" | sed 's/^/    /'; return 1; }
+    # The events: the same, in the same frames, values identical.
+    awk '$1 == "E:" { print $3, $4, $5 }' "$W/$name.dry.evemu" > "$W/$name.dry.values"
+    awk '$1 == "E:" { print $3, $4, $5 }' "$W/$name.copy.evemu" > "$W/$name.copy.values"
+    diff -u "$W/$name.dry.values" "$W/$name.copy.values" > "$W/$name.values.diff" \
+        || { log "the copy's events differ from the dry run's (- dry run, + copy):"; head -n 30 "$W/$name.values.diff" | sed 's/^/    /'; return 1; }
+    # The times, frame by frame: the dry run's recording time; the copy's absolute time and when
+    # it became readable; the panel's start and when it wrote the frame of that recording time.
+    awk '$1 == "E:" && $3 == "0000" && $4 == "0000" { split($2, t, "."); print t[1] * 1000000 + t[2] }' "$W/$name.dry.evemu" > "$W/$name.dry.frames"
+    awk '$1 == "E:" && $3 == "0000" && $4 == "0000" { split($2, t, "."); print t[1] * 1000000 + t[2], $6 }' "$W/$name.copy.times" > "$W/$name.copy.frames"
+    [ "$(wc -l < "$W/$name.copy.frames")" -eq "$want" ] \
+        || { log "the time reader got $(wc -l < "$W/$name.copy.frames") frames on the copy, the dry run has $want"; return 1; }
+    # NAME.hop: per frame, the recording time, the copy's time minus the panel's time of that
+    # frame (start + recording time), minus when the panel wrote it, and when it became readable
+    # on the copy minus when the panel wrote it (µs).
+    paste -d' ' "$W/$name.dry.frames" "$W/$name.copy.frames" | awk -v played="$W/$name.played" '
+        BEGIN { while ((getline line < played) > 0) { split(line, f, " ")
+                    if (f[1] == "start") { if (!start) start = f[2] } else if (f[1] != "played") wrote[f[1]] = f[2] } }
+        { if (!($1 in wrote)) { print "no panel frame at " $1 > "/dev/stderr"; exit 1 }
+          print $1, $2 - (start + $1), $2 - wrote[$1], $3 - wrote[$1] }' > "$W/$name.hop" || return 1
+    if takes_times; then
+        awk '$2 != 0 { bad++ } END { exit bad > 0 }' "$W/$name.hop" \
+            || { log "Linux $(uname -r) keeps written times, but $(awk '$2 != 0' "$W/$name.hop" | wc -l) frames on the copy do not carry the panel's time:"
+                 awk '$2 != 0' "$W/$name.hop" | head -n 5 | sed 's/^/    /'; return 1; }
+        log "every one of the copy's $want frames carries exactly the panel's time of that frame (Linux $(uname -r))"
+    else
+        awk -v bound="$HOP_BOUND_US" -v hold="$hold" '$2 < 0 || $3 > bound + hold { bad++ } END { exit bad > 0 }' "$W/$name.hop" \
+            || { log "frames on the copy earlier than the panel's, or later than $HOP_BOUND_US µs (+ the hold, $hold µs) after its write:"
+                 awk -v bound="$HOP_BOUND_US" -v hold="$hold" '$2 < 0 || $3 > bound + hold' "$W/$name.hop" | head -n 5 | sed 's/^/    /'; return 1; }
+        log "the copy's frame times minus the panel's writes, µs (Linux $(uname -r) stamps the write): $(cut -d' ' -f3 "$W/$name.hop" | sort -n | awk '{ a[NR] = $1 } END { printf "min %d p50 %d p99 %d max %d", a[1], a[int(NR * 0.5 + 0.5)], a[int(NR * 0.99 + 0.5)], a[NR] }')"
+    fi
+    kill "$LIPID" 2>/dev/null
+}
+
+# ids_on EVEMU: how many touches (new ABS_MT_TRACKING_IDs) an evemu recording holds.
+ids_on() { awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0 { n++ } END { print n + 0 }' "$1"; }
+
+# The routing golden's session (claimed, forwarded, held then forwarded by time, by lift and by
+# distance, held then claimed by a second finger, three forwarded fingers claimed late) played
+# live: the copy == the dry run; libinput calls the copy a touchscreen of the panel's size and
+# sees the forwarded touches; the late claim cancels every forwarded finger with no TOUCH_UP.
+test_routing_copy_equals_dry_run() {
+    local name=route
+    routed_play "$name" "$(readlink -f Tests/Fixtures/replay/routing-kiosk.json5)" "$FIXTURES/routing-session.evemu" 150000 || return 1
+    remove_package_rule
+    local lp lc
+    lp=$(awk -v n="$PANEL" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/$name.list-devices" | grep -E '^(Size|Capabilities):')
+    lc=$(awk -v n="$COPY" '/^Device:/ { block = "" } { block = block $0 "\n" } /^Kernel:/ { k = $2 } /^$/ { if (k == n) print block; k = "" }' "$W/$name.list-devices" | grep -E '^(Size|Capabilities):')
+    [ -n "$lc" ] && [ "$lp" = "$lc" ] && echo "$lc" | grep -qE 'Capabilities: *touch *$' \
+        || { log "libinput list-devices: panel '$lp', copy '$lc' (want the same size, touch only)"; return 1; }
+    log "libinput, panel and copy: $(echo "$lc" | tr -s ' ' | tr '\n' ' ')"
+    # The dry run forwards 7 touches (a drag, three held map touches, three fingers claimed late).
+    local forwarded; forwarded=$(ids_on "$W/$name.dry.evemu")
+    [ "$forwarded" -eq 7 ] || { log "the dry run forwards $forwarded touches, the session 7"; return 1; }
+    grep -E 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | sed 's/^/    /'
+    local downs ups cancels
+    downs=$(grep -c TOUCH_DOWN "$W/$name.libinput"); ups=$(grep -c TOUCH_UP "$W/$name.libinput")
+    cancels=$(grep -c TOUCH_CANCEL "$W/$name.libinput")
+    # The last three downs are the late-claimed fingers: they end in a cancel, never an up.
+    local tail_events; tail_events=$(grep -oE 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | tail -n 6 | tr '\n' ' ')
+    [ "$downs" -eq 7 ] && [ "$ups" -eq 4 ] && [ "$cancels" -eq 3 ] \
+        && [ "$tail_events" = "TOUCH_DOWN TOUCH_DOWN TOUCH_DOWN TOUCH_CANCEL TOUCH_CANCEL TOUCH_CANCEL " ] \
+        || { log "libinput on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL, ending '$tail_events'" \
+                 "(want 7, 4, 3: the three late-claimed fingers cancelled, not lifted)"; return 1; }
+    log "libinput on the copy: 7 TOUCH_DOWN, 4 TOUCH_UP, the late claim's 3 fingers TOUCH_CANCEL"
+}
+
+# Hold and decide on a { hold: 0.15, fingers: 3 } page: a three-finger gesture never reaches the
+# copy; a one-finger touch reaches it once the hold ran out (not before: when it became
+# readable), every frame in order with its original time (checked by routed_play).
+test_routing_hold_and_decide() {
+    local name=hold
+    routed_play "$name" "$(readlink -f Tests/Fixtures/replay/routing-hold.json5)" "$FIXTURES/routing-hold.evemu" 150000 || return 1
+    remove_package_rule
+    local forwarded; forwarded=$(ids_on "$W/$name.copy.evemu")
+    [ "$forwarded" -eq 1 ] || { log "$forwarded touches reached the copy: want the one-finger touch alone"; return 1; }
+    grep -q '"route":"claimed"' "$W/$name.jsonl" || { log "gestured claimed none of the three fingers"; return 1; }
+    # The one-finger touch landed at 0.67 s of the recording (after the three fingers
+    # and the 400 ms wait): its first frame on the copy became readable at least the hold after
+    # the panel wrote it.
+    local first; first=$(head -n 1 "$W/$name.hop")
+    echo "$first" | awk '{ exit !($4 >= 150000) }' \
+        || { log "the held touch reached the copy $(echo "$first" | cut -d' ' -f4) µs after the panel wrote its first frame: before the hold ran out"; return 1; }
+    [ "$(grep -c TOUCH_DOWN "$W/$name.libinput")" -eq 1 ] && [ "$(grep -c TOUCH_UP "$W/$name.libinput")" -eq 1 ] \
+        || { log "libinput on the copy: want one TOUCH_DOWN and one TOUCH_UP:"; grep TOUCH_ "$W/$name.libinput" | head | sed 's/^/    /'; return 1; }
+    log "three fingers claimed, none on the copy; the one finger reached it $(echo "$first" | cut -d' ' -f4) µs after its first frame was written (hold 150000 µs)"
+}
+
+# lines_after FILE LINE PATTERN COUNT: FILE has COUNT lines matching PATTERN from line LINE on.
+lines_after() { [ "$(tail -n +"$2" "$1" | grep -cE -- "$3")" -ge "$4" ]; }
+
+# on_copy LIBINPUT NODE WHAT: how many WHAT (TOUCH_DOWN …) libinput printed for the device NODE.
+on_copy() { grep -cE "^[- ]*$(basename "$2") .*$3" "$1"; }
+
+# fingers_down EVENTS SLOT:ID:X:Y...: one frame putting each finger down (evemu E: lines at $T).
+fingers_down() {
+    local f; for f in "$@"; do IFS=: read -r slot id x y <<< "$f"
+        ev 3 0x2f "$slot"; ev 3 0x39 "$id"; ev 3 0x35 "$x"; ev 3 0x36 "$y"; done
+    ev 1 0x14a 1; syn
+}
+
+# kill -9 of gestured while three forwarded fingers are down on its copy: libinput (the whole
+# seat, as a compositor reads it) cancels all three on the copy as it goes, no TOUCH_UP; the
+# panel's next touches, no longer grabbed, reach libinput directly.
+test_routing_kill9_mid_touch() {
+    local name=rk9 config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:10:3000:3000 1:11:6000:3000 2:12:9000:3000
+      T=0.020000; ev 3 0x2f 0; ev 3 0x35 3100; ev 3 0x2f 1; ev 3 0x35 6100; ev 3 0x2f 2; ev 3 0x35 9100; syn; } > "$W/$name.evemu"
+    # Afterwards, on the panel: every finger lifted (libinput never saw them), then eight taps.
+    { for s in 0 1 2; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 1 0x14a 0; syn
+      grep '^E:' "$OWN/one-finger-taps.evemu" | awk '{ split($2, t, "."); $2 = sprintf("%d.%06d", t[1] + 1, t[2]); print }'; } > "$W/$name.after.evemu"
+    start_libinput "$W/$name.libinput" || return 1
+    start_routed "$name" "$config" "$W/$name.evemu" "$W/$name.after.evemu" || return 1
+    local copy=$COPY
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*DEVICE_ADDED" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*TOUCH_DOWN" 3 || return 1
+    kill -KILL "$GPID"; wait "$GPID" 2>/dev/null; GPID=
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$copy") .*DEVICE_REMOVED" || return 1
+    [ ! -e "$copy" ] || { log "the copy $copy outlived gestured"; return 1; }
+    local before; before=$(wc -l < "$W/$name.libinput")
+    touch "$W/$name.go.2"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$PANEL") .*TOUCH_UP" 8 || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    local downs ups cancels
+    downs=$(on_copy "$W/$name.libinput" "$copy" TOUCH_DOWN); ups=$(on_copy "$W/$name.libinput" "$copy" TOUCH_UP)
+    cancels=$(on_copy "$W/$name.libinput" "$copy" TOUCH_CANCEL)
+    [ "$downs" -eq 3 ] && [ "$ups" -eq 0 ] && [ "$cancels" -eq 3 ] \
+        || { log "on the copy: $downs TOUCH_DOWN, $ups TOUCH_UP, $cancels TOUCH_CANCEL (want 3, 0, 3)"; return 1; }
+    tail -n +"$before" "$W/$name.libinput" > "$W/$name.after.libinput"
+    local pd pu; pd=$(on_copy "$W/$name.after.libinput" "$PANEL" TOUCH_DOWN); pu=$(on_copy "$W/$name.after.libinput" "$PANEL" TOUCH_UP)
+    [ "$pd" -eq 8 ] && [ "$pu" -eq 8 ] || { log "after the kill, libinput saw $pd TOUCH_DOWN, $pu TOUCH_UP of the panel's 8 taps"; return 1; }
+    log "kill -9 with 3 forwarded fingers down: the copy's 3 TOUCH_CANCEL, no TOUCH_UP, DEVICE_REMOVED; then the panel's 8 taps reached libinput"
+}
+
+# Unplugging the panel with a forwarded finger down ends that finger on the copy and removes
+# the copy; the panel plugged in again gets a new copy, which forwards.
+test_routing_replug_recreates_the_copy() {
+    local name=rrp config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:20:4000:4000; T=0.020000; ev 3 0x35 4100; syn; } > "$W/$name.evemu"
+    { cat "$OWN/panel.desc"; fingers_down 0:30:5000:5000; T=0.050000; ev 3 0x39 -1; ev 1 0x14a 0; syn; } > "$W/$name.2.evemu"
+    start_libinput "$W/$name.libinput" || return 1
+    start_routed "$name" "$config" "$W/$name.evemu" || return 1
+    local first=$COPY
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*DEVICE_ADDED" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*TOUCH_DOWN" || return 1
+    remove_device "$PLAYER"
+    wait_for "$W/$name.err" "virtual panel removed copy=$first reason=.the panel is gone" || return 1
+    wait_for "$W/$name.libinput" "^[- ]*$(basename "$first") .*DEVICE_REMOVED" || return 1
+    # The kernel hands the numbers on: the new panel and copy may take the old ones, so what
+    # follows is read after this line.
+    local mark; mark=$(( $(wc -l < "$W/$name.libinput") + 1 ))
+    "$PYTHON" -u "$UPANEL" play "$W/$name.2.evemu" "$W/$name.go2" "$W/$name.played2" > "$W/$name.panel2.out" 2>&1 &
+    DEVICE_PIDS+=("$!")
+    poll node_in "$W/$name.panel2.out" || { log "no second uinput panel: $(cat "$W/$name.panel2.out")"; return 1; }
+    wait_for "$W/$name.err" "reading the touchscreen .*path=$NODE$" || return 1
+    wait_for "$W/$name.err" "virtual panel created copy=/dev/input/event" 2 || return 1
+    local second; second=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$W/$name.err" | tail -n 1 | cut -d= -f2)
+    [ -e "$second" ] || { log "the new copy $second has no node"; return 1; }
+    poll lines_after "$W/$name.libinput" "$mark" "^[- ]*$(basename "$second") .*DEVICE_ADDED" 1 || { log "libinput never added $second"; return 1; }
+    touch "$W/$name.go2"
+    poll lines_after "$W/$name.libinput" "$mark" "^[- ]*$(basename "$second") .*TOUCH_UP" 1 || { log "the tap on the new panel never reached libinput through $second"; return 1; }
+    stop_gestured || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    head -n "$((mark - 1))" "$W/$name.libinput" > "$W/$name.first.libinput"
+    tail -n +"$mark" "$W/$name.libinput" > "$W/$name.second.libinput"
+    local d1 u1 c1 d2 u2
+    d1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_DOWN); u1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_UP)
+    c1=$(on_copy "$W/$name.first.libinput" "$first" TOUCH_CANCEL)
+    d2=$(on_copy "$W/$name.second.libinput" "$second" TOUCH_DOWN); u2=$(on_copy "$W/$name.second.libinput" "$second" TOUCH_UP)
+    # gestured lifts the forwarded finger on the copy before it removes it: a TOUCH_UP, not
+    # the cancel libinput gives the touches of a device that vanishes.
+    [ "$d1" -eq 1 ] && [ "$u1" -eq 1 ] && [ "$c1" -eq 0 ] && [ "$d2" -eq 1 ] && [ "$u2" -eq 1 ] \
+        || { log "libinput: first copy $d1 down, $u1 up, $c1 cancelled (want 1, 1, 0); second copy $d2 down, $u2 up (want 1, 1)"; return 1; }
+    log "unplugged with a finger down: TOUCH_UP on $first, then DEVICE_REMOVED; replugged: $second made, a tap reached libinput through it"
+}
+
+# SYN_DROPPED on a routed panel: with gestured stopped (SIGSTOP), a flood overflows its buffer
+# while finger 200 lifts and 201 lands in its slot and 300 lands in a new one; finger 100 stays
+# down. After SIGCONT the resync lifts 200 on the copy (before anything else is played), 100
+# stays down, 201 and 300 begin; at the end no finger is down on the copy.
+test_routing_syn_dropped_lifts_vanished_fingers() {
+    local name=rsd config; config=$(readlink -f Tests/Fixtures/replay/routing-forward-all.json5)
+    T=0.000000
+    { cat "$OWN/panel.desc"; fingers_down 0:100:3000:3000 1:200:9000:3000; } > "$W/$name.evemu"
+    { ev 3 0x2f 0; for i in $(seq 1500); do ev 3 0x35 $((3000 + (i % 2) * 40)); syn; done
+      ev 3 0x2f 1; ev 3 0x39 -1; syn; ev 3 0x39 201; ev 3 0x35 12000; ev 3 0x36 6000; syn
+      ev 3 0x2f 2; ev 3 0x39 300; ev 3 0x35 15000; ev 3 0x36 8000; syn; } > "$W/$name.flood.evemu"
+    { for s in 0 1 2; do ev 3 0x2f $s; ev 3 0x39 -1; done; ev 1 0x14a 0; syn; } > "$W/$name.lift.evemu"
+    start_routed "$name" "$config" "$W/$name.evemu" "$W/$name.flood.evemu" "$W/$name.lift.evemu" || return 1
+    start_libinput "$W/$name.libinput" --device "$COPY" || return 1
+    touch "$W/$name.go"
+    wait_for "$W/$name.libinput" TOUCH_DOWN 2 || return 1
+    kill -STOP "$GPID"
+    touch "$W/$name.go.2"
+    wait_for "$W/$name.played" '^played' 2; local rc=$?
+    kill -CONT "$GPID"
+    [ $rc -eq 0 ] || return 1
+    wait_for "$W/$name.jsonl" '"action":"resynchronised"' || return 1
+    wait_for "$W/$name.libinput" TOUCH_DOWN 4 || return 1
+    sleep 0.5   # anything else the resync wrote
+    cp "$W/$name.libinput" "$W/$name.resync.libinput"
+    touch "$W/$name.go.3"
+    wait_for "$W/$name.libinput" TOUCH_UP 4 || return 1
+    settle; stop_gestured || return 1
+    kill "$LIPID" 2>/dev/null; remove_package_rule
+    grep -E 'TOUCH_(DOWN|UP|CANCEL)' "$W/$name.libinput" | sed 's/^/    /'
+    local ups; ups=$(grep -cE 'TOUCH_(UP|CANCEL)' "$W/$name.resync.libinput")
+    [ "$ups" -eq 1 ] && grep -qE 'TOUCH_(UP|CANCEL) .*	1 \(1\)' "$W/$name.resync.libinput" \
+        || { log "after the resync, before the lift: $ups fingers ended on the copy (want one: 200, in slot 1)"; return 1; }
+    [ "$(grep -c TOUCH_DOWN "$W/$name.libinput")" -eq 4 ] && [ "$(grep -cE 'TOUCH_(UP|CANCEL)' "$W/$name.libinput")" -eq 4 ] \
+        || { log "want 4 fingers down and 4 ended on the copy"; return 1; }
+    log "SYN_DROPPED: the vanished finger lifted on the copy at the resync, the survivor stayed down, two new fingers began; none left down"
+}
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -1130,7 +1417,9 @@ TESTS="$*"
     test_corpus_protocol_a_through_mtdev test_corpus_touchpad_beside_touchscreen
     test_panel_copy_is_the_panel_for_udev_and_libinput test_panel_copy_forwards_frames_to_libinput test_panel_copy_hop
     test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
-    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable}
+    test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
+    test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
+    test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).

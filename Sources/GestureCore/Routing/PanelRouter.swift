@@ -316,6 +316,20 @@ struct PanelRouter {
         guard let time = frameEnd else { return }
         frameEnd = nil
         frameNumber &+= 1
+        // A forwarded contact whose slot now holds another contact (a resynchronisation's
+        // snapshot, or a panel that reuses a slot without lifting first) lifts on the copy in a
+        // frame of its own, as the kernel's `input_mt_report_slot_state` and libevdev's own
+        // resync do: readers take a new tracking id in a slot still down for a device bug
+        // (libevdev: "double tracking ID"), and libinput then moves the old touch instead of
+        // ending it.
+        var lifted = false
+        for touch in touches where touch.route == .forwarded {
+            let now = pending[touch.slot * Self.codeCount + Self.trackingOffset]
+            if now >= 0 && now != touch.trackingID {
+                lifted = write(slot: touch.slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || lifted
+            }
+        }
+        if lifted { endFrame(at: time, msc: nil, into: &out) }
         var wrote = false
         var position = 0
         while position < touches.count {

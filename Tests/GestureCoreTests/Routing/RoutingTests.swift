@@ -250,6 +250,31 @@ struct RoutingTests {
         ])
     }
 
+    /// Found by the kernel test test_routing_syn_dropped_lifts_vanished_fingers: a slot whose
+    /// forwarded contact vanished while another landed in it went from one tracking id to the
+    /// next on the copy, which libevdev calls a device bug and libinput reads as the old touch
+    /// moving. The old contact lifts in a frame of its own first, whatever replaced it.
+    @Test(arguments: [true, false])
+    func aForwardedContactReplacedInItsSlotLiftsInAFrameOfItsOwnFirst(byResync: Bool) throws {
+        var script = try RoutingScript(Self.kiosk())
+        script.down(slot: 0, id: 1, 300, 300)   // forwarded, survives
+        script.down(slot: 1, id: 2, 500, 300)   // forwarded, replaced by 3 in its slot
+        _ = script.takePanel()
+        if byResync {
+            script.resynchronise(DeviceSnapshot(currentSlot: 1, slots: [
+                SlotSnapshot(trackingID: 1, position: DevicePosition(x: 300, y: 300)),
+                SlotSnapshot(trackingID: 3, position: DevicePosition(x: 600, y: 400)),
+            ]))
+        } else {
+            script.frame([EventScript.slot(1), EventScript.id(3), EventScript.x(600), EventScript.y(400)])
+        }
+        #expect(script.takeRoutes() == ["#1 began forwarded", "#2 began forwarded", "#3 began forwarded"])
+        #expect(script.takePanel() == [
+            "30 ABS_MT_TRACKING_ID -1", "30 SYN",
+            "30 ABS_MT_TRACKING_ID 3", "30 ABS_MT_POSITION_X 600", "30 ABS_MT_POSITION_Y 400", "30 SYN",
+        ])
+    }
+
     @Test func aRemovedDeviceLiftsItsForwardedTouchesOnTheCopy() throws {
         var script = try RoutingScript(Self.kiosk())
         script.down(slot: 0, id: 1, 300, 300)   // forwarded
