@@ -125,7 +125,7 @@ public struct Engine {
     }
 
     /// Replaces the layout with one prepared away from the loop. Touches already down keep
-    /// their views and recognizers (SPEC 9). A layout prepared for settings or a screen that
+    /// their views and recognizers (docs/protocol.md). A layout prepared for settings or a screen that
     /// have changed since (``reconfigure(settings:screen:)``) is made again here, so what it
     /// does never depends on when it was prepared.
     public mutating func replaceLayout(_ prepared: PreparedLayout) {
