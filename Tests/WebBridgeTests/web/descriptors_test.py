@@ -9,7 +9,6 @@ a second however loaded the machine is, a pause of 200 ms at most five.
 usage: descriptors_test.py --gestured BIN --bridge BIN --workdir DIR
 """
 
-import argparse
 import os
 import re
 import socket
@@ -29,15 +28,7 @@ def ok(message):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gestured", required=True)
-    parser.add_argument("--bridge", required=True)
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
-    work = args.workdir
-    sock = os.path.join(work, "gestured.sock")
-    port = harness.free_port()
-    config = os.path.join(work, "kiosk.json5")
+    args, work, sock, port, config = harness.test_setup()
     with open(config, "w") as f:
         f.write(harness.config_text(sock, port, [ORIGIN]))
     idle = os.path.join(work, "idle.evemu")

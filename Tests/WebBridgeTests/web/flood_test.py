@@ -11,7 +11,6 @@ Prints one "ok: …" line per kind with the memory figures, and a last line with
 usage: flood_test.py --gestured BIN --bridge BIN --workdir DIR [--scale X] [--limit-mib M]
 """
 
-import argparse
 import errno
 import os
 import select
@@ -139,18 +138,12 @@ def flood(port, pid, frame, budget, tick):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gestured", required=True)
-    parser.add_argument("--bridge", required=True)
-    parser.add_argument("--workdir", required=True)
-    parser.add_argument("--scale", type=float, default=1.0, help="multiplies the bytes each page sends")
-    parser.add_argument("--limit-mib", type=float, default=None,
-                        help="fail when the bridge's VmHWM grows by more than this (MiB)")
-    args = parser.parse_args()
-    work = args.workdir
-    sock = os.path.join(work, "gestured.sock")
-    port = harness.free_port()
-    config = os.path.join(work, "kiosk.json5")
+    def add_arguments(parser):
+        parser.add_argument("--scale", type=float, default=1.0, help="multiplies the bytes each page sends")
+        parser.add_argument("--limit-mib", type=float, default=None,
+                            help="fail when the bridge's VmHWM grows by more than this (MiB)")
+
+    args, work, sock, port, config = harness.test_setup(add_arguments)
     with open(config, "w") as f:
         f.write(harness.config_text(sock, port, [ORIGIN], TOKEN))
     idle = os.path.join(work, "idle.evemu")

@@ -11,7 +11,6 @@ the check can fail, the same shapes with the token do change the daemon.
 usage: gate_test.py --gestured BIN --bridge BIN --workdir DIR
 """
 
-import argparse
 import json
 import os
 import socket
@@ -105,15 +104,7 @@ def drain(client, timeout):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gestured", required=True)
-    parser.add_argument("--bridge", required=True)
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
-    work = args.workdir
-    sock = os.path.join(work, "gestured.sock")
-    port = harness.free_port()
-    config = os.path.join(work, "kiosk.json5")
+    args, work, sock, port, config = harness.test_setup()
     with open(config, "w") as f:
         f.write(config_text(sock, port, "boot"))
     idle = os.path.join(work, "idle.evemu")

@@ -2,6 +2,7 @@
 bridge, a page server; and a plain client of the daemon's Unix socket. Everything listens on
 loopback or in a temporary directory and is stopped by the test."""
 
+import argparse
 import contextlib
 import functools
 import http.server
@@ -12,6 +13,21 @@ import socket
 import subprocess
 import threading
 import time
+
+
+def test_setup(add_arguments=None):
+    """What every bridge test starts from: its arguments (`--gestured`, `--bridge`, `--workdir`,
+    and those `add_arguments(parser)` adds), and the daemon's socket, a free port for the bridge
+    and the configuration's path in the work directory: (args, work, sock, port, config)."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--gestured", required=True)
+    parser.add_argument("--bridge", required=True)
+    parser.add_argument("--workdir", required=True)
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args()
+    work = args.workdir
+    return args, work, os.path.join(work, "gestured.sock"), free_port(), os.path.join(work, "kiosk.json5")
 
 
 def free_port():

@@ -8,7 +8,6 @@ receives, and the bridge must keep serving.
 usage: robustness_test.py --gestured BIN --bridge BIN --workdir DIR
 """
 
-import argparse
 import json
 import os
 import shutil
@@ -55,15 +54,7 @@ def expect_close(ws, codes, what, timeout=10):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gestured", required=True)
-    parser.add_argument("--bridge", required=True)
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
-    work = args.workdir
-    sock = os.path.join(work, "gestured.sock")
-    port = harness.free_port()
-    config = os.path.join(work, "kiosk.json5")
+    args, work, sock, port, config = harness.test_setup()
     with open(config, "w") as f:
         f.write(harness.config_text(sock, port, [ORIGIN]).replace(
             '"frame": [\n      0,', '"handlesTouches": true, "multipleTouchEnabled": true, "frame": [\n      0,'))

@@ -11,7 +11,6 @@ kill(2). Every signal a service may be sent has its meaning (docs/web.md § Sign
 usage: signals_test.py --gestured BIN --bridge BIN --workdir DIR
 """
 
-import argparse
 import json
 import os
 import signal
@@ -50,15 +49,7 @@ def refused(port, origin):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--gestured", required=True)
-    parser.add_argument("--bridge", required=True)
-    parser.add_argument("--workdir", required=True)
-    args = parser.parse_args()
-    work = args.workdir
-    sock = os.path.join(work, "gestured.sock")
-    port = harness.free_port()
-    config = os.path.join(work, "kiosk.json5")
+    args, work, sock, port, config = harness.test_setup()
     write_config(config, sock, port, [FIRST])
     idle = os.path.join(work, "idle.evemu")
     recording = evemu.Recording(1920, 1080)
