@@ -54,6 +54,7 @@ done
 shift $((OPTIND - 1))
 
 source scripts/peer-tools.sh
+source Benchmarks/latency/host-lib.sh
 [ -n "$GESTURED_PEER_TOOLS" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ] \
     || { echo "forward-latency: set GESTURED_PEER_TOOLS to the directory of make_long.py and vm/vm-run.sh" >&2; exit 2; }
 if ! command -v interception >/dev/null || ! command -v uinput >/dev/null; then
@@ -67,35 +68,17 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-recordings=()
-if [ $# -eq 0 ]; then
-    python3 "$GESTURED_PEER_TOOLS/make_long.py" 60 > "$work/long60.evemu"
-    recordings+=("long60=$work/long60.evemu")
-    if [ -r "$GESTURED_RECORDINGS/wacom-dth2242-finger.10f.evemu" ]; then
-        recordings+=("wacom=$GESTURED_RECORDINGS/wacom-dth2242-finger.10f.evemu")
-    else
-        echo "forward-latency: no corpus (GESTURED_RECORDINGS); only the synthetic stream" >&2
-    fi
-else
-    for entry in "$@"; do recordings+=("${entry%%=*}=$(readlink -f "${entry#*=}")"); done
-fi
+choose_recordings forward-latency "$work" "$@"
 
 scratch=${GESTURED_SCRATCH_PATH:-$root/.build}
 swift build -c release --product gestured --scratch-path "$scratch" >/dev/null
 cc -O2 -Wall -Wextra -o "$work/panel_player" Benchmarks/latency/panel_player.c $(pkg-config --cflags --libs libevdev)
 cc -O2 -Wall -Wextra -o "$work/frame_times" Benchmarks/latency/frame_times.c
 
-# the guest's run time: per recording and consumer a warm-up, the play at 1.5x, 60 s of slack
-timeout=$(for entry in "${recordings[@]}"; do awk '/^E:/{ if (n++ == 0) t0 = $2; t1 = $2 } END { print t1 - t0 }' "${entry#*=}"; done \
-    | awk -v n="$(echo $CONSUMERS | wc -w)" '{ s += n * (5 + 1.5 * $1 + 60) } END { printf "%d", 240 + s }')
+timeout=$(guest_timeout)
 
 out=$work/icount; mkdir -p "$out"
-# a private copy of vm-run.sh with -icount instead of multi-threaded TCG, as scripts/latency.sh
-sed -e "s#^HERE=.*#HERE=$GESTURED_PEER_TOOLS/vm#" \
-    -e 's#-accel tcg,thread=multi#-accel tcg -icount shift=0,sleep=on#' "$GESTURED_PEER_TOOLS/vm/vm-run.sh" > "$work/vm-run-icount.sh"
-grep -q 'icount shift=0' "$work/vm-run-icount.sh" \
-    || { echo "forward-latency: vm-run.sh no longer has '-accel tcg,thread=multi'; cannot derive the icount runner" >&2; exit 2; }
-chmod +x "$work/vm-run-icount.sh"
+icount_runner forward-latency "$work/vm-run-icount.sh"
 {
     printf 'OUT=%q\nGESTURED=%q\nCONFIG=%q\n' "$out" "$scratch/release/gestured" "$root/Benchmarks/latency/forward.json5"
     printf 'PLAYER=%q\nREADER=%q\nWARM=5\n' "$work/panel_player" "$work/frame_times"

@@ -46,6 +46,7 @@ done
 shift $((OPTIND - 1))
 
 source scripts/peer-tools.sh
+source Benchmarks/latency/host-lib.sh
 [ -n "$GESTURED_PEER_TOOLS" ] && [ -x "$GESTURED_PEER_TOOLS/vm/vm-run.sh" ] \
     || { echo "latency: set GESTURED_PEER_TOOLS to the directory of make_long.py and vm/vm-run.sh" >&2; exit 2; }
 for tool in evemu-device evemu-play libinput udevadm python3 cc; do
@@ -54,26 +55,13 @@ done
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-recordings=()
-if [ $# -eq 0 ]; then
-    python3 "$GESTURED_PEER_TOOLS/make_long.py" 60 > "$work/long60.evemu"
-    recordings+=("long60=$work/long60.evemu")
-    if [ -r "$GESTURED_RECORDINGS/wacom-dth2242-finger.10f.evemu" ]; then
-        recordings+=("wacom=$GESTURED_RECORDINGS/wacom-dth2242-finger.10f.evemu")
-    else
-        echo "latency: no corpus (GESTURED_RECORDINGS); only the synthetic stream" >&2
-    fi
-else
-    for entry in "$@"; do recordings+=("${entry%%=*}=$(readlink -f "${entry#*=}")"); done
-fi
+choose_recordings latency "$work" "$@"
 
 scratch=${GESTURED_SCRATCH_PATH:-$root/.build}
 swift build -c release --product gestured --scratch-path "$scratch" >/dev/null
 cc -O2 -shared -fPIC -o "$work/touch_times.so" Benchmarks/latency/touch_times.c
 
-# the guest's run time: per recording and consumer a warm-up, the play at 1.5x, 60 s of slack
-timeout=$(for entry in "${recordings[@]}"; do awk '/^E:/{ if (n++ == 0) t0 = $2; t1 = $2 } END { print t1 - t0 }' "${entry#*=}"; done \
-    | awk -v n="$(echo $CONSUMERS | wc -w)" '{ s += n * (5 + 1.5 * $1 + 60) } END { printf "%d", 240 + s }')
+timeout=$(guest_timeout)
 
 status=0
 echo "== latency: kernel frame timestamp -> reader's read (CLOCK_MONOTONIC, in the guest), $(git log -1 --format=%h)"
@@ -81,13 +69,7 @@ for mode in $MODES; do
     out=$work/$mode; mkdir -p "$out"
     runner=$GESTURED_PEER_TOOLS/vm/vm-run.sh cpus=${VM_CPUS:-2} append="tsc=reliable clocksource=tsc"
     if [ "$mode" = icount ]; then
-        # a private copy of vm-run.sh with -icount instead of multi-threaded TCG (as the shared
-        # peers/live_cpu.sh -I does); 1 vCPU: icount cannot bring up a second one here
-        sed -e "s#^HERE=.*#HERE=$GESTURED_PEER_TOOLS/vm#" \
-            -e 's#-accel tcg,thread=multi#-accel tcg -icount shift=0,sleep=on#' "$runner" > "$work/vm-run-icount.sh"
-        grep -q 'icount shift=0' "$work/vm-run-icount.sh" \
-            || { echo "latency: vm-run.sh no longer has '-accel tcg,thread=multi'; cannot derive the icount runner" >&2; exit 2; }
-        chmod +x "$work/vm-run-icount.sh"
+        icount_runner latency "$work/vm-run-icount.sh"
         runner=$work/vm-run-icount.sh cpus=1 append="$append lpj=4000000"
     elif [ "$mode" != tcg ]; then
         echo "latency: unknown mode $mode (icount, tcg)" >&2; exit 2
