@@ -75,7 +75,7 @@ struct LivePanelCopyTests {
         let runner = LiveRunner(loop: loop, provider: provider,
                                 setup: try LiveRunnerTests.setup("Tests/Fixtures/config/kernel-test-plain.json5"),
                                 sink: sink, logger: log.logger, clock: { Timestamp(microseconds: 2_000_000) },
-                                keepsEvents: true, makePanelCopy: factory, panelCopyMode: mode)
+                                recordSinks: [sink.records], makePanelCopy: factory, panelCopyMode: mode)
         sink.isDone = { sink in
             sink.deviceActions.filter { $0 == "removed" }.count >= removals && runner.nextDeadline == nil
         }
