@@ -168,8 +168,10 @@ public struct Replayer {
             }
         } else {
             // Nearly every step, inline: an input event with no deadline before it and no stop
-            // asked for; anything else through step(stop:). Records are handed on after each
-            // step that made some (most raw events make none), so a batch is one frame's.
+            // asked for; anything else through step(stop:). Records are handed on every
+            // ``stepsPerBatch`` frames' ends and other steps (a raw event within a frame makes
+            // none, or a reader's warning that can wait for the frame's end).
+            var steps = 0
             while more {
                 if lines.batch.bytes.count >= 1 << 16 {
                     output(lines.batch.bytes)
@@ -178,10 +180,15 @@ public struct Replayer {
                 if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
                    !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
                     feedUpcoming(event)
+                    guard event.isFrameEnd else { continue }
                 } else {
                     more = step(stop: stop)
                 }
-                if !pipeline.records.isEmpty { deliver(to: &lines, &sinks) }
+                steps += 1
+                if steps == Self.stepsPerBatch {
+                    deliver(to: &lines, &sinks)
+                    steps = 0
+                }
             }
         }
         deliver(to: &lines, &sinks)
@@ -189,8 +196,16 @@ public struct Replayer {
         for index in sinks.indices { sinks[index].flush() }
     }
 
+    /// Steps (frames, deadlines) whose records a replay in virtual time hands on together: what
+    /// a batch holds stays bounded (a frame's records are bounded by the touches down and the
+    /// recognizers), and handing on and emptying a batch, a few hundred instructions, is paid
+    /// once for all of them (docs/limits.md, "The pipeline's records").
+    public static let stepsPerBatch = 4
+
     /// Hands the pipeline's records to the JSON Lines sink and to `sinks`, then empties them
-    /// (what the engine let go of is released here: a replay has no other thread).
+    /// (what the engine let go of is released here: a replay has no other thread). Not
+    /// inlined: the replay's loop, which runs once per raw event, stays small.
+    @inline(never)
     private mutating func deliver(to lines: inout JSONLinesSink, _ sinks: inout [any RecordSink]) {
         guard !pipeline.records.isEmpty else { return }
         lines.consume(pipeline.records)

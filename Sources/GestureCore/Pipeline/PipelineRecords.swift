@@ -39,14 +39,15 @@ public struct PipelineRecords {
     public internal(set) var released = ReleasedStorage()
 
     /// The segments before the engine's last events (see ``segments``).
-    private(set) var closedSegments: [Segment] = []
+    @usableFromInline private(set) var closedSegments: [Segment] = []
     /// How many of ``engineEvents`` ``closedSegments`` covers; the rest is the implicit last segment.
     private(set) var closedEngineEvents = 0
 
     public init() {}
 
-    /// Nothing was produced (no record, nothing released).
-    @inline(__always)
+    /// Nothing was produced (no record, nothing released). Inlinable: a replay asks after
+    /// every raw event, and a call was half the cost of handing a frame's records on.
+    @inlinable
     public var isEmpty: Bool {
         engineEvents.isEmpty && closedSegments.isEmpty && released.isEmpty
     }

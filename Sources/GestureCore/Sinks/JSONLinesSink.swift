@@ -45,21 +45,32 @@ public struct JSONLinesSink: RecordSink {
         }
     }
 
+    /// Engine events whose lines the encoder keeps before handing them over in one copy: a
+    /// batch of many frames is encoded in runs of this many, so the encoder's buffer stays the
+    /// size of a frame or two (a batch's lines in it at once grew it, and copied them, again).
+    static let eventsPerCopy = 16
+
     /// The engine's events at `range`, read in place, as records (no event is made, no
-    /// reference retained). The lines are kept by the encoder and handed over in one copy.
+    /// reference retained). The lines are kept by the encoder and handed over in one copy per
+    /// ``eventsPerCopy`` events.
     private mutating func encode(_ events: EngineEvents, _ range: Range<Int>) {
-        let base = batch.bytes.count
-        if keepsLines || keepsSummaries {
-            for index in range {
-                let start = base + encoder.bufferedCount
-                encoder.buffer(events, at: index)
-                if keepsSummaries { batch.summaries.append(events.summary(at: index)) }
-                batch.lines.append(start..<base + encoder.bufferedCount)
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let end = min(start + Self.eventsPerCopy, range.upperBound)
+            let base = batch.bytes.count
+            if keepsLines || keepsSummaries {
+                for index in start..<end {
+                    let lineStart = base + encoder.bufferedCount
+                    encoder.buffer(events, at: index)
+                    if keepsSummaries { batch.summaries.append(events.summary(at: index)) }
+                    batch.lines.append(lineStart..<base + encoder.bufferedCount)
+                }
+            } else {
+                encoder.buffer(events, in: start..<end)
             }
-        } else {
-            encoder.buffer(events, in: range)
+            encoder.flush(into: &batch.bytes)
+            start = end
         }
-        encoder.flush(into: &batch.bytes)
     }
 
     private mutating func encode(_ event: OutputEvent) {
