@@ -1,4 +1,4 @@
-/// The JSON Lines sink (SPEC 8's stream; docs/events.md): encodes the pipeline's engine and edge
+/// The JSON Lines sink (the event stream of docs/events.md): encodes the pipeline's engine and edge
 /// events, in order, into ``batch``, each line numbered with the stream's next `seq` (one
 /// ``EventEncoder`` for the whole stream, so `seq` runs on across batches and across engine and
 /// edge events). Route decisions and the panel's frames are not part of the stream.
