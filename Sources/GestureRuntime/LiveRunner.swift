@@ -6,7 +6,9 @@ import Recordings
 
 /// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
 /// reads the device and the clock and feeds the pipeline. The device's descriptor readable →
-/// read everything → the pipeline → sink. The pipeline's deadlines are armed on the loop's
+/// read everything → the pipeline → its records to the sinks: the JSON Lines encoder (whose
+/// lines go to the ``EventSink``: the socket server, stdout), the virtual panel's writer, and
+/// any other ``RecordSink`` the runner is given. The pipeline's deadlines are armed on the loop's
 /// timer directly, because evdev stamps events with `CLOCK_MONOTONIC` (``EvdevDevice``), the
 /// timer's clock. A removed device ends its touches and the runner waits for the provider's
 /// hotplug notification to open it again; `SYN_DROPPED` is reconciled against the device's
@@ -48,16 +50,21 @@ public final class LiveRunner {
     /// and the count the last warning gave.
     private var nextTimeWarning = 1
     private var warnedEventsBack = 0
+    /// The stream's JSON Lines and what the socket server needs of them.
+    @exclusivity(unchecked) private var lines: JSONLinesSink
+    /// The sinks beside the JSON Lines (the virtual panel's writer, the caller's), in order.
+    @exclusivity(unchecked) private var sinks: [any RecordSink]
     /// The other output buffer (see ``publish()``).
-    @exclusivity(unchecked) private var spare = PipelineOutput()
+    @exclusivity(unchecked) private var spare = JSONLinesBatch()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
     /// Makes the virtual panel for a panel just opened and grabbed; nil: no copy (the daemon
     /// without routing, as before it existed).
     private let makePanelCopy: PanelCopyFactory?
-    /// The virtual panel while there is one (docs/routing.md, "The virtual panel").
-    @exclusivity(unchecked) private var panelCopy: (any PanelCopyOutput)?
+    /// Writes the virtual panel while there is one (docs/routing.md, "The virtual panel");
+    /// nil without `makePanelCopy`.
+    private let panelWriter: PanelCopyWriter?
     /// Debugging and the kernel tests only: every frame read is written to the copy as it
     /// came, before routing decides anything (``PanelCopyMode/passThrough``).
     private let panelCopyMode: PanelCopyMode
@@ -68,27 +75,32 @@ public final class LiveRunner {
     ///   - sink: receives the event stream, one batch per wake-up.
     ///   - logger: the operator's lines (device found, removed, unusable), never per touch.
     ///   - clock: now on `CLOCK_MONOTONIC`, for removal and stop times (a fixed value in tests).
-    ///   - keepsEvents: also keep the events themselves in each batch (tests read them back);
-    ///     a batch carries each event's summary, which is what the socket server needs, whenever
-    ///     the sink wants them (``EventSink/wantsSummaries``: not while no client is connected).
+    ///   - recordSinks: more consumers of the pipeline's records (tests collect them; a new
+    ///     output is a new sink), each handed every batch after the virtual panel's writer. A
+    ///     batch's lines carry each event's summary, which is what the socket server needs,
+    ///     whenever the sink wants them (``EventSink/wantsSummaries``: not while no client is
+    ///     connected).
     ///   - makePanelCopy: makes the virtual panel each time a grabbed panel opens (routing);
     ///     nil, the default: no copy, nothing written anywhere but the sink.
     ///   - panelCopyMode: what is written to the copy (``PanelCopyMode``).
     public init(loop: EventLoop, provider: any InputSourceProvider, setup: PipelineSetup, tracing: Bool = false,
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
-                keepsEvents: Bool = false, makePanelCopy: PanelCopyFactory? = nil,
+                recordSinks: [any RecordSink] = [], makePanelCopy: PanelCopyFactory? = nil,
                 panelCopyMode: PanelCopyMode = .routed) {
         self.makePanelCopy = makePanelCopy
         self.panelCopyMode = panelCopyMode
+        let panelWriter = makePanelCopy.map { _ in PanelCopyWriter(mode: panelCopyMode, logger: logger) }
+        self.panelWriter = panelWriter
+        sinks = (panelWriter.map { [$0] } ?? []) + recordSinks
+        lines = JSONLinesSink(writesRoutes: setup.routing != nil, keepsSummaries: true, keepsLines: true)
         self.loop = loop
         self.provider = provider
         self.sink = sink
         self.logger = logger
         self.clock = clock
         overrides = setup.device
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing, keepsEvents: keepsEvents, keepsSummaries: true,
-                                                                     keepsLines: true),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
     }
 
@@ -102,7 +114,7 @@ public final class LiveRunner {
     public var isAttached: Bool { source != nil }
 
     /// The virtual panel's node while there is one (`status`, tests).
-    public var panelCopyPath: String? { panelCopy?.path }
+    public var panelCopyPath: String? { panelWriter?.copy?.path }
 
     /// Watches for hotplug and opens the device if it is there. A device that cannot be
     /// opened (permissions) or used (no axis ranges) is an error at start, so the operator
@@ -173,7 +185,7 @@ public final class LiveRunner {
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
     /// the sink: the socket server publishes what its owner returns.
-    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> PipelineOutput {
+    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
         publish()
         pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())
         return take()
@@ -192,7 +204,7 @@ public final class LiveRunner {
 
     /// The stream's `warning`s for `messages` (clients the server dropped), returned instead
     /// of handed to the sink, for the same reason.
-    public func encodeWarnings(_ messages: [String]) -> PipelineOutput {
+    public func encodeWarnings(_ messages: [String]) -> JSONLinesBatch {
         publish()
         for message in messages { pipeline.warn(message, at: clock()) }
         return take()
@@ -203,7 +215,7 @@ public final class LiveRunner {
 
     /// A new screen for touches that begin from now on (`screen.set`); returns the stream's
     /// `screen` event instead of handing it to the sink, as ``replaceLayout(_:revision:message:)``.
-    public func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> PipelineOutput {
+    public func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> JSONLinesBatch {
         publish()
         pipeline.setScreen(rotation: rotation, size: size, message: message, at: clock(), prepared: prepared)
         return take()
@@ -255,7 +267,7 @@ public final class LiveRunner {
         guard let current = source else { return }
         warnAboutTime(of: current, closing: true)
         pipeline.removeDevice(message: message, at: clock())
-        if panelCopy != nil {
+        if panelWriter?.copy != nil {
             // What ends the forwarded touches goes to the copy before it goes.
             publish()
             removePanelCopy(because: "the panel is gone")
@@ -303,7 +315,7 @@ public final class LiveRunner {
     /// copy. A copy that cannot be made is logged with its cause and fix, and gestured goes on
     /// serving its own clients; the next time the panel opens (a replug) it tries again.
     private func attachPanelCopy(for panel: any InputSource) {
-        guard let makePanelCopy else { return }
+        guard let makePanelCopy, let panelWriter else { return }
         guard panel.isGrabbed else {
             logger.error("""
                 no virtual panel: routing forwards touches only from a grabbed panel; touches are not \
@@ -313,7 +325,7 @@ public final class LiveRunner {
         }
         do {
             let copy = try makePanelCopy(panel)
-            panelCopy = copy
+            panelWriter.copy = copy
             logger.notice("virtual panel created", metadata: [
                 "copy": "\(copy.path)", "panel": "\(panel.path)", "name": "\(panel.description.name)",
             ])
@@ -324,27 +336,9 @@ public final class LiveRunner {
     }
 
     private func removePanelCopy(because reason: String) {
-        guard let copy = panelCopy else { return }
-        panelCopy = nil
+        guard let panelWriter, let copy = panelWriter.copy else { return }
+        panelWriter.copy = nil
         logger.notice("virtual panel removed", metadata: ["copy": "\(copy.path)", "reason": "\(reason)"])
-    }
-
-    private func forwardPanelEvents(of output: PipelineOutput) {
-        guard panelCopyMode == .routed, panelCopy != nil, !output.panel.isEmpty else { return }
-        output.panel.withUnsafeBufferPointer { writeToPanelCopy($0) }
-    }
-
-    /// A copy that refuses a write is dropped (the kernel removed it, or it is broken): the
-    /// error is logged once, and the next time the panel opens makes a new one.
-    private func writeToPanelCopy(_ events: UnsafeBufferPointer<RawEvent>) {
-        guard let copy = panelCopy else { return }
-        do {
-            try copy.write(events)
-        } catch {
-            logger.error("the virtual panel refused forwarded touches; it is dropped until the panel opens again",
-                         metadata: ["error": "\(error)", "copy": "\(copy.path)"])
-            panelCopy = nil
-        }
     }
 
     // MARK: - Input and time
@@ -354,8 +348,8 @@ public final class LiveRunner {
         // The input's batch is published at the end of this call, and no client can connect
         // before (one thread): without one there is no filter to build summaries for. Every
         // other batch (requests' replies, device changes) keeps them.
-        pipeline.keepsSummaries = sink.wantsSummaries
-        defer { pipeline.keepsSummaries = true }
+        lines.keepsSummaries = sink.wantsSummaries
+        defer { lines.keepsSummaries = true }
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?
@@ -368,8 +362,8 @@ public final class LiveRunner {
         let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
         if back > 0 { warnAboutTime(of: current, closing: false) }
         readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
-        if panelCopyMode == .passThrough, panelCopy != nil, !readings.isEmpty {
-            readings.withUnsafeBufferPointer { writeToPanelCopy($0) }
+        if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
+            readings.withUnsafeBufferPointer { panelWriter.write($0) }
         }
         switch end {
         case .drained:
@@ -436,28 +430,39 @@ public final class LiveRunner {
         loop.setDeadline(armed?.microseconds) { [unowned self] in deadlineReached() }
     }
 
-    /// What the pipeline produced since the last batch, taken out of it.
-    private func take() -> PipelineOutput {
-        var taken = PipelineOutput()
-        swap(&taken, &pipeline.output)
-        forwardPanelEvents(of: taken)
+    /// Hands the pipeline's records to every record sink, in order (the JSON Lines first, then
+    /// the virtual panel's writer and the caller's sinks), and empties them; what the pipeline
+    /// let go of goes with the lines, for the event sink to release off the loop.
+    private func drain() {
+        guard !pipeline.records.isEmpty else { return }
+        lines.consume(pipeline.records)
+        for index in sinks.indices { sinks[index].consume(pipeline.records) }
+        if !pipeline.records.released.isEmpty { lines.batch.released.add(contentsOf: pipeline.takeReleased()) }
+        pipeline.removeRecords()
+    }
+
+    /// What the pipeline produced since the last batch, its lines taken out of the sink.
+    private func take() -> JSONLinesBatch {
+        drain()
+        var taken = JSONLinesBatch()
+        swap(&taken, &lines.batch)
         return taken
     }
 
-    /// Hands the batch to the sink, once per wake-up. The batch is swapped out first: what the
-    /// sink does in turn (a client's request, a stop) starts the next batch.
+    /// Hands the batch to the sinks, once per wake-up. The lines are swapped out first: what
+    /// the event sink does in turn (a client's request, a stop) starts the next batch.
     private func publish() {
         if !pipeline.notices.isEmpty {
             for notice in pipeline.takeNotices() { logger.warning("input device warning", metadata: ["notice": "\(notice)"]) }
         }
-        guard !pipeline.output.isEmpty else { return }
+        drain()
+        guard !lines.batch.isEmpty else { return }
         // The batch goes out from a local: no access to a property spans the sink's call (which
         // could come back here), so `spare` needs no dynamic exclusivity check. Were it to come
         // back, the inner call would find no spare and start empty buffers: nothing lost.
-        var batch = PipelineOutput.placeholder
+        var batch = JSONLinesBatch.placeholder
         swap(&batch, &spare)
-        swap(&batch, &pipeline.output)
-        forwardPanelEvents(of: batch)
+        swap(&batch, &lines.batch)
         if !batch.released.isEmpty { sink.release(&batch.released) }
         sink.publish(batch)
         batch.removeAll()
@@ -474,7 +479,7 @@ public typealias PanelCopyFactory = (any InputSource) throws(VirtualPanelError) 
 
 /// What the runner writes to the virtual panel.
 public enum PanelCopyMode: Sendable {
-    /// The pipeline's ``PipelineOutput/panel``: the touches routing forwards.
+    /// The pipeline's ``PipelineRecords/panel``: the touches routing forwards.
     case routed
     /// Every event read, as read, whatever routing decides: for the kernel tests and for
     /// measuring the hop (docs/routing.md, "Times"); turned on by `GESTURED_DEBUG_PANEL_COPY=pass-through`.

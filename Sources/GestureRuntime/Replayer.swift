@@ -44,9 +44,10 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
 /// as a recording that ended before it would (touches cancelled), after a `warning` that names
 /// file and line; ``readError`` keeps the error for the driver to exit with.
 ///
-/// Two ways to drive it: ``run(pacer:stop:output:)`` replays everything to JSON Lines, and
-/// ``step(stop:)`` one raw event or deadline at a time, for a driver that serves socket clients
-/// between steps (and may replace the layout in between); it takes ``pipeline``'s output.
+/// Two ways to drive it: ``run(pacer:stop:sinks:output:)`` replays everything to JSON Lines
+/// (and to the other sinks it is given), and ``step(stop:)`` one raw event or deadline at a
+/// time, for a driver that serves socket clients between steps (and may replace the layout in
+/// between); it hands ``pipeline``'s records to its own sinks.
 public struct Replayer {
     /// The recording's file (the description file for a split recording), for messages.
     public let file: String?
@@ -62,7 +63,7 @@ public struct Replayer {
     /// What the reader said among the events (times that went back), each also a `warning`
     /// in the stream, for the driver's log or stderr (``takeNotices()``).
     private var readerNotices: [String] = []
-    /// The pipeline; its `output` holds what the steps produced until the driver takes it.
+    /// The pipeline; its `records` hold what the steps produced until the driver empties them.
     public var pipeline: GesturePipeline
     private let deviceName: String
 
@@ -81,12 +82,10 @@ public struct Replayer {
     /// The input time of the latest raw event read: a recording ends there.
     private var lastReadTime: Timestamp
 
-    /// Sets the pipeline up with the recording's device; its `output` then holds the events
+    /// Sets the pipeline up with the recording's device; its `records` then hold the events
     /// that open a replay: the device added, and a warning for each thing the reader noticed
     /// before the first event.
-    /// - Parameter keepsSummaries: keep each event's summary beside its line (socket subscribers).
-    public init(stream: RecordingStream, setup: PipelineSetup, options: ReplayOptions, keepsSummaries: Bool = false)
-        throws(ReplayError) {
+    public init(stream: RecordingStream, setup: PipelineSetup, options: ReplayOptions) throws(ReplayError) {
         let file = stream.sourcePaths.first ?? "recording"
         var description: DeviceDescription
         let axes = setup.device.axes
@@ -110,7 +109,7 @@ public struct Replayer {
             throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
         let start = stream.startTime ?? .zero
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, keepsSummaries: keepsSummaries),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing),
                                    start: start, makeConverter: { try ProtocolAConverter(description: $0) })
         do {
             try pipeline.addDevice(description, message: "replaying \(stream.format) recording of \(description.name)",
@@ -130,9 +129,8 @@ public struct Replayer {
     }
 
     /// Replays a recording already in memory.
-    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions, keepsSummaries: Bool = false)
-        throws(ReplayError) {
-        try self.init(stream: RecordingStream(recording), setup: setup, options: options, keepsSummaries: keepsSummaries)
+    public init(recording: Recording, setup: PipelineSetup, options: ReplayOptions) throws(ReplayError) {
+        try self.init(stream: RecordingStream(recording), setup: setup, options: options)
     }
 
     /// The recorded device's udev properties, when the recording has them (libinput record).
@@ -141,23 +139,26 @@ public struct Replayer {
     /// The recorded device's name.
     public var deviceDescriptionName: String { deviceName }
 
-    /// Replays the whole recording, handing JSON Lines to `output` in chunks. With a `pacer`,
-    /// waits before each step until its input time has come (`--realtime`) and hands every
-    /// step's lines on at once. When `stop` is set (SIGTERM) the replay ends early as a
-    /// recording that ends there would: touches still down are cancelled and the output flushed.
-    /// With routing, `panel` gets the virtual panel's events (docs/routing.md) as they come,
-    /// each batch before the lines of the same steps go to `output`.
-    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, panel: (([RawEvent]) -> Void)? = nil,
+    /// Replays the whole recording, handing JSON Lines to `output` in chunks (its own
+    /// ``JSONLinesSink``), and every batch of records to each of `sinks` too (`--panel`'s
+    /// writer, a test's collector), in order. With a `pacer`, waits before each step until its
+    /// input time has come (`--realtime`) and hands every step's lines on at once, each sink
+    /// flushed. When `stop` is set (SIGTERM) the replay ends early as a recording that ends
+    /// there would: touches still down are cancelled and the output flushed.
+    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, sinks: [any RecordSink] = [],
                              output: ([UInt8]) -> Void) {
+        var lines = JSONLinesSink(writesRoutes: pipeline.routing != nil)
+        var sinks = sinks
         var more = true
         if let pacer {
             var paced = Timestamp(microseconds: .min)
             while more {
-                if !pipeline.output.isEmpty {
-                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
-                    output(pipeline.output.bytes)
-                    pipeline.output.removeAll()
+                deliver(to: &lines, &sinks)
+                if !lines.batch.bytes.isEmpty {
+                    output(lines.batch.bytes)
+                    lines.batch.removeAll()
                 }
+                for index in sinks.indices { sinks[index].flush() }
                 // The raw events of one frame share its time: one wait per instant.
                 if stop?.isSet != true, let time = nextStepTime, time > paced {
                     pacer.wait(until: time)
@@ -165,46 +166,51 @@ public struct Replayer {
                 }
                 more = step(stop: stop)
             }
-        } else if pipeline.copySource != nil {
-            // Routed: the copy's events are handed on in chunks too (touches that hit no view
-            // are forwarded without a line), in a loop of its own so that a replay without
-            // routing does not ask for them at every step.
-            while more {
-                if pipeline.output.bytes.count >= 1 << 16 || pipeline.output.panel.count >= 1 << 12 {
-                    if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
-                    output(pipeline.output.bytes)
-                    pipeline.output.removeAll()
-                }
-                if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
-                   !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
-                    feedUpcoming(event)
-                    continue
-                }
-                more = step(stop: stop)
-            }
         } else {
-            // A loop of its own: the optional pacer unwrapped on every step cost an existential
-            // copy per raw event.
+            // Nearly every step, inline: an input event with no deadline before it and no stop
+            // asked for; anything else through step(stop:). Records are handed on every
+            // ``stepsPerBatch`` frames' ends and other steps (a raw event within a frame makes
+            // none, or a reader's warning that can wait for the frame's end).
+            var steps = 0
             while more {
-                if pipeline.output.bytes.count >= 1 << 16 {
-                    output(pipeline.output.bytes)
-                    pipeline.output.removeAll()
+                if lines.batch.bytes.count >= 1 << 16 {
+                    output(lines.batch.bytes)
+                    lines.batch.removeAll()
                 }
-                // Nearly every step, inline: an input event with no deadline before it and no
-                // stop asked for; anything else through step(stop:).
                 if phase == .input, !stopRequested, stop?.isSet != true, let event = upcoming,
                    !(pipeline.nextDeadline.map { $0 < event.time } ?? false) {
                     feedUpcoming(event)
-                    continue
+                    guard event.isFrameEnd else { continue }
+                } else {
+                    more = step(stop: stop)
                 }
-                more = step(stop: stop)
+                steps += 1
+                if steps == Self.stepsPerBatch {
+                    deliver(to: &lines, &sinks)
+                    steps = 0
+                }
             }
         }
-        if !pipeline.output.isEmpty {
-            if let panel, !pipeline.output.panel.isEmpty { panel(pipeline.output.panel) }
-            output(pipeline.output.bytes)
-            pipeline.output.removeAll()
-        }
+        deliver(to: &lines, &sinks)
+        if !lines.batch.bytes.isEmpty { output(lines.batch.bytes) }
+        for index in sinks.indices { sinks[index].flush() }
+    }
+
+    /// Steps (frames, deadlines) whose records a replay in virtual time hands on together: what
+    /// a batch holds stays bounded (a frame's records are bounded by the touches down and the
+    /// recognizers), and handing on and emptying a batch, a few hundred instructions, is paid
+    /// once for all of them (docs/limits.md, "The pipeline's records").
+    public static let stepsPerBatch = 4
+
+    /// Hands the pipeline's records to the JSON Lines sink and to `sinks`, then empties them
+    /// (what the engine let go of is released here: a replay has no other thread). Not
+    /// inlined: the replay's loop, which runs once per raw event, stays small.
+    @inline(never)
+    private mutating func deliver(to lines: inout JSONLinesSink, _ sinks: inout [any RecordSink]) {
+        guard !pipeline.records.isEmpty else { return }
+        lines.consume(pipeline.records)
+        for index in sinks.indices { sinks[index].consume(pipeline.records) }
+        pipeline.removeRecords()
     }
 
     /// The input time of the next step, for pacing (`--realtime`): a deadline due before the

@@ -1,8 +1,8 @@
 import GestureCore
 import GestureServer
 
-/// The live daemon's sink: each batch of the pipeline's stream — already encoded once, with
-/// its one `seq` — goes to stdout with `--stdout` and to the socket server as
+/// The live daemon's publisher: each batch of the stream — encoded once by the runner's
+/// ``JSONLinesSink``, with its one `seq` — goes to stdout with `--stdout` and to the socket server as
 /// ``EncodedEvents``, which filters it per subscriber and never blocks. So stdout and every
 /// subscriber see the same lines. After a batch with a `device` event, ``deviceChanged`` is
 /// called, so the service manager's status follows plugs.
@@ -17,7 +17,7 @@ final class ServerSink: EventSink {
     var deviceChanged: () -> Void = {}
     /// The stream's `warning`s for clients the server dropped, encoded by the pipeline and
     /// not yet published.
-    var announce: ([ServerNotice]) -> PipelineOutput = { _ in PipelineOutput() }
+    var announce: ([ServerNotice]) -> JSONLinesBatch = { _ in JSONLinesBatch() }
 
     init(server: EventServer, stdout: (([UInt8]) -> Void)?) {
         self.server = server
@@ -30,7 +30,7 @@ final class ServerSink: EventSink {
         server.release(&storage)
     }
 
-    func publish(_ output: PipelineOutput) {
+    func publish(_ output: JSONLinesBatch) {
         stdout?(output.bytes)
         var notices = server.publish(count: output.lines.count) { EncodedEvents(output) }
         while !notices.isEmpty {
@@ -45,7 +45,7 @@ final class ServerSink: EventSink {
     /// Writes a batch to stdout and returns it as the server publishes it (for the events the
     /// server's owner returns to it: a `layout` event, `warning`s), with what the pipeline let
     /// go of taken out of `output` (the only holder), for the server to release.
-    func forServer(_ output: inout PipelineOutput) -> EncodedEvents {
+    func forServer(_ output: inout JSONLinesBatch) -> EncodedEvents {
         stdout?(output.bytes)
         var released = ReleasedStorage()
         swap(&released, &output.released)

@@ -34,6 +34,8 @@ public final class SocketReplay: EventServerOwner {
     }
 
     private var replayer: Replayer
+    /// The stream's JSON Lines, with what the subscribers' filters look at in each event.
+    private var lines: JSONLinesSink
     private let running: RunningLayout
     private let options: Options
     private let logger: Logger
@@ -56,6 +58,7 @@ public final class SocketReplay: EventServerOwner {
     public init(replayer: Replayer, configuration: Configuration, listener: ListeningSocket, options: Options,
                 logger: Logger, notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
         self.replayer = replayer
+        lines = JSONLinesSink(writesRoutes: replayer.pipeline.routing != nil, keepsSummaries: true)
         running = RunningLayout(configuration: configuration, logger: logger)
         self.options = options
         self.logger = logger
@@ -151,21 +154,25 @@ public final class SocketReplay: EventServerOwner {
                 logger.warning("recording or input device warning", metadata: ["notice": "\(notice)"])
             }
         }
-        guard !replayer.pipeline.output.isEmpty else { return }
+        guard !replayer.pipeline.records.isEmpty else { return }
         var batch = take()
         if !batch.released.isEmpty { sink.release(&batch.released) }
         sink.publish(batch)
     }
 
-    /// What the replay's pipeline produced since the last batch, taken out of it.
-    private func take() -> PipelineOutput {
-        var taken = PipelineOutput()
-        swap(&taken, &replayer.pipeline.output)
+    /// What the replay's pipeline produced since the last batch, encoded, with what it let go
+    /// of; the records emptied.
+    private func take() -> JSONLinesBatch {
+        lines.consume(replayer.pipeline.records)
+        var taken = JSONLinesBatch()
+        swap(&taken, &lines.batch)
+        taken.released = replayer.pipeline.takeReleased()
+        replayer.pipeline.removeRecords()
         return taken
     }
 
     /// The stream's `warning`s for clients the server dropped.
-    private func warnings(_ notices: [ServerNotice]) -> PipelineOutput {
+    private func warnings(_ notices: [ServerNotice]) -> JSONLinesBatch {
         for notice in notices { replayer.pipeline.warn(notice.message) }
         return take()
     }

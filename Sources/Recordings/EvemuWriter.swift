@@ -33,7 +33,10 @@ public enum EvemuWriter {
     /// event: the dry run of routing (`gestured replay --panel`) writes every event of the
     /// virtual panel this way.
     public static func appendEventLines(_ events: [RawEvent], to bytes: inout [UInt8]) {
-        bytes.reserveCapacity(bytes.count + events.count * 30)
+        // Grown geometrically: a caller appending a few events at a time (the dry run's panel,
+        // a frame per call) would otherwise reallocate and copy the whole text every call.
+        let needed = bytes.count + events.count * 30
+        if bytes.capacity < needed { bytes.reserveCapacity(Swift.max(needed, bytes.capacity * 2)) }
         for event in events {
             let time = event.time.microseconds
             precondition(time >= 0, "client bug: evemu cannot write negative time \(time) µs")

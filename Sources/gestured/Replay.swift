@@ -92,8 +92,7 @@ struct Replay: ParsableCommand {
         var replayer: Replayer
         do {
             replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
-                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force),
-                                    keepsSummaries: socket != nil)
+                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
         } catch {
             throw failure(error.description)
         }
@@ -110,15 +109,9 @@ struct Replay: ParsableCommand {
                 do { try panelWriter.descriptor.closeAfterWriting(subject: panelWriter.name) } catch { printError("gestured: \(error)") }
             }
         }
-        if let panelWriter {
-            replayer.run(pacer: pacer, stop: stop, panel: { events in
-                var text: [UInt8] = []
-                EvemuWriter.appendEventLines(events, to: &text)
-                panelWriter.write(text)
-            }) { bytes in output.write(bytes) }
-        } else {
-            replayer.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
-        }
+        // The JSON Lines are the replay's own sink; --panel adds the virtual panel's writer.
+        let sinks: [any RecordSink] = panelWriter.map { writer in [EvemuPanelSink { writer.write($0) }] } ?? []
+        replayer.run(pacer: pacer, stop: stop, sinks: sinks) { bytes in output.write(bytes) }
         try panelWriter?.checkWritten()
         // Each also went out as a `warning` event; stderr is where a person at a terminal looks.
         for notice in replayer.takeNotices() { printError("gestured: warning: \(notice)") }

@@ -69,13 +69,14 @@ struct LivePanelCopyTests {
 
     /// Runs sources through a runner with `factory` until `removals` removals were published.
     static func run(_ provider: PipeProvider, factory: PanelCopyFactory?, mode: PanelCopyMode = .routed,
+                    config: String = "Tests/Fixtures/config/kernel-test-plain.json5",
                     log: LogLines, removals: Int, beforeRun: (LiveRunner) -> Void = { _ in }) throws -> RecordingSink {
         let loop = try EventLoop()
         let sink = RecordingSink()
         let runner = LiveRunner(loop: loop, provider: provider,
-                                setup: try LiveRunnerTests.setup("Tests/Fixtures/config/kernel-test-plain.json5"),
+                                setup: try LiveRunnerTests.setup(config),
                                 sink: sink, logger: log.logger, clock: { Timestamp(microseconds: 2_000_000) },
-                                keepsEvents: true, makePanelCopy: factory, panelCopyMode: mode)
+                                recordSinks: [sink.records], makePanelCopy: factory, panelCopyMode: mode)
         sink.isDone = { sink in
             sink.deviceActions.filter { $0 == "removed" }.count >= removals && runner.nextDeadline == nil
         }
@@ -239,6 +240,29 @@ struct LivePanelCopyTests {
         #expect(alive.value == 0)
         #expect(log.lines.filter { $0.hasPrefix("error: the virtual panel refused forwarded touches") }.count == 1)
         #expect(LiveRunnerTests.touchPhases(sink.events) == ["1:began", "1:ended", "2:began", "2:ended"])
+    }
+
+    /// The runner's virtual panel writer is a sink of the pipeline's records: with routing, the
+    /// copy gets exactly the panel's frames the records held, in order, whatever the batches.
+    @Test func theCopyGetsExactlyThePanelFramesOfTheRecords() throws {
+        let source = Self.grabbedSource()
+        Self.touch(source, id: 7, at: 0, lift: 40)
+        Self.touch(source, id: 8, at: 100, lift: 140)
+        source.unplug()
+        let alive = Counter()
+        var made: [RecordingCopy] = []
+        let sink = try Self.run(PipeProvider([source]), factory: { _ throws(VirtualPanelError) in
+            let copy = RecordingCopy(path: "/dev/input/event90", alive: alive)
+            made.append(copy)
+            return copy
+        }, config: "Tests/Fixtures/replay/routing-forward-all.json5", log: LogLines(), removals: 1)
+        let copy = try #require(made.first)
+        #expect(!sink.records.panel.isEmpty)
+        #expect(copy.written == sink.records.panel)
+        // Both touches went down and up on the copy, in complete frames.
+        let ids = copy.written.filter { $0.type == EventType.abs && $0.code == AbsCode.mtTrackingID }.map(\.value)
+        #expect(ids == [7, -1, 8, -1])
+        #expect(copy.written.last?.isFrameEnd == true)
     }
 
     @Test func stopRemovesTheCopy() throws {

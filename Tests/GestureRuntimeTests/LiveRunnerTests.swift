@@ -36,7 +36,7 @@ struct LiveRunnerTests {
         let sink = RecordingSink()
         let runner = LiveRunner(loop: loop, provider: provider, setup: setup, sink: sink,
                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, clock: { clock },
-                                keepsEvents: true)
+                                recordSinks: [sink.records])
         sink.isDone = { sink in
             sink.deviceActions.filter { $0 == "removed" }.count >= removals && runner.nextDeadline == nil
         }

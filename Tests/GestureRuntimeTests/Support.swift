@@ -45,9 +45,9 @@ struct ReplayOutput {
         var panel = replayer.pipeline.copySource.map {
             Array(EvemuWriter.descriptionText(PanelCopy.description(of: $0, udevProperties: udev)).utf8)
         }
-        replayer.run(pacer: pacer, panel: { events in
-            if panel != nil { EvemuWriter.appendEventLines(events, to: &panel!) }
-        }) { chunk in bytes += chunk }
+        // `gestured replay --panel`'s composition: the JSON Lines, and the panel's evemu writer.
+        let sinks: [any RecordSink] = panel == nil ? [] : [EvemuPanelSink { panel! += $0 }]
+        replayer.run(pacer: pacer, sinks: sinks) { chunk in bytes += chunk }
         self.bytes = bytes
         self.panel = panel
         events = try String(decoding: bytes, as: UTF8.self).split(separator: "\n").map {

@@ -85,11 +85,11 @@ public struct PreparedLayout: Sendable {
 /// drops it. Freeing 10,000 recognizers and their views is milliseconds of `free`; a driver
 /// with an event loop hands this to another thread, so the loop does not pay for it.
 public struct ReleasedStorage: Sendable {
-    private var items: [any Sendable] = []
+    @usableFromInline private(set) var items: [any Sendable] = []
 
     public init() {}
 
-    public var isEmpty: Bool { items.isEmpty }
+    @inlinable public var isEmpty: Bool { items.isEmpty }
 
     /// Keeps `item` until this value is released.
     public mutating func add(_ item: any Sendable) {

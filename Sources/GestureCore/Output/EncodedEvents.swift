@@ -21,18 +21,14 @@ public struct EncodedEvents: Sendable {
 
     public var isEmpty: Bool { events.isEmpty }
 
-    /// A pipeline's batch, already encoded: each kept event with what filters look at.
-    public init(_ output: PipelineOutput) {
+    /// A ``JSONLinesSink``'s batch, kept with its summaries: each event with what filters look at.
+    public init(_ output: JSONLinesBatch) {
+        precondition(output.summaries.count == output.lines.count,
+                     "gestured bug: a batch for the server must keep every event's summary (JSONLinesSink.keepsSummaries)")
         bytes = output.bytes
         released = output.released
         events.reserveCapacity(output.lines.count)
-        if output.summaries.count == output.lines.count {
-            for (summary, range) in zip(output.summaries, output.lines) { events.append(Event(summary: summary, range: range)) }
-        } else {
-            for (event, range) in zip(output.events, output.lines) {
-                events.append(Event(summary: EventSummary(event), range: range))
-            }
-        }
+        for (summary, range) in zip(output.summaries, output.lines) { events.append(Event(summary: summary, range: range)) }
     }
 
     /// Encodes `event` with `encoder` (which numbers it) and appends it.

@@ -36,7 +36,8 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
     /// The events: the first ``endIndex`` of them. The array never shrinks, so clearing the
     /// events is setting the count to 0 and a record is stored over an old one.
     private(set) var records: [Record] = []
-    private var recordCount = 0
+    /// Usable from inline code: a driver asks whether a batch is empty after every raw event.
+    @usableFromInline private(set) var recordCount = 0
     /// The touches of the deliveries (``TouchList``): the engine appends each delivered touch
     /// once, and a delivery is a range of it.
     private(set) var touchPool = TouchPool()
@@ -54,8 +55,9 @@ public struct EngineEvents: RandomAccessCollection, Sendable {
 
     public init() {}
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { recordCount }
+    @inlinable public var startIndex: Int { 0 }
+    @inlinable public var endIndex: Int { recordCount }
+    @inlinable public var isEmpty: Bool { recordCount == 0 }
 
     /// The event at `position`, made from its record.
     public subscript(position: Int) -> EngineEvent {

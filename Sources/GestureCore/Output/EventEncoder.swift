@@ -66,8 +66,14 @@ public struct EventEncoder {
 
     /// Adds the lines of all of `events`, as ``buffer(_:at:)`` does for each.
     public mutating func buffer(_ events: EngineEvents) {
+        buffer(events, in: events.indices)
+    }
+
+    /// Adds the lines of the events at `range` of `events`, as ``buffer(_:at:)`` does for each.
+    public mutating func buffer(_ events: EngineEvents, in range: Range<Int>) {
+        precondition(range.lowerBound >= 0 && range.upperBound <= events.count, "EngineEvents range out of bounds")
         events.withContents { records, touches, trees in
-            for position in records.indices {
+            for position in range {
                 buffer(position, of: records, touches: touches, trees: trees, in: events)
             }
         }

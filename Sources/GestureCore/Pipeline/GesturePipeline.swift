@@ -22,12 +22,15 @@ public struct PipelineSetup: Sendable {
 /// The whole of gestured between a device and a client, as one pure value (keyd's shape):
 /// timestamped raw events and the few other things that happen to a running daemon go in —
 /// a device added or removed, a resynchronisation after `SYN_DROPPED`, a layout replaced, a
-/// new screen, a warning, "advance to T", "the input ends" — and the resolved events come out as JSON Lines
-/// with one `seq` for the whole stream, with the next deadline at which time must be advanced.
+/// new screen, a warning, "advance to T", "the input ends" — and what it decided comes out as
+/// typed records (``records``: the engine's events, the edges' events, the route decisions,
+/// the virtual panel's frames), with the next deadline at which time must be advanced. It knows
+/// no JSON, no `seq` and none of its consumers: those are sinks (``RecordSink``).
 ///
 /// Live input, replay to stdout and replay to socket subscribers are thin drivers around this
-/// one value: each reads input or a clock, calls the pipeline, and writes ``output``. No
-/// ordering rule is written anywhere else; the order of one frame is ``feed(_:)``.
+/// one value: each reads input or a clock, calls the pipeline, and hands ``records`` to the
+/// sinks it composed. No ordering rule is written anywhere else; the order of one frame is
+/// ``feed(_:)``.
 ///
 /// Time only moves forward: every input's time is clamped to the latest time seen, so a late
 /// clock reading (a removal noticed after the last frame was stamped) never goes back.
@@ -36,27 +39,14 @@ public struct GesturePipeline {
     public struct Options: Sendable {
         /// Emit `hitTest` events and `failed` gesture transitions (`--trace`).
         public var tracing: Bool
-        /// Keep the events themselves in ``output`` beside their lines (tests and tools that
-        /// read them back).
-        public var keepsEvents: Bool
-        /// Keep what a subscription filter looks at in each event (``EventSummary``) beside its
-        /// line: what a socket server needs, and far cheaper per event than the event itself.
-        public var keepsSummaries: Bool
-        /// Keep where each event's line is in ``PipelineOutput/bytes`` even without its event
-        /// or summary (a live daemon counts what it published while no client filters).
-        public var keepsLines: Bool
 
-        public init(tracing: Bool = false, keepsEvents: Bool = false, keepsSummaries: Bool = false,
-                    keepsLines: Bool = false) {
+        public init(tracing: Bool = false) {
             self.tracing = tracing
-            self.keepsEvents = keepsEvents
-            self.keepsSummaries = keepsSummaries
-            self.keepsLines = keepsLines
         }
     }
 
-    /// The events produced since the driver last emptied it (``PipelineOutput/removeAll()``).
-    public var output = PipelineOutput()
+    /// The records produced since the driver last emptied them (``removeRecords()``), in order.
+    public private(set) var records = PipelineRecords()
     /// The latest input time seen: "now" for the inputs that carry no time of their own.
     public private(set) var currentTime: Timestamp
     /// Touch frames the engine processed.
@@ -74,17 +64,9 @@ public struct GesturePipeline {
 
     private var engine: Engine
     private var input: InputStage?
-    private var encoder = EventEncoder()
-    private var events = EngineEvents()
     private let overrides: DeviceOverrides
     /// The configuration's settings, distances in millimetres not yet converted.
     private let settings: GestureSettings
-    private let keepsEvents: Bool
-    /// ``Options/keepsSummaries``, which a driver may change between batches: a live daemon
-    /// with no client connected has no filter to feed, and a summary costs several hundred
-    /// instructions an event.
-    public var keepsSummaries: Bool
-    private let keepsLines: Bool
     private let makeConverter: RawEventConverterFactory?
     private var reportedRecognizerAnomalies = 0
     /// A routing stage runs (in the input stage: a device is read and the configuration
@@ -99,14 +81,10 @@ public struct GesturePipeline {
         screen = setup.screen
         overrides = setup.device
         settings = setup.settings
-        keepsEvents = options.keepsEvents
-        keepsSummaries = options.keepsSummaries
-        keepsLines = options.keepsEvents || options.keepsSummaries || options.keepsLines
         self.makeConverter = makeConverter
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
                         routing: setup.routing)
-        encoder.writesRoutes = setup.routing != nil
     }
 
     // MARK: - Inputs
@@ -116,13 +94,14 @@ public struct GesturePipeline {
     ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (SPEC 2);
     /// 2. a frame it completes goes to the engine (``Engine/process(_:into:)``): deadlines due
     ///    by its time fire first, then hit tests, recognizers and arbitration, deliveries;
-    /// 3. the frame's events are encoded, each with the stream's next `seq`;
-    /// 4. anomalies the frame revealed follow as `warning` events: the kernel's or device's
+    /// 3. the engine appends the frame's events to ``records`` (and its route decisions, with
+    ///    routing);
+    /// 4. with routing, the routing stage (``PanelRouter``, which saw the frame's events in
+    ///    the input stage) takes the engine's route decisions and writes the virtual panel's
+    ///    share of the frame into ``PipelineRecords/panel``;
+    /// 5. anomalies the frame revealed follow as `warning` events: the kernel's or device's
     ///    (input, and position axes that never move, at any frame's end) and gestured's own (a
     ///    recognizer given an impossible input).
-    /// 5. with routing, the routing stage (``PanelRouter``, which saw the frame's events in
-    ///    the input stage) takes the engine's route decisions and writes the virtual panel's
-    ///    share of the frame into ``PipelineOutput/panel``.
     public mutating func feed(_ event: RawEvent) {
         feedInline(event)
     }
@@ -133,17 +112,21 @@ public struct GesturePipeline {
         for event in events { feedInline(event) }
     }
 
-    /// Hands the engine's route decisions to the router.
+    /// Hands the engine's route decisions to the router, and records them.
     private mutating func applyRoutes() {
         guard !engine.routeChanges.isEmpty else { return }
-        input?.router.apply(engine.routeChanges, into: &output.panel)
-        if keepsEvents { output.routeChanges.append(contentsOf: engine.routeChanges) }
+        let start = records.panel.count
+        input?.router.apply(engine.routeChanges, into: &records.panel)
+        records.append(routeChanges: engine.routeChanges)
+        records.panelFramesWritten(from: start)
         engine.removeRouteChanges()
     }
 
     /// The routing stage writes the frame that just ended, the engine having decided it.
     private mutating func commitRoutedFrame() {
-        input?.router.commit(into: &output.panel)
+        let start = records.panel.count
+        input?.router.commit(into: &records.panel)
+        records.panelFramesWritten(from: start)
     }
 
     @inline(__always)
@@ -170,14 +153,14 @@ public struct GesturePipeline {
     @inline(never)
     private mutating func process(_ frame: TouchFrame) {
         currentTime = max(currentTime, frame.time)
-        engine.process(frame, into: &events)
+        engine.process(frame, into: &records.engineEvents)
         nextDeadline = engine.nextDeadline
         frameCount += 1
         if routesTouches {
             applyRoutes()
             commitRoutedFrame()
         }
-        emitEngineEvents()
+        collectReleased()
         reportAnomalies()
     }
 
@@ -186,10 +169,10 @@ public struct GesturePipeline {
     public mutating func advance(to time: Timestamp) {
         guard let deadline = nextDeadline, deadline <= time else { return }
         currentTime = max(currentTime, time)
-        engine.advance(to: currentTime, into: &events)
+        engine.advance(to: currentTime, into: &records.engineEvents)
         nextDeadline = engine.nextDeadline
         if routesTouches { applyRoutes() }
-        emitEngineEvents()
+        collectReleased()
     }
 
     /// A device to read from: its frames are mapped through the configuration's `device.axes`
@@ -211,7 +194,7 @@ public struct GesturePipeline {
         currentTime = max(currentTime, time)
         engine.reconfigure(settings: resolved, screen: screen.bounds)
         nextDeadline = engine.nextDeadline
-        takeReleased()
+        collectReleased()
         let said = calibration.source == .udev ? message + "; calibration \(calibration.summary)" : message
         emit(.device(time: currentTime, action: "added", name: description.name, message: said))
         if let ignored = calibration.ignoredUdevValue { notice("device \"\(description.name)\": \(ignored)") }
@@ -282,7 +265,7 @@ public struct GesturePipeline {
         engine.reconfigure(settings: resolved, screen: screen.bounds, prepared: prepared)
         nextDeadline = engine.nextDeadline
         emit(.screen(time: currentTime, screen: screen, message: message))
-        takeReleased()
+        collectReleased()
     }
 
     /// What the layout's recognizers would be made with after ``setScreen(rotation:size:message:at:prepared:)``
@@ -330,8 +313,12 @@ public struct GesturePipeline {
         let before = engine.activeTouchCount
         input?.router.resynchronise(with: snapshot, at: currentTime)
         let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
+        let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
+        emit(.device(time: currentTime, action: "resynchronised", name: device.name,
+                     message: "the kernel dropped events (SYN_DROPPED) because they were not read fast enough; "
+                        + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
         if let frame {
-            engine.process(frame, into: &events)
+            engine.process(frame, into: &records.engineEvents)
             nextDeadline = engine.nextDeadline
             frameCount += 1
         }
@@ -339,11 +326,7 @@ public struct GesturePipeline {
             applyRoutes()
             commitRoutedFrame()
         }
-        let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
-        emit(.device(time: currentTime, action: "resynchronised", name: device.name,
-                     message: "the kernel dropped events (SYN_DROPPED) because they were not read fast enough; "
-                        + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
-        emitEngineEvents()
+        collectReleased()
         reportAnomalies()
     }
 
@@ -355,17 +338,17 @@ public struct GesturePipeline {
         if input != nil {
             input?.router.finish(at: currentTime)
             if let frame = input?.finish(at: currentTime) ?? nil {
-                engine.process(frame, into: &events)
+                engine.process(frame, into: &records.engineEvents)
                 if routesTouches { applyRoutes() }
-                emitEngineEvents()
+                collectReleased()
             }
             if routesTouches { commitRoutedFrame() }
             reportAnomalies()
         }
-        engine.cancelAll(at: currentTime, into: &events)
+        engine.cancelAll(at: currentTime, into: &records.engineEvents)
         nextDeadline = engine.nextDeadline
         if routesTouches { applyRoutes() }
-        emitEngineEvents()
+        collectReleased()
     }
 
     /// The device went away (unplugged, unreadable): the input ends, then the stream says why.
@@ -394,16 +377,28 @@ public struct GesturePipeline {
         engine.replaceLayout(prepared)
         nextDeadline = engine.nextDeadline
         emit(.layout(time: currentTime, revision: revision, message: message))
-        takeReleased()
+        collectReleased()
     }
 
     /// What a layout's recognizers are made with now (``PreparedLayout/Basis``): changed by
     /// a device's resolution (millimetres), `screen.set`.
     public var basis: PreparedLayout.Basis { engine.basis }
 
-    /// Moves what the engine let go of into ``output``, for the driver to release.
-    private mutating func takeReleased() {
-        if engine.hasReleased { output.released.add(contentsOf: engine.takeReleased()) }
+    /// Moves what the engine let go of into ``records``, for the driver to release.
+    private mutating func collectReleased() {
+        if engine.hasReleased { records.addReleased(engine.takeReleased()) }
+    }
+
+    /// What the engine let go of since the driver last took it (a dropped layout's
+    /// recognizers, a replaced tree), taken out of ``records``: a driver with an event loop
+    /// hands it to another thread (``ReleasedStorage``) before it empties the records.
+    public mutating func takeReleased() -> ReleasedStorage {
+        records.takeReleased()
+    }
+
+    /// Forgets the records, every sink having consumed them; keeps their storage.
+    public mutating func removeRecords() {
+        records.removeAll()
     }
 
     /// A warning for the stream (a reader's skipped line, a slow client dropped).
@@ -450,37 +445,8 @@ public struct GesturePipeline {
 
     // MARK: - Output
 
-    private mutating func emitEngineEvents() {
-        guard !events.isEmpty else {
-            takeReleased()
-            return
-        }
-        // Read in place, as records (no event is made, no reference retained). The lines are
-        // kept by the encoder and handed over in one copy.
-        let base = output.bytes.count
-        if keepsEvents || keepsLines || keepsSummaries {
-            for index in events.indices {
-                let start = base + encoder.bufferedCount
-                encoder.buffer(events, at: index)
-                if keepsEvents { output.events.append(.engine(events[index])) }
-                if keepsSummaries { output.summaries.append(events.summary(at: index)) }
-                if keepsLines || keepsSummaries { output.lines.append(start..<base + encoder.bufferedCount) }
-            }
-        } else {
-            encoder.buffer(events)
-        }
-        encoder.flush(into: &output.bytes)
-        events.removeAll()
-        takeReleased()
-    }
-
     private mutating func emit(_ event: OutputEvent) {
-        let start = output.bytes.count
-        encoder.encode(event, into: &output.bytes)
-        if case .device = event { output.announcesDevice = true }
-        if keepsEvents { output.events.append(event) }
-        if keepsSummaries { output.summaries.append(EventSummary(event)) }
-        if keepsLines || keepsSummaries { output.lines.append(start..<output.bytes.count) }
+        records.append(edge: event)
     }
 
     /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer

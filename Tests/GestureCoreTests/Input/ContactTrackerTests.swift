@@ -261,7 +261,9 @@ import Testing
         var pipeline = GesturePipeline(setup: PipelineSetup(tree: ViewTree(validated: ViewSpec(
             id: "root", frame: Rect(x: 0, y: 0, width: 1024, height: 1024))), settings: GestureSettings(), screen: screen))
         try pipeline.addDevice(description, message: "test", at: Self.at(0))
-        let lines = String(decoding: pipeline.output.bytes, as: UTF8.self).split(separator: "\n")
+        var sink = JSONLinesSink(writesRoutes: false)
+        sink.consume(pipeline.records)
+        let lines = String(decoding: sink.batch.bytes, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 2)
         let expected: String = #"{"type":"warning","seq":2,"time":0,"message":"device \"huge table\" declares 2147483648 "#
             + #"contact slots (ABS_MT_SLOT up to 2147483647); gestured tracks the first 64, so contacts in the slots "#

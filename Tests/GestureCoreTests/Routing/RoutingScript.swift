@@ -10,13 +10,14 @@ struct RoutingScript {
     private var panel: [String] = []
     private var routes: [String] = []
     private var deliveries: [String] = []
+    /// The records of each step, read back as values.
+    private let collector = RecordCollector()
 
     /// A 1000 × 1000 point screen on ``DeviceFixtures/square`` (device values 0…999).
     init(_ root: ViewSpec, routing: RoutingRule = .claim, device: DeviceDescription = DeviceFixtures.square) throws {
         pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: root), settings: GestureSettings(),
                                                         screen: ScreenGeometry(width: 1000, height: 1000),
-                                                        routing: RoutingConfiguration(defaultRule: routing)),
-                                   options: .init(keepsEvents: true))
+                                                        routing: RoutingConfiguration(defaultRule: routing)))
         try pipeline.addDevice(device, message: "test device", at: .zero)
         collect()
     }
@@ -81,8 +82,11 @@ struct RoutingScript {
     }
 
     private mutating func collect() {
-        for event in pipeline.output.panel { panel.append(Self.describe(event)) }
-        for change in pipeline.output.routeChanges {
+        collector.consume(pipeline.records)
+        pipeline.removeRecords()
+        defer { collector.removeAll() }
+        for event in collector.panel { panel.append(Self.describe(event)) }
+        for change in collector.routeChanges {
             let kind = switch change.kind {
             case .began(let route): "began \(route.name)"
             case .forwarded: "forwarded"
@@ -92,13 +96,12 @@ struct RoutingScript {
             }
             routes.append("#\(change.touch.rawValue) \(kind)")
         }
-        for event in pipeline.output.events {
+        for event in collector.events {
             guard case .engine(.touches(let e)) = event else { continue }
             for touch in e.touches {
                 deliveries.append("\(e.phase.rawValue) \(e.tree.id(of: e.view)) #\(touch.id) \(touch.route?.name ?? "-")")
             }
         }
-        pipeline.output.removeAll()
     }
 
     static func describe(_ event: RawEvent) -> String {

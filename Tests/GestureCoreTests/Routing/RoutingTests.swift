@@ -70,11 +70,15 @@ struct RoutingTests {
             routed.feed(event)
             plain.feed(event)
         }
-        let routedText = String(decoding: routed.output.bytes, as: UTF8.self)
-        let plainText = String(decoding: plain.output.bytes, as: UTF8.self)
+        var routedLines = JSONLinesSink(writesRoutes: routed.routing != nil)
+        var plainLines = JSONLinesSink(writesRoutes: plain.routing != nil)
+        routedLines.consume(routed.records)
+        plainLines.consume(plain.records)
+        let routedText = String(decoding: routedLines.batch.bytes, as: UTF8.self)
+        let plainText = String(decoding: plainLines.batch.bytes, as: UTF8.self)
         #expect(routedText.contains(#""tapCount":1,"route":"forwarded"}"#))
         #expect(!plainText.contains("route"))
-        #expect(plain.output.panel.isEmpty)
+        #expect(plain.records.panel.isEmpty)
         #expect(routedText.split(separator: #","route":"forwarded""#).joined() == plainText)
     }
 
@@ -287,15 +291,14 @@ struct RoutingTests {
 
     @Test func withoutRoutingTheEngineRecordsNothingAndThePanelStaysEmpty() throws {
         var pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: Self.kiosk()), settings: GestureSettings(),
-                                                            screen: ScreenGeometry(width: 1000, height: 1000)),
-                                       options: .init(keepsEvents: true))
+                                                            screen: ScreenGeometry(width: 1000, height: 1000)))
         try pipeline.addDevice(DeviceFixtures.square, message: "test", at: .zero)
         var script = EventScript()
         script.frame(10, [EventScript.slot(0), EventScript.id(5), EventScript.x(500), EventScript.y(800)])
         script.frame(400, [EventScript.id(-1)])
         for event in script.events { pipeline.feed(event) }
-        #expect(pipeline.output.panel.isEmpty)
-        #expect(pipeline.output.routeChanges.isEmpty)
+        #expect(pipeline.records.panel.isEmpty)
+        #expect(pipeline.records.routeChanges.isEmpty)
         #expect(pipeline.copySource == nil)
         #expect(pipeline.touchCount(route: .held) == 0)
     }
@@ -325,15 +328,14 @@ struct RoutingTests {
     @Test func aSingleTouchPanelIsNotRoutedAndSaysSo() throws {
         var pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: Self.kiosk()), settings: GestureSettings(),
                                                             screen: ScreenGeometry(width: 1000, height: 1000),
-                                                            routing: RoutingConfiguration(defaultRule: .forward)),
-                                       options: .init(keepsEvents: true))
+                                                            routing: RoutingConfiguration(defaultRule: .forward)))
         try pipeline.addDevice(DeviceFixtures.resistive, message: "test", at: .zero)
         #expect(pipeline.copySource == nil)
         #expect(pipeline.takeNotices().contains { $0.contains("routing needs a multitouch panel") })
         var script = EventScript()
         script.frame(10, [EventScript.touch(1), EventScript.absX(2000), EventScript.absY(2000)])
         for event in script.events { pipeline.feed(event) }
-        #expect(pipeline.output.panel.isEmpty)
+        #expect(pipeline.records.panel.isEmpty)
     }
 
     @Test func aClaimingRecognizerWithoutRoutingKeepsNothing() throws {

@@ -9,13 +9,14 @@ struct PipelineScript {
     /// Milliseconds on the virtual timeline.
     private(set) var now: Int64 = 0
     private var log: [String] = []
+    /// The records of each step, read back as values.
+    private let collector = RecordCollector()
 
     init(_ root: ViewSpec, screen: ScreenGeometry, device: DeviceDescription = DeviceFixtures.square,
          overrides: DeviceOverrides = .none, settings: GestureSettings = GestureSettings(),
          udevProperties: [String: String]? = nil) throws {
         pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: root), settings: settings, screen: screen,
-                                                        device: overrides),
-                                   options: .init(keepsEvents: true))
+                                                        device: overrides))
         try pipeline.addDevice(device, udevProperties: udevProperties, message: "test device", at: .zero)
         collect()
     }
@@ -66,8 +67,10 @@ struct PipelineScript {
     }
 
     private mutating func collect() {
-        log += pipeline.output.events.map(Self.describe)
-        pipeline.output.removeAll()
+        collector.consume(pipeline.records)
+        pipeline.removeRecords()
+        log += collector.events.map(Self.describe)
+        collector.removeAll()
     }
 
     static func describe(_ event: OutputEvent) -> String {

@@ -139,17 +139,21 @@ final class PipeProvider: InputSourceProvider {
     }
 }
 
-/// Keeps what the runner publishes, and stops the loop once `isDone` says so after a batch.
+/// Keeps what the runner publishes, and stops the loop once `isDone` says so after a batch:
+/// its JSON Lines as the event sink, and its records (give ``records`` to the runner's
+/// `recordSinks`), each batch's records consumed before its lines are published.
 final class RecordingSink: EventSink {
-    var events: [OutputEvent] = []
+    /// The pipeline's records, as values.
+    let records = RecordCollector()
+    /// The engine's and the edges' events, in order.
+    var events: [OutputEvent] { records.events }
     /// The batches' JSON Lines, as `--stdout` prints them.
     var bytes: [UInt8] = []
     var batches = 0
     var isDone: (RecordingSink) -> Bool = { _ in false }
     var onDone: () -> Void = {}
 
-    func publish(_ output: PipelineOutput) {
-        events += output.events
+    func publish(_ output: JSONLinesBatch) {
         bytes += output.bytes
         batches += 1
         if isDone(self) { onDone() }
