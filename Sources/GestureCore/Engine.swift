@@ -241,7 +241,7 @@ public struct Engine {
         while let deadline = next, deadline <= time {
             cancellations.removeAll(keepingCapacity: true)
             arena.fireDeadline(deadline, events: &events, cancellations: &cancellations)
-            if routing != nil { updateRoutes(at: deadline) }
+            updateRoutesIfAny(at: deadline)
             settleDeliveries(at: deadline, into: &events)
             next = earliestDeadline()
         }
@@ -329,7 +329,7 @@ public struct Engine {
                 touches[index].delivery = .finished
             }
         }
-        if routing != nil { updateRoutes(at: time) }
+        updateRoutesIfAny(at: time)
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
@@ -490,6 +490,14 @@ public struct Engine {
         }
         routeChanges.append(RouteChange(time: time, touch: touch, contact: contact, kind: .began(route)))
         return route
+    }
+
+    /// ``updateRoutes(at:)`` when there is anything to decide: a touch a claiming recognizer
+    /// took, or a held touch. Without routing a frame costs one test; with every touch's route
+    /// final (claimed, or forwarded with no claiming recognizer taking it), three and no call.
+    @inline(__always)
+    private mutating func updateRoutesIfAny(at time: Timestamp) {
+        if routing != nil && (!holds.isEmpty || !arena.claimedTouches.isEmpty) { updateRoutes(at: time) }
     }
 
     /// Route decisions after the recognizers saw a frame or a deadline, in this order: the

@@ -234,6 +234,10 @@ public struct GesturePipeline {
         engine.touchCount(route: route)
     }
 
+    /// Touches the routing stage keeps because they may still reach the virtual panel
+    /// (forwarded and held ones; never a claimed one): for tests.
+    var routedTouchCount: Int { input?.router.keptTouchCount ?? 0 }
+
     /// The configuration's routing, nil when touches are not routed.
     public var routing: RoutingConfiguration? { engine.routing }
 

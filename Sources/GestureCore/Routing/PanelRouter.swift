@@ -3,8 +3,9 @@
 /// ending in `SYN_REPORT`, each event with the time the copy must carry.
 ///
 /// It keeps its own view of the panel's slots (every `ABS_MT_*` value, committed at
-/// `SYN_REPORT`), which touch each slot holds and its route, and what the copy was last told,
-/// so that it only ever writes what changed, as the kernel's input core would pass it on:
+/// `SYN_REPORT`, in a ``PanelSlotTable``), which forwarded or held touch each slot holds, and
+/// what the copy was last told, so that it only ever writes what changed, as the kernel's input
+/// core would pass it on:
 /// - a forwarded touch's slot on the copy is its slot on the panel, its values the panel's;
 ///   `ABS_MT_SLOT` is written when the copy's current slot changes;
 /// - a held touch's frames are kept with their times and written, in order, when it is
@@ -21,16 +22,19 @@
 /// event of a routed device goes through); the engine processes the frame and its route
 /// changes are applied (``apply(_:into:)``: held frames flushed, cancels written); then
 /// ``commit(into:)`` writes the frame's forwarded changes.
+///
+/// A claimed touch costs only its values' stores: it is never among the router's touches, so
+/// with every touch claimed a commit writes nothing and only commits the changed slots.
 struct PanelRouter {
     /// The copy's description (without the udev fuzz, which changes no event).
     let copy: DeviceDescription
     let slotCount: Int
 
-    /// The per-slot codes, `ABS_MT_TOUCH_MAJOR` … `ABS_MT_TOOL_Y`, one value each.
-    private static let firstCode = AbsCode.mtTouchMajor
-    private static let codeCount = Int(AbsCode.mtToolY - AbsCode.mtTouchMajor) + 1
-    private static let trackingOffset = Int(AbsCode.mtTrackingID - AbsCode.mtTouchMajor)
-    private static let toolOffset = Int(AbsCode.mtToolType - AbsCode.mtTouchMajor)
+    /// The per-slot codes, `ABS_MT_TOUCH_MAJOR` … `ABS_MT_TOOL_Y`, one value each (``SlotCodes``).
+    private static let firstCode = SlotCodes.firstCode
+    private static let codeCount = SlotCodes.count
+    private static let trackingOffset = SlotCodes.trackingOffset
+    private static let toolOffset = SlotCodes.toolOffset
 
     /// Which per-slot codes the copy declares (bit `code - firstCode`).
     private let declaredSlotCodes: UInt32
@@ -41,19 +45,28 @@ struct PanelRouter {
     private let deviceCodes: [(type: UInt16, code: UInt16)]
     private let declaresDevice: [Bool]
 
-    // The panel, as read.
-    private var pending: [Int32]
-    private var committed: [Int32]
+    // The panel, as read: every slot's values, claimed touches' too (a later contact in the
+    // slot starts from them).
+    private var slots = PanelSlotTable()
+    /// The slot `ABS_MT_*` values go to; ``PanelSlotTable/scratch`` after `ABS_MT_SLOT` named
+    /// a slot out of range. Set only with `currentBit`, so value events write it unchecked.
     private var currentSlot = 0
+    /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, which is never committed.
+    private var currentBit: UInt64 = 1
     /// The slots whose pending values may differ from their committed ones (bit `slot`; at
     /// most ``ContactTracker/maximumSlots``, 64): a commit looks at those alone.
     private var dirty: UInt64 = 0
     private var pendingMsc: Int32?
-    private var discarding = false
+    /// Not discarding after `SYN_DROPPED`: `EV_ABS` events write slot values (the one test on
+    /// the path of nearly every event).
+    private var readsSlots = true
     /// The time of the `SYN_REPORT` seen and not yet committed.
     private var frameEnd: Timestamp?
 
-    /// Touches the router knows of, with their slot and route.
+    /// The touches that may still reach the copy, with their slot and route: forwarded and
+    /// held ones. A touch claimed at its down is never kept, and one claimed later is
+    /// forgotten: nothing of a claimed touch is ever written (only forwarded → claimed
+    /// exists), so with every touch claimed this stays empty and a commit only commits values.
     private var touches: [RoutedTouch] = []
 
     // The copy, as told.
@@ -66,13 +79,13 @@ struct PanelRouter {
 
     // Held frames, oldest first: one entry per held slot per frame it changed in.
     private var log: [HeldFrame] = []
-    private var logValues: [Int32] = []
     private var frameNumber = 0
 
     private struct RoutedTouch {
         var touch: TouchID
         var trackingID: Int32
         var slot: Int
+        /// Forwarded or held (claimed touches are not kept).
         var route: Route
         var loggedFrames = 0
     }
@@ -83,11 +96,12 @@ struct PanelRouter {
         var msc: Int32?
         var touch: TouchID
         var slot: Int
+        var values: SlotCodes
     }
 
-    /// A router for the panel whose stream is described by `stream` (the panel itself, or
-    /// the converted stream of a protocol A panel); nil for a panel without multitouch slots
-    /// or tracking ids, which routing does not handle.
+    /// How many touches the router keeps (forwarded and held ones): for tests.
+    var keptTouchCount: Int { touches.count }
+
     /// A router that routes nothing: the input stage's while touches are not routed.
     init() {
         copy = DeviceDescription(name: "", codes: [:], absInfo: [:])
@@ -98,12 +112,13 @@ struct PanelRouter {
         deviceCodes = []
         declaresDevice = []
         deviceValues = []
-        pending = []
-        committed = []
         copyValues = []
         copyOrder = []
     }
 
+    /// A router for the panel whose stream is described by `stream` (the panel itself, or
+    /// the converted stream of a protocol A panel); nil for a panel without multitouch slots
+    /// or tracking ids, which routing does not handle.
     init?(stream: DeviceDescription) {
         guard stream.absInfo[AbsCode.mtTrackingID] != nil else { return nil }
         copy = PanelCopy.description(of: stream)
@@ -124,8 +139,6 @@ struct PanelRouter {
         deviceValues = [Int32](repeating: 0, count: deviceCodes.count)
         var initial = [Int32](repeating: 0, count: slotCount * Self.codeCount)
         for slot in 0..<slotCount { initial[slot * Self.codeCount + Self.trackingOffset] = -1 }
-        pending = initial
-        committed = initial
         copyValues = initial
         copyOrder = [Int](repeating: -1, count: slotCount)
     }
@@ -134,23 +147,35 @@ struct PanelRouter {
 
     /// One raw event of the panel (a protocol A panel's: converted). A `SYN_REPORT` ends the
     /// frame; ``commit(into:)`` writes it once the engine's decisions are applied. Inlined
-    /// into the input stage: it runs for every raw event of a routed panel.
+    /// into the input stage: it runs for every raw event of a routed panel, so a per-slot
+    /// value, nearly every event, is one range test and one store, whatever its touch's route.
     @inline(__always)
     mutating func observe(_ event: RawEvent) {
-        if discarding {
+        if event.type == EventType.abs && readsSlots {
+            // Codes below the first per-slot one wrap around to large offsets.
+            let offset = Int(event.code &- Self.firstCode)
+            if offset < Self.codeCount {
+                slots.storePending(event.value, slot: currentSlot, offset: offset)
+                dirty |= currentBit
+            } else if event.code == AbsCode.mtSlot {
+                select(event.value)
+            }
+            // The legacy single-touch axes are recomputed for the copy.
+            return
+        }
+        observeOther(event)
+    }
+
+    /// ``observe(_:)`` for every event but an `EV_ABS` one while reading.
+    @inline(never)
+    private mutating func observeOther(_ event: RawEvent) {
+        if !readsSlots {
             // After SYN_DROPPED the kernel's events up to the next SYN_REPORT are incomplete:
             // the contact tracker discards them, and so does the copy.
-            if event.isFrameEnd { discarding = false }
+            if event.isFrameEnd { readsSlots = true }
             return
         }
         switch event.type {
-        case EventType.abs:
-            if event.code == AbsCode.mtSlot {
-                currentSlot = event.value >= 0 && Int(event.value) < slotCount ? Int(event.value) : -1
-            } else if event.code >= Self.firstCode && event.code < Self.firstCode + UInt16(Self.codeCount), currentSlot >= 0 {
-                pending[currentSlot * Self.codeCount + Int(event.code - Self.firstCode)] = event.value
-                dirty |= 1 &<< UInt64(currentSlot)
-            }
         case EventType.msc:
             if event.code == MscCode.timestamp { pendingMsc = event.value }
         case EventType.syn:
@@ -159,12 +184,30 @@ struct PanelRouter {
             } else if event.code == SynCode.dropped {
                 restorePending()
                 pendingMsc = nil
-                discarding = true
+                readsSlots = false
             }
         default:
-            // Keys and the legacy single-touch axes are recomputed for the copy.
+            // Keys are recomputed for the copy.
             break
         }
+    }
+
+    /// `ABS_MT_SLOT`: values go to slot `value` from now on, or to the scratch slot when it is
+    /// out of range (they are never committed).
+    @inline(__always)
+    private mutating func select(_ value: Int32) {
+        if UInt(bitPattern: Int(value)) < UInt(bitPattern: slotCount) {
+            currentSlot = Int(value)
+            currentBit = 1 &<< UInt64(truncatingIfNeeded: value)
+        } else {
+            currentSlot = PanelSlotTable.scratch
+            currentBit = 0
+        }
+    }
+
+    /// The tracking id pending in `slot`.
+    private mutating func pendingTrackingID(_ slot: Int) -> Int32 {
+        slots.update(slot) { $0.pending[Self.trackingOffset] }
     }
 
     /// After `SYN_DROPPED` on a live panel: the slots as the device has them now (nil: every
@@ -174,34 +217,35 @@ struct PanelRouter {
         restorePending()
         dirty = slotCount >= 64 ? ~0 : (1 &<< UInt64(slotCount)) &- 1
         pendingMsc = nil
-        discarding = false
+        readsSlots = true
         for slot in 0..<slotCount {
-            let base = slot * Self.codeCount
-            guard let snapshot else {
-                pending[base + Self.trackingOffset] = -1
-                continue
+            slots.update(slot) { values in
+                guard let snapshot else {
+                    values.pending[Self.trackingOffset] = -1
+                    return
+                }
+                let truth = slot < snapshot.slots.count ? snapshot.slots[slot] : .empty
+                values.pending[Self.trackingOffset] = truth.trackingID < 0 ? -1 : truth.trackingID
+                if let position = truth.position {
+                    values.pending[Int(AbsCode.mtPositionX - Self.firstCode)] = position.x
+                    values.pending[Int(AbsCode.mtPositionY - Self.firstCode)] = position.y
+                }
+                if let major = truth.touchMajor { values.pending[Int(AbsCode.mtTouchMajor - Self.firstCode)] = major }
+                if let pressure = truth.pressure { values.pending[Int(AbsCode.mtPressure - Self.firstCode)] = pressure }
+                values.pending[Self.toolOffset] = truth.toolType
             }
-            let truth = slot < snapshot.slots.count ? snapshot.slots[slot] : .empty
-            pending[base + Self.trackingOffset] = truth.trackingID < 0 ? -1 : truth.trackingID
-            if let position = truth.position {
-                pending[base + Int(AbsCode.mtPositionX - Self.firstCode)] = position.x
-                pending[base + Int(AbsCode.mtPositionY - Self.firstCode)] = position.y
-            }
-            if let major = truth.touchMajor { pending[base + Int(AbsCode.mtTouchMajor - Self.firstCode)] = major }
-            if let pressure = truth.pressure { pending[base + Int(AbsCode.mtPressure - Self.firstCode)] = pressure }
-            pending[base + Self.toolOffset] = truth.toolType
         }
-        if let snapshot { currentSlot = (0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0 }
+        if let snapshot { select(Int32((0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0)) }
         frameEnd = time
     }
 
     /// Forgets the values of a frame that will not be committed.
     private mutating func restorePending() {
-        var slots = dirty
-        while slots != 0 {
-            let slot = slots.trailingZeroBitCount
-            slots &= slots &- 1
-            for index in slot * Self.codeCount..<(slot + 1) * Self.codeCount { pending[index] = committed[index] }
+        var changed = dirty
+        while changed != 0 {
+            let slot = changed.trailingZeroBitCount
+            changed &= changed &- 1
+            slots.update(slot) { $0.pending = $0.committed }
         }
         dirty = 0
     }
@@ -217,7 +261,8 @@ struct PanelRouter {
 
     /// Applies the engine's route changes, in order, writing what they write at once: a
     /// forwarded held touch's frames (several touches forwarded together: their frames
-    /// merged in the order they were read), a pilfered touch's cancel.
+    /// merged in the order they were read), a pilfered touch's cancel. A touch that becomes
+    /// claimed is forgotten (``touches``).
     mutating func apply(_ changes: [RouteChange], into out: inout [RawEvent]) {
         var flushing: [TouchID] = []
         for change in changes {
@@ -232,23 +277,24 @@ struct PanelRouter {
             case .claimed, .dropped:
                 if !flushing.isEmpty { flush(&flushing, into: &out) }
                 guard touches[index].route == .held else { continue }
-                touches[index].route = .claimed
                 forgetLog(of: change.touch)
+                touches.remove(at: index)
             case .pilfered:
                 if !flushing.isEmpty { flush(&flushing, into: &out) }
                 guard touches[index].route == .forwarded else { continue }
-                touches[index].route = .claimed
                 cancel(slot: touches[index].slot, trackingID: touches[index].trackingID, at: change.time, into: &out)
+                touches.remove(at: index)
             }
         }
         if !flushing.isEmpty { flush(&flushing, into: &out) }
     }
 
-    /// A touch that begins takes the slot whose new tracking id is its contact.
+    /// A touch that begins forwarded or held takes the slot whose new tracking id is its
+    /// contact; one that begins claimed is not kept: nothing of it will reach the copy.
     private mutating func bind(_ change: RouteChange) -> Int? {
-        guard case .began(let route) = change.kind else { return nil }
+        guard case .began(let route) = change.kind, route != .claimed else { return nil }
         let id = Int32(truncatingIfNeeded: change.contact.rawValue)
-        for slot in 0..<slotCount where pending[slot * Self.codeCount + Self.trackingOffset] == id
+        for slot in 0..<slotCount where pendingTrackingID(slot) == id
             && !touches.contains(where: { $0.slot == slot && $0.trackingID == id }) {
             touches.append(RoutedTouch(touch: change.touch, trackingID: id, slot: slot, route: route))
             return touches.count - 1
@@ -259,7 +305,6 @@ struct PanelRouter {
     /// Writes the held frames of `flushing` (now forwarded), merged in frame order.
     private mutating func flush(_ flushing: inout [TouchID], into out: inout [RawEvent]) {
         var kept: [HeldFrame] = []
-        var keptValues: [Int32] = []
         var position = 0
         while position < log.count {
             let frame = log[position].frame
@@ -267,12 +312,10 @@ struct PanelRouter {
             var end = position
             while end < log.count && log[end].frame == frame {
                 let entry = log[end]
-                let base = end * Self.codeCount
                 if flushing.contains(entry.touch) {
-                    wrote = writeSlot(entry.slot, from: logValues[base..<base + Self.codeCount], at: entry.time, into: &out) || wrote
+                    wrote = writeSlot(entry.slot, from: entry.values, at: entry.time, into: &out) || wrote
                 } else {
                     kept.append(entry)
-                    keptValues.append(contentsOf: logValues[base..<base + Self.codeCount])
                 }
                 end += 1
             }
@@ -280,20 +323,12 @@ struct PanelRouter {
             position = end
         }
         log = kept
-        logValues = keptValues
         flushing.removeAll()
     }
 
     private mutating func forgetLog(of touch: TouchID) {
         guard log.contains(where: { $0.touch == touch }) else { return }
-        var kept: [HeldFrame] = []
-        var keptValues: [Int32] = []
-        for (position, entry) in log.enumerated() where entry.touch != touch {
-            kept.append(entry)
-            keptValues.append(contentsOf: logValues[position * Self.codeCount..<(position + 1) * Self.codeCount])
-        }
-        log = kept
-        logValues = keptValues
+        log.removeAll { $0.touch == touch }
     }
 
     /// libinput's cancel: the tool becomes a palm, then the contact lifts.
@@ -311,11 +346,28 @@ struct PanelRouter {
     // MARK: - The frame
 
     /// Commits the frame the last `SYN_REPORT` (or ``resynchronise(with:at:)``,
-    /// ``finish(at:)``) ended: forwarded touches' changes are written, held touches' logged.
+    /// ``finish(at:)``) ended: forwarded touches' changes are written, held touches' logged,
+    /// and the changed slots' values committed. With no forwarded or held touch (every touch
+    /// claimed, or none down) only the values are committed.
     mutating func commit(into out: inout [RawEvent]) {
         guard let time = frameEnd else { return }
         frameEnd = nil
         frameNumber &+= 1
+        if !touches.isEmpty { writeTouches(at: time, into: &out) }
+        // The changed slots' values, 64 bytes each.
+        var changed = dirty
+        while changed != 0 {
+            let slot = changed.trailingZeroBitCount
+            changed &= changed &- 1
+            slots.update(slot) { $0.committed = $0.pending }
+        }
+        dirty = 0
+        pendingMsc = nil
+    }
+
+    /// The forwarded and held touches' share of the frame that ends at `time`.
+    @inline(never)
+    private mutating func writeTouches(at time: Timestamp, into out: inout [RawEvent]) {
         // A forwarded contact whose slot now holds another contact (a resynchronisation's
         // snapshot, or a panel that reuses a slot without lifting first) lifts on the copy in a
         // frame of its own, as the kernel's `input_mt_report_slot_state` and libevdev's own
@@ -323,8 +375,9 @@ struct PanelRouter {
         // (libevdev: "double tracking ID"), and libinput then moves the old touch instead of
         // ending it.
         var lifted = false
-        for touch in touches where touch.route == .forwarded {
-            let now = pending[touch.slot * Self.codeCount + Self.trackingOffset]
+        for position in touches.indices where touches[position].route == .forwarded {
+            let touch = touches[position]
+            let now = pendingTrackingID(touch.slot)
             if now >= 0 && now != touch.trackingID {
                 lifted = write(slot: touch.slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || lifted
             }
@@ -335,15 +388,16 @@ struct PanelRouter {
         while position < touches.count {
             let touch = touches[position]
             let slot = touch.slot
-            let base = slot * Self.codeCount
-            let now = pending[base + Self.trackingOffset]
+            let values = slots.update(slot) { $0 }
+            let now = values.pending[Self.trackingOffset]
             if now != touch.trackingID {
                 // The contact ended (lifted, cancelled, or replaced by a new tracking id).
                 if touch.route == .forwarded {
                     let next = touches.first(where: { $0.slot == slot && $0.trackingID == now })
                     if now < 0 || next?.route == .forwarded {
-                        wrote = writeSlot(slot, from: pending[base..<base + Self.codeCount], at: time, into: &out) || wrote
+                        wrote = writeSlot(slot, from: values.pending, at: time, into: &out) || wrote
                     } else {
+                        // A claimed contact follows (not kept: see touches), or none.
                         wrote = write(slot: slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || wrote
                     }
                 } else if touch.route == .held {
@@ -354,57 +408,43 @@ struct PanelRouter {
             }
             switch touch.route {
             case .forwarded:
-                wrote = writeSlot(slot, from: pending[base..<base + Self.codeCount], at: time, into: &out) || wrote
+                wrote = writeSlot(slot, from: values.pending, at: time, into: &out) || wrote
             case .held:
-                if touches[position].loggedFrames == 0 || (dirty & (1 &<< UInt64(slot)) != 0
-                    && pending[base..<base + Self.codeCount] != committed[base..<base + Self.codeCount]) {
-                    logFrame(of: position, at: time)
+                if touches[position].loggedFrames == 0
+                    || (dirty & (1 &<< UInt64(slot)) != 0 && values.pending != values.committed) {
+                    logFrame(of: position, values: values.pending, at: time)
                 }
             case .claimed:
+                // Never kept (a claimed touch is forgotten).
                 break
             }
             position += 1
         }
         if wrote { endFrame(at: time, msc: pendingMsc, into: &out) }
-        // The changed slots, element by element: an assignment would share the buffer, and
-        // the next event would copy it.
-        var slots = dirty
-        while slots != 0 {
-            let slot = slots.trailingZeroBitCount
-            slots &= slots &- 1
-            for index in slot * Self.codeCount..<(slot + 1) * Self.codeCount { committed[index] = pending[index] }
-        }
-        dirty = 0
-        pendingMsc = nil
     }
 
     /// Keeps a held touch's slot values of this frame. Past ``RoutingLimits/heldFrames`` the
     /// frame replaces the touch's last one (what it waits with stays bounded).
-    private mutating func logFrame(of position: Int, at time: Timestamp) {
-        let slot = touches[position].slot
-        let base = slot * Self.codeCount
+    private mutating func logFrame(of position: Int, values: SlotCodes, at time: Timestamp) {
         if touches[position].loggedFrames >= RoutingLimits.heldFrames,
            let last = log.lastIndex(where: { $0.touch == touches[position].touch }) {
             log[last].time = time
             log[last].msc = pendingMsc
-            logValues.replaceSubrange(last * Self.codeCount..<(last + 1) * Self.codeCount,
-                                      with: pending[base..<base + Self.codeCount])
+            log[last].values = values
             return
         }
         touches[position].loggedFrames += 1
-        log.append(HeldFrame(frame: frameNumber, time: time, msc: pendingMsc, touch: touches[position].touch, slot: slot))
-        logValues.append(contentsOf: pending[base..<base + Self.codeCount])
+        log.append(HeldFrame(frame: frameNumber, time: time, msc: pendingMsc, touch: touches[position].touch,
+                             slot: touches[position].slot, values: values))
     }
 
     /// Writes the values of one slot that differ from the copy's: the tracking id first (a
     /// contact begins or ends), then the others in code order. Returns whether it wrote.
-    private mutating func writeSlot(_ slot: Int, from values: ArraySlice<Int32>, at time: Timestamp,
+    private mutating func writeSlot(_ slot: Int, from values: SlotCodes, at time: Timestamp,
                                     into out: inout [RawEvent]) -> Bool {
-        let start = values.startIndex
-        var wrote = write(slot: slot, offset: Self.trackingOffset, value: values[start + Self.trackingOffset],
-                          at: time, into: &out)
+        var wrote = write(slot: slot, offset: Self.trackingOffset, value: values[Self.trackingOffset], at: time, into: &out)
         for offset in 0..<Self.codeCount where offset != Self.trackingOffset {
-            wrote = write(slot: slot, offset: offset, value: values[start + offset], at: time, into: &out) || wrote
+            wrote = write(slot: slot, offset: offset, value: values[offset], at: time, into: &out) || wrote
         }
         return wrote
     }
