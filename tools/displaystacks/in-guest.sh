@@ -32,13 +32,16 @@ PIDS=()
 
 log() { echo "display-stacks: $*"; }
 
-# wait_for FILE PATTERN [COUNT]: until FILE has COUNT lines matching PATTERN.
+# wait_for FILE PATTERN [PID]: until FILE has a line matching PATTERN; fails at once when the
+# process PID (the one writing FILE) is gone.
 wait_for() {
-    local until=$((SECONDS + WAIT_SECONDS)) found
-    while :; do
-        found=$(grep -c -- "$2" "$1" 2>/dev/null)
-        [ "${found:-0}" -ge "${3:-1}" ] && return 0
-        [ "$SECONDS" -lt "$until" ] || { log "timed out waiting for '$2' in $1:"; tail -n 20 "$1" 2>&1 | sed 's/^/    /'; return 1; }
+    local until=$((SECONDS + WAIT_SECONDS))
+    until grep -q -- "$2" "$1" 2>/dev/null; do
+        if [ "$SECONDS" -ge "$until" ] || { [ -n "${3:-}" ] && ! kill -0 "$3" 2>/dev/null; }; then
+            log "no '$2' in $1${3:+ (process $3 $(kill -0 "$3" 2>/dev/null && echo running || echo gone))}:"
+            tail -n 20 "$1" 2>&1 | sed 's/^/    /'
+            return 1
+        fi
         sleep 0.2
     done
 }
@@ -61,6 +64,9 @@ mkdir -p /etc/udev/rules.d /run/gestured
 cp systemd/70-gestured-touchscreen.rules /etc/udev/rules.d/
 udevadm control --reload
 
+# Sockets and browser profiles live on the guest's tmpfs: OUT is a 9p share of the host's,
+# which takes no Unix socket.
+
 # start_routing DIR: the panel and gestured with its copy; sets PANEL, COPY.
 start_routing() {
     local d=$1
@@ -69,9 +75,9 @@ start_routing() {
     wait_for "$d/panel.out" '^node /dev/input/event' || return 1
     PANEL=$(sed -n 's/^node //p' "$d/panel.out")
     udevadm settle --timeout=60
-    "$G" run --config "$CONFIG" --device "$PANEL" --socket "$d/gestured.sock" --stdout > "$d/gestured.jsonl" 2> "$d/gestured.err" &
+    "$G" run --config "$CONFIG" --device "$PANEL" --socket /tmp/display-stacks-gestured.sock --stdout > "$d/gestured.jsonl" 2> "$d/gestured.err" &
     PIDS+=("$!")
-    wait_for "$d/gestured.err" "virtual panel created copy=/dev/input/event" || return 1
+    wait_for "$d/gestured.err" "virtual panel created copy=/dev/input/event" "$!" || return 1
     COPY=$(grep -o 'virtual panel created copy=/dev/input/event[0-9]*' "$d/gestured.err" | tail -n 1 | cut -d= -f2)
     udevadm settle --timeout=60
     libinput debug-events --device "$COPY" > "$d/libinput.txt" 2>&1 &
@@ -87,9 +93,10 @@ start_x() {
     rm -f /tmp/.X0-lock
     /usr/lib/xorg/Xorg :0 -config "$HERE/xorg.conf" -noreset -nolisten tcp -logfile "$d/Xorg.log" > "$d/Xorg.out" 2>&1 &
     PIDS+=("$!")
+    local xorg=$!
     export DISPLAY=:0
-    wait_for "$d/Xorg.log" "config/udev: Adding input device .*($COPY)" || return 1
-    wait_for "$d/Xorg.log" "$COPY: is tagged by udev as: Touchscreen" || return 1
+    wait_for "$d/Xorg.log" "config/udev: Adding input device .*($COPY)" $xorg || { tail -n 20 "$d/Xorg.out"; return 1; }
+    wait_for "$d/Xorg.log" "$(basename "$COPY") .*is tagged by udev as: Touchscreen" $xorg || return 1
     local until=$((SECONDS + WAIT_SECONDS))
     until xinput list > "$d/xinput-list.txt" 2>&1; do
         [ "$SECONDS" -lt "$until" ] || { log "X did not answer xinput list"; return 1; }
@@ -101,8 +108,8 @@ start_x() {
 start_chromium() {
     local d=$1; shift
     "$@" chromium --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
-        --disable-dev-shm-usage --user-data-dir="$d/profile" --remote-debugging-port=$CDP_PORT \
-        --kiosk "$PAGE" > "$d/chromium.out" 2>&1 &
+        --disable-dev-shm-usage --user-data-dir=/tmp/display-stacks-profile --remote-debugging-port=$CDP_PORT \
+        --window-position=0,0 --window-size=1920,1080 --kiosk "$PAGE" > "$d/chromium.out" 2>&1 &
     PIDS+=("$!")
     "$PYTHON" "$HERE/cdp.py" wait $CDP_PORT "$WAIT_SECONDS"
 }
@@ -138,7 +145,7 @@ play() {
 
 run() {
     local name=$1 d=$OUT/$1 started=$SECONDS
-    rm -rf "$d"; mkdir -p "$d"
+    rm -rf "$d" /tmp/display-stacks-profile; mkdir -p "$d"
     log "$name: starting"
     start_routing "$d" || return 1
     case $name in
