@@ -22,11 +22,13 @@ PYTHON=/usr/bin/python3
 UPANEL=$(readlink -f tools/vmtest/uinput-panel.py)
 CONFIG=$HERE/late-claim.json5
 RECORDING=${RECORDING:-$OUT/late-claim.evemu}
-PAGE=file://$HERE/page.html
+# The page as a file anyone can read (cage runs Chromium as nobody; the package root may be
+# closed to it).
+PAGE=file:///tmp/display-stacks-page/page.html
 CDP_PORT=9222
 # How long to wait for what should come (a node, a log line, a browser's page), on the clock:
 # Chromium takes a minute or more to start under software emulation on a busy host.
-WAIT_SECONDS=${WAIT_SECONDS:-240}
+WAIT_SECONDS=${WAIT_SECONDS:-600}
 export SYSTEMD_IGNORE_CHROOT=1
 PIDS=()
 
@@ -54,6 +56,8 @@ stop_all() {
     PIDS=()
 }
 
+mkdir -p /tmp/display-stacks-page && install -m 644 "$HERE/page.html" /tmp/display-stacks-page/
+chmod 755 /tmp/display-stacks-page
 # The guest has no network but loopback (DevTools), and a tmpfs /dev/shm (Chromium, Xorg).
 ip link set lo up
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
