@@ -39,7 +39,7 @@ mkdir -p "$OUT"
   dpkg-query -W -f='${Package} ${Version}\n' libinput10 xserver-xorg-core xserver-xorg-input-libinput cage libwlroots10 chromium seatd
 } > "$OUT/versions.txt"
 set +e
-VM_MEM=${VM_MEM:-3G} VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_RW_DIR=$OUT \
+VM_MEM=${VM_MEM:-5G} VM_TIMEOUT=${VM_TIMEOUT:-2400} VM_RW_DIR=$OUT \
     tools/vmtest/vm-run.sh tools/displaystacks/in-guest.sh "$OUT" "$@"
 status=$?
 set -e

@@ -56,9 +56,10 @@ def main():
         problem = "not tried"
         while time.monotonic() < deadline:
             try:
-                if evaluate(port, "document.readyState === 'complete' && (window.stacksLog || []).length > 0"):
+                state = evaluate(port, "[location.href, document.readyState, (window.stacksLog || []).length].join(' ')")
+                if state.endswith(" complete 1") or (" complete " in state and not state.endswith(" 0")):
                     return 0
-                problem = "the page has not logged ready"
+                problem = f"the page has not logged ready (address, document state, entries: {state})"
             except (OSError, LookupError, RuntimeError, wsclient.Closed) as error:
                 problem = str(error)
             time.sleep(1)

@@ -26,6 +26,12 @@ RECORDING=${RECORDING:-$OUT/late-claim.evemu}
 # closed to it).
 PAGE=file:///tmp/display-stacks-page/page.html
 CDP_PORT=9222
+# Chromium with as few processes and background services as it takes to show one page: the
+# emulated guest is slow, and a service that crashes there (the network service did) can keep
+# the page from loading. No sandbox: the guest's job runs as root.
+CHROMIUM_FLAGS="--no-sandbox --disable-gpu --in-process-gpu --no-first-run --no-default-browser-check
+    --disable-dev-shm-usage --disable-extensions --disable-background-networking --disable-component-update
+    --disable-sync --disable-features=Translate,MediaRouter,OptimizationHints,OnDeviceModelPerformanceParams"
 # How long to wait for what should come (a node, a log line, a browser's page), on the clock:
 # Chromium takes a minute or more to start under software emulation on a busy host.
 WAIT_SECONDS=${WAIT_SECONDS:-600}
@@ -108,11 +114,10 @@ start_x() {
     done
 }
 
-# start_chromium DIR [ARGS...]: Chromium showing page.html; waits until the page is ready.
+# start_chromium DIR: Chromium on X showing page.html; waits until the page is ready.
 start_chromium() {
-    local d=$1; shift
-    "$@" chromium --no-sandbox --disable-gpu --no-first-run --no-default-browser-check \
-        --disable-dev-shm-usage --user-data-dir=/tmp/display-stacks-profile --remote-debugging-port=$CDP_PORT \
+    local d=$1
+    chromium $CHROMIUM_FLAGS --user-data-dir=/tmp/display-stacks-profile --remote-debugging-port=$CDP_PORT \
         --window-position=0,0 --window-size=1920,1080 --kiosk "$PAGE" > "$d/chromium.out" 2>&1 &
     PIDS+=("$!")
     "$PYTHON" "$HERE/cdp.py" wait $CDP_PORT "$WAIT_SECONDS"
@@ -132,8 +137,7 @@ start_cage() {
         WLR_BACKENDS=headless,libinput WLR_RENDERER=pixman WLR_HEADLESS_OUTPUTS=1 \
         WAYLAND_DEBUG=client \
         setpriv --reuid=nobody --regid=nogroup --clear-groups \
-        cage -d -- chromium --ozone-platform=wayland --no-sandbox --disable-gpu --no-first-run \
-        --no-default-browser-check --disable-dev-shm-usage --user-data-dir="$home/profile" \
+        cage -d -- chromium --ozone-platform=wayland $CHROMIUM_FLAGS --user-data-dir="$home/profile" \
         --remote-debugging-port=$CDP_PORT --kiosk "$PAGE" > "$d/cage.out" 2>&1 &
     PIDS+=("$!")
     "$PYTHON" "$HERE/cdp.py" wait $CDP_PORT "$WAIT_SECONDS"
