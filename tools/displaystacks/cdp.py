@@ -4,9 +4,16 @@
 Used by tools/displaystacks/in-guest.sh (scripts/display-stacks.sh). Standard library only, with
 the project's own WebSocket client (Tests/WebBridgeTests/web/wsclient.py).
 
-  cdp.py wait PORT SECONDS    until the page (page.html) has loaded and logged "ready"; exit 1
-                              if it has not within SECONDS
+  cdp.py load PORT FILE SECONDS
+                              writes FILE (page.html) into the browser's first tab (started on
+                              about:blank) and waits until it has logged "ready"; exit 1 if it
+                              has not within SECONDS
   cdp.py log PORT             prints the page's log, one JSON object a line
+
+The page is written into the tab (document.write) rather than loaded from a file: in the
+emulated guest Chromium's network service crashed and restarted now and then, and a file://
+navigation then never committed (the tab stayed on about:blank); a document written by script
+needs no loader.
 """
 import json
 import os
@@ -21,11 +28,11 @@ HOST = "127.0.0.1"
 
 
 def page_socket(port):
-    """The WebSocket path of the tab showing page.html, or None while there is none."""
+    """The WebSocket path of the browser's first tab, or None while there is none."""
     with urllib.request.urlopen(f"http://{HOST}:{port}/json/list", timeout=10) as reply:
         targets = json.load(reply)
     for target in targets:
-        if target.get("type") == "page" and target.get("url", "").endswith("/page.html"):
+        if target.get("type") == "page" and not target.get("url", "").startswith("chrome"):
             return target["webSocketDebuggerUrl"].split(f":{port}", 1)[1]
     return None
 
@@ -51,19 +58,23 @@ def evaluate(port, expression):
 
 def main():
     command, port = sys.argv[1], int(sys.argv[2])
-    if command == "wait":
-        deadline = time.monotonic() + float(sys.argv[3])
+    if command == "load":
+        html = open(sys.argv[3]).read()
+        deadline = time.monotonic() + float(sys.argv[4])
         problem = "not tried"
+        written = False
         while time.monotonic() < deadline:
             try:
-                state = evaluate(port, "[location.href, document.readyState, (window.stacksLog || []).length].join(' ')")
-                if state.endswith(" complete 1") or (" complete " in state and not state.endswith(" 0")):
+                if not written:
+                    written = evaluate(port, f"document.open(); document.write({json.dumps(html)}); document.close(); true")
+                state = evaluate(port, "[document.readyState, (window.stacksLog || []).length].join(' ')")
+                if state.split(" ")[1] != "0":
                     return 0
-                problem = f"the page has not logged ready (address, document state, entries: {state})"
+                problem = f"the page has not logged ready (document state, entries: {state})"
             except (OSError, LookupError, RuntimeError, wsclient.Closed) as error:
                 problem = str(error)
             time.sleep(1)
-        print(f"cdp.py: the page was not ready on port {port} within {sys.argv[3]} s: {problem}", file=sys.stderr)
+        print(f"cdp.py: the page was not ready on port {port} within {sys.argv[4]} s: {problem}", file=sys.stderr)
         return 1
     if command == "log":
         for entry in json.loads(evaluate(port, "JSON.stringify(window.stacksLog)")):

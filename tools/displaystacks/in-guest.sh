@@ -22,9 +22,7 @@ PYTHON=/usr/bin/python3
 UPANEL=$(readlink -f tools/vmtest/uinput-panel.py)
 CONFIG=$HERE/late-claim.json5
 RECORDING=${RECORDING:-$OUT/late-claim.evemu}
-# The page as a file anyone can read (cage runs Chromium as nobody; the package root may be
-# closed to it).
-PAGE=file:///tmp/display-stacks-page/page.html
+# Chromium starts on about:blank; cdp.py writes page.html into its tab.
 CDP_PORT=9222
 # Chromium with as few processes and background services as it takes to show one page: the
 # emulated guest is slow, and a service that crashes there (the network service did) can keep
@@ -62,8 +60,6 @@ stop_all() {
     PIDS=()
 }
 
-mkdir -p /tmp/display-stacks-page && install -m 644 "$HERE/page.html" /tmp/display-stacks-page/
-chmod 755 /tmp/display-stacks-page
 # The guest has no network but loopback (DevTools), and a tmpfs /dev/shm (Chromium, Xorg).
 ip link set lo up
 mkdir -p /dev/shm && mount -t tmpfs tmpfs /dev/shm
@@ -118,9 +114,9 @@ start_x() {
 start_chromium() {
     local d=$1
     chromium $CHROMIUM_FLAGS --user-data-dir=/tmp/display-stacks-profile --remote-debugging-port=$CDP_PORT \
-        --window-position=0,0 --window-size=1920,1080 --kiosk "$PAGE" > "$d/chromium.out" 2>&1 &
+        --window-position=0,0 --window-size=1920,1080 --kiosk about:blank > "$d/chromium.out" 2>&1 &
     PIDS+=("$!")
-    "$PYTHON" "$HERE/cdp.py" wait $CDP_PORT "$WAIT_SECONDS"
+    "$PYTHON" "$HERE/cdp.py" load $CDP_PORT "$HERE/page.html" "$WAIT_SECONDS"
 }
 
 # start_cage DIR: seatd, then cage (as nobody: it refuses to run as root) running Chromium on
@@ -138,9 +134,9 @@ start_cage() {
         WAYLAND_DEBUG=client \
         setpriv --reuid=nobody --regid=nogroup --clear-groups \
         cage -d -- chromium --ozone-platform=wayland $CHROMIUM_FLAGS --user-data-dir="$home/profile" \
-        --remote-debugging-port=$CDP_PORT --kiosk "$PAGE" > "$d/cage.out" 2>&1 &
+        --remote-debugging-port=$CDP_PORT --kiosk about:blank > "$d/cage.out" 2>&1 &
     PIDS+=("$!")
-    "$PYTHON" "$HERE/cdp.py" wait $CDP_PORT "$WAIT_SECONDS"
+    "$PYTHON" "$HERE/cdp.py" load $CDP_PORT "$HERE/page.html" "$WAIT_SECONDS"
 }
 
 # play DIR: the session on the panel, then time for the stack to deliver what is queued.
