@@ -8,7 +8,7 @@ WAYLAND_DEBUG wl_touch events, the page's event log) is cut into episodes where 
 GAP_SECONDS pass without an event (the session's episodes are 3 s apart, its events within
 0.4 s of each other), and each episode printed as its events in order, repeated events folded
 ("TOUCH_MOTION x4"). The session's episodes (late-claim.touches): 1 tap, 2 one finger claimed
-late, 3 tap, 4 three fingers claimed late, 5 tap.
+late, 3 tap, 4 three fingers claimed late, 5 tap, 6 a short drag claimed late.
 """
 import json
 import os
@@ -16,7 +16,8 @@ import re
 import sys
 
 GAP_SECONDS = 1.5
-EPISODES = ["1 tap", "2 one finger claimed late", "3 tap", "4 three fingers claimed late", "5 tap"]
+EPISODES = ["1 tap", "2 one finger claimed late", "3 tap", "4 three fingers claimed late", "5 tap",
+            "6 short drag claimed late"]
 
 
 # Each reader gives (seconds, label, touch, change): change is +1 when the touch begins, -1
