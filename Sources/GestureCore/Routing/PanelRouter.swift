@@ -11,7 +11,8 @@
 /// - a held touch's frames are kept with their times and written, in order, when it is
 ///   forwarded (dropped when it is claimed or cancelled);
 /// - a touch claimed late is cancelled on the copy as libinput reads a cancel: its tool type
-///   becomes `MT_TOOL_PALM` in one frame, its tracking id -1 in the next;
+///   becomes `MT_TOOL_PALM` in one frame; in the next its tool is given back and its tracking
+///   id becomes -1;
 /// - `BTN_TOUCH`, `BTN_TOOL_FINGER` … `BTN_TOOL_QUINTTAP` and the single-touch emulation
 ///   `ABS_X`/`ABS_Y`/`ABS_PRESSURE` are recomputed over the touches on the copy, by the
 ///   kernel's rule (`input_mt_report_finger_count`, `input_mt_report_pointer_emulation`: the
@@ -331,14 +332,21 @@ struct PanelRouter {
         log.removeAll { $0.touch == touch }
     }
 
-    /// libinput's cancel: the tool becomes a palm, then the contact lifts.
+    /// libinput's cancel: the tool becomes a palm, then the contact lifts, its tool given back
+    /// (the panel's, a finger) in the lift's frame, before the tracking id. libinput
+    /// (`fallback_process_touch`) takes a new contact for a palm when its slot's tool is still
+    /// a palm as the new tracking id is read, and ignores it to its end: without the tool given
+    /// back, the next touch in that slot would never reach the desktop. A palm's lift, whatever
+    /// its tool, is no `TOUCH_UP` (docs/routing.md, "What a late claim becomes").
     private mutating func cancel(slot: Int, trackingID: Int32, at time: Timestamp, into out: inout [RawEvent]) {
         let base = slot * Self.codeCount
         guard copyValues[base + Self.trackingOffset] == trackingID else { return }
         if write(slot: slot, offset: Self.toolOffset, value: ToolType.palm, at: time, into: &out) {
             endFrame(at: time, msc: nil, into: &out)
         }
-        if write(slot: slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) {
+        var lifted = write(slot: slot, offset: Self.toolOffset, value: slots.update(slot) { $0.pending[Self.toolOffset] }, at: time, into: &out)
+        lifted = write(slot: slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || lifted
+        if lifted {
             endFrame(at: time, msc: nil, into: &out)
         }
     }

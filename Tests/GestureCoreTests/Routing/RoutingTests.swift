@@ -107,13 +107,40 @@ struct RoutingTests {
         script.up(slot: 1)
         #expect(script.takeRoutes() == ["#1 began forwarded", "#2 began forwarded", "#1 pilfered", "#2 pilfered"])
         // The pan begins in the frame at 40 ms: each finger's tool becomes a palm, then it
-        // lifts; nothing of either reaches the copy afterwards.
+        // lifts with its tool given back (a finger); nothing of either reaches the copy
+        // afterwards.
         #expect(script.takePanel() == [
             "40 ABS_MT_TOOL_TYPE 2", "40 SYN",
-            "40 ABS_MT_TRACKING_ID -1", "40 SYN",
+            "40 ABS_MT_TOOL_TYPE 0", "40 ABS_MT_TRACKING_ID -1", "40 SYN",
             "40 ABS_MT_SLOT 1", "40 ABS_MT_TOOL_TYPE 2", "40 SYN",
-            "40 ABS_MT_TRACKING_ID -1", "40 BTN_TOUCH 0", "40 SYN",
+            "40 ABS_MT_TOOL_TYPE 0", "40 ABS_MT_TRACKING_ID -1", "40 BTN_TOUCH 0", "40 SYN",
         ])
+    }
+
+    /// libinput takes a new contact in a slot whose tool is still a palm as its tracking id is
+    /// read for a palm, and ignores it to its end (`fallback_process_touch`): after a late
+    /// claim, the next touch in each of its slots must begin on the copy with a finger's tool
+    /// already there, whichever way it reaches the copy (forwarded at once, or held then
+    /// forwarded).
+    @Test(arguments: [(Int32(300), "forwarded at once"), (Int32(700), "held, then forwarded")])
+    func aTouchAfterALateClaimBeginsInItsSlotAsAFinger(y: Int32, _ how: String) throws {
+        var script = try RoutingScript(Self.kiosk(hold: HoldRule(seconds: 0.05),
+                                                  pageRecognizers: [Self.twoFingerPan(claims: true)]))
+        script.down(slot: 0, id: 20, 300, 300)
+        script.down(slot: 1, id: 21, 600, 300)
+        script.frame([EventScript.slot(0), EventScript.y(340), EventScript.slot(1), EventScript.y(340)])
+        script.frame([EventScript.slot(0), EventScript.y(380), EventScript.slot(1), EventScript.y(380)])
+        script.up(slot: 0)
+        script.up(slot: 1)
+        #expect(script.takeRoutes().suffix(2) == ["#1 pilfered", "#2 pilfered"])
+        _ = script.takePanel()
+        script.down(slot: 1, id: 22, 500, y)
+        script.wait(100)
+        script.up(slot: 1)
+        let panel = script.takePanel()
+        #expect(panel.contains { $0.hasSuffix(" ABS_MT_TRACKING_ID 22") }, "\(how): the touch reached the copy")
+        #expect(!panel.contains { $0.contains("ABS_MT_TOOL_TYPE") }, "\(how): \(panel)")
+        #expect(panel.contains { $0.hasSuffix(" ABS_MT_TRACKING_ID -1") }, "\(how): the touch lifted on the copy")
     }
 
     @Test func aRecognizerThatDoesNotClaimLeavesForwardedTouchesForwarded() throws {
