@@ -391,8 +391,11 @@ public struct GesturePipeline {
     /// is made again here, with the same result.
     public mutating func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String, at time: Timestamp) {
         currentTime = max(currentTime, time)
-        engine.replaceLayout(prepared)
+        // What the replacement sets off (deadlines due, recognizers it disables) comes first.
+        engine.replaceLayout(prepared, at: currentTime, into: &events)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
+        emitEngineEvents()
         emit(.layout(time: currentTime, revision: revision, message: message))
         takeReleased()
     }

@@ -222,7 +222,7 @@ struct InvariantTests {
                 let replacement = try ViewTree(root: Self.randomLayout(&rng, prefix: "L\(layouts).",
                                                                         exclusiveTouch: exclusiveTouch))
                 allow(replacement)
-                engine.replaceLayout(replacement)
+                engine.replaceLayout(replacement, at: Timestamp(microseconds: now), into: &events)
                 tree = replacement
             }
             for change in changes {
