@@ -77,7 +77,7 @@ extension SchemaReader {
             let keyPath = Self.path(path, parameter.name)
             switch parameter.slot {
             case .count(let slot):
-                let range = LayoutValidator.countRange(parameter.name)
+                let range = LayoutValidator.countRange(parameter.name, of: kind)
                 parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of "
                     + (parameter.name == "taps" ? "taps" : "touches") + " from \(range.lowerBound) to \(range.upperBound)")
             case .seconds(let slot):

@@ -112,11 +112,20 @@ public struct Engine {
         #endif
     }
 
-    /// Replaces the layout. Touches already down keep their views and recognizers (SPEC 9).
+    /// Replaces the layout at `time`, between two frames. Touches already down keep their
+    /// views and recognizers (docs/protocol.md), except that a recognizer the new layout
+    /// disables is cancelled if it began and fails if not (``GestureArena/disable(_:at:events:cancellations:)``).
     /// Makes the new layout's recognizers here: a driver with an event loop prepares them
-    /// elsewhere and calls ``replaceLayout(_:)-(PreparedLayout)``.
-    public mutating func replaceLayout(_ newTree: ViewTree) {
-        replaceLayout(PreparedLayout(tree: newTree, basis: basis))
+    /// elsewhere and calls ``replaceLayout(_:at:into:)-(PreparedLayout,_,inout EngineEvents)``.
+    public mutating func replaceLayout(_ newTree: ViewTree, at time: Timestamp, into events: inout [EngineEvent]) {
+        replaceLayout(PreparedLayout(tree: newTree, basis: basis), at: time, into: &events)
+    }
+
+    /// ``replaceLayout(_:at:into:)-(PreparedLayout,_,inout EngineEvents)``, its events made as values.
+    public mutating func replaceLayout(_ prepared: PreparedLayout, at time: Timestamp, into events: inout [EngineEvent]) {
+        var collected = takeScratch()
+        replaceLayout(prepared, at: time, into: &collected)
+        hand(&collected, to: &events)
     }
 
     /// What a layout's recognizers are made with now: the settings and the screen.
@@ -124,16 +133,32 @@ public struct Engine {
         PreparedLayout.Basis(settings: settings, screen: arena.context.screen)
     }
 
-    /// Replaces the layout with one prepared away from the loop. Touches already down keep
-    /// their views and recognizers (docs/protocol.md). A layout prepared for settings or a screen that
-    /// have changed since (``reconfigure(settings:screen:)``) is made again here, so what it
-    /// does never depends on when it was prepared.
-    public mutating func replaceLayout(_ prepared: PreparedLayout) {
+    /// Replaces the layout at `time` with one prepared away from the loop. Deadlines due by
+    /// `time` fire first, as before a frame; then the recognizers the new layout disables are
+    /// cancelled or fail, with what that sets off (held deliveries released, waiting
+    /// recognizers going ahead), in the old layout; then the new layout is installed. Touches
+    /// already down keep their views and recognizers (docs/protocol.md). A layout prepared
+    /// for settings or a screen that have changed since (``reconfigure(settings:screen:)``) is
+    /// made again here, so what it does never depends on when it was prepared.
+    public mutating func replaceLayout(_ prepared: PreparedLayout, at time: Timestamp, into events: inout EngineEvents) {
         guard prepared.basis == basis else {
-            replaceLayout(PreparedLayout(tree: prepared.tree, basis: basis))
+            replaceLayout(PreparedLayout(tree: prepared.tree, basis: basis), at: time, into: &events)
             return
         }
+        fireDeadlines(upTo: time, into: &events)
+        disable(prepared, at: time, into: &events)
         install(prepared)
+    }
+
+    /// The disabling half of ``replaceLayout(_:at:into:)-(PreparedLayout,_,inout EngineEvents)``:
+    /// its verdicts settle the deliveries as a frame's do, against the layout still in force.
+    private mutating func disable(_ prepared: PreparedLayout, at time: Timestamp, into events: inout EngineEvents) {
+        guard !prepared.disabledIDs.isEmpty else { return }
+        inputs.removeAll(keepingCapacity: true)
+        cancellations.removeAll(keepingCapacity: true)
+        arena.disable(prepared, at: time, events: &events, cancellations: &cancellations)
+        if routing != nil { updateRoutes(at: time) }
+        settleDeliveries(at: time, into: &events)
     }
 
     private mutating func install(_ prepared: PreparedLayout) {

@@ -106,6 +106,42 @@ struct GestureArena {
         install(prepared)
     }
 
+    /// Cancels or fails, before `prepared` is installed, every recognizer in play that the
+    /// new layout disables: a recognizer whose id `prepared` has with `enabled: false`. Apple
+    /// (`isEnabled`): "If you change this property to false while a gesture recognizer is
+    /// currently recognizing a gesture, the gesture recognizer transitions to a cancelled
+    /// state." One that began is cancelled (its touches stay cancelled in their views, as
+    /// after any cancelled gesture: they were cancelled when it began); one still possible
+    /// fails, which releases the deliveries it held and lets those that required it to fail go
+    /// ahead. Either way it takes no more input until all its touches have ended. Only the
+    /// recognizers in play are looked at, and only when the new layout disables any.
+    mutating func disable(_ prepared: PreparedLayout, at time: Timestamp, events: inout EngineEvents,
+                          cancellations: inout [Cancellation]) {
+        guard !prepared.disabledIDs.isEmpty else { return }
+        count(visits: inPlay.count)
+        // A cascade may change who is in play: the recognizers to disable are listed first.
+        let start = lists.count
+        for position in 0..<inPlay.count {
+            let index = inPlay.members[position]
+            if slots[index].spec.enabled && prepared.disabledIDs.contains(slots[index].spec.id) { lists.append(index) }
+        }
+        // An older layout's first, each in the order of its layout, as deadlines fire.
+        let ages = slots.ages
+        lists[start...].sort { SlotBanks.precedes($0, $1, ages: ages) }
+        for position in start..<lists.count {
+            let index = lists[position]
+            switch slots[index].state {
+            case .possible:
+                run(.fail(index), at: time, events: &events, cancellations: &cancellations)
+            case .began, .changed:
+                transition(index, to: .cancelled, at: time, events: &events)
+            case .recognized, .ended, .cancelled, .failed:
+                break
+            }
+        }
+        lists.removeLast(lists.count - start)
+    }
+
     /// The recognizers dropped and the trees replaced since the driver last took them
     /// (``takeReleased()``): where they are freed is the driver's to choose.
     private var released = ReleasedStorage()

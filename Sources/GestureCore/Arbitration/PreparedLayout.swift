@@ -30,6 +30,10 @@ public struct PreparedLayout: Sendable {
     let viewStarts: [Int]
     /// Recognizers looked at while making the lists (``GestureArena/visits``, added when installed).
     let visits: Int
+    /// The ids of the layout's disabled recognizers: a recognizer of this id that is
+    /// recognizing when the layout comes is cancelled, one that has not begun fails
+    /// (``GestureArena/disable(_:at:events:cancellations:)``).
+    let disabledIDs: Set<String>
 
     /// Makes the recognizers of `tree` for `basis`: linear in the recognizers and the entries
     /// of their lists.
@@ -44,8 +48,10 @@ public struct PreparedLayout: Sendable {
         var slots: [RecognizerSlot] = []
         slots.reserveCapacity(tree.recognizers.count)
         var indexByID: [String: Int] = [:]
+        var disabledIDs: Set<String> = []
         for (offset, entry) in tree.recognizers.enumerated() {
             indexByID[entry.spec.id] = offset
+            if !entry.spec.enabled { disabledIDs.insert(entry.spec.id) }
             slots.append(RecognizerSlot(spec: entry.spec, tree: tree, view: entry.view,
                                         parameters: basis.settings.resolved(entry.spec), context: context))
         }
@@ -74,6 +80,7 @@ public struct PreparedLayout: Sendable {
         }
         self.slots = slots
         self.visits = visits
+        self.disabledIDs = disabledIDs
     }
 
     /// The recognizers the layout has.

@@ -66,10 +66,15 @@ struct RecognizerSlot: Sendable {
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
         claims = spec.claims ?? false
-        if case .tap(let tap) = parameters {
+        switch parameters {
+        case .tap(let tap):
             yieldsToControls = tap.taps == 1 && tap.touches == 1
             liftedTouchLimit = max(1, tap.taps * tap.touches)
-        } else {
+        case .longPress(let longPress):
+            // Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.
+            yieldsToControls = false
+            liftedTouchLimit = max(LayoutLimits.touches.upperBound, longPress.taps * longPress.touches)
+        case .pan, .swipe, .pinch, .rotation, .edgePan:
             yieldsToControls = false
             liftedTouchLimit = LayoutLimits.touches.upperBound
         }

@@ -36,10 +36,17 @@
 /// | touching               | id -1                        | up                 | empty                      |
 /// | touching               | new id ≥ 0 (no -1 between)   | up, then as empty  | as from empty              |
 /// | ignored                | new id                       | as from empty      | as from empty              |
+/// | any                    | an id ≥ 0 set, then -1 (b)   | (its ending), down, up | empty                  |
 ///
 /// (a) at the slot's last known position when the frame brings none. A contact's moves are
 /// mapped onto the screen it began on: a new screen (`screen.set`) is for contacts that begin
 /// afterwards.
+///
+/// (b) a finger that touched and lifted between two `SYN_REPORT`s (a fast tap on a panel that
+/// reports at a low rate): a new tracking id was written in the frame and the frame ends with
+/// -1, so only the -1 is left to compare. It goes down and up in the same frame, so that a tap
+/// can recognize (docs/decisions.md § A contact down and up in one frame); palms and
+/// duplicate ids are ignored as for any contact.
 ///
 /// `reconcile(with:at:)` applies the same table with `cancel` instead of `up`; `finish(at:)`
 /// cancels every touching slot and empties them all.
@@ -139,6 +146,9 @@ public struct ContactTracker: Sendable {
         /// Whether the contact's screen (`slotScreens`) is the mapping's screen, which `mapper`
         /// maps onto: false only for a contact that began before a screen change.
         var onCurrentScreen = true
+        /// The last tracking id ≥ 0 written since the last commit; valid while the slot's bit
+        /// is in ``ContactTracker/started`` (row (b) of the table).
+        var startedInFrame: Int32 = -1
     }
 
     private let slotCount: Int
@@ -149,6 +159,9 @@ public struct ContactTracker: Sendable {
     /// (``maximumSlots`` is 64): a frame visits only those, in slot order, and a frame that
     /// changed nothing costs one comparison.
     private var dirty: UInt64 = 0
+    /// The slots to which a tracking id ≥ 0 was written since the last commit (a contact
+    /// starting): a subset of `dirty`, read only for slots that begin or end a contact.
+    private var started: UInt64 = 0
     /// The screen each slot's contact began on, which maps it until it ends.
     private var slotScreens: [ScreenGeometry]
     /// `mapping` onto its own screen, worked out once: it maps every contact that began on the
@@ -375,7 +388,12 @@ public struct ContactTracker: Sendable {
     private mutating func processContactAbs(_ event: RawEvent) {
         let value = event.value
         switch event.code {
-        case AbsCode.mtTrackingID: updateCurrentSlot { $0.trackingID = value < 0 ? -1 : value }
+        case AbsCode.mtTrackingID:
+            updateCurrentSlot { $0.trackingID = value < 0 ? -1 : value }
+            if value >= 0 {
+                slots.updateUnchecked(currentSlot) { $0.startedInFrame = value }
+                started |= currentBit
+            }
         case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = value }
         case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = value }
         case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = value }
@@ -410,6 +428,10 @@ public struct ContactTracker: Sendable {
         // Multitouch: BTN_TOUCH and BTN_TOOL_* only summarise the slots.
         if !multitouch && event.code == KeyCode.btnTouch {
             updateSlot(0) { $0.trackingID = event.value != 0 ? 0 : -1 }
+            if event.value != 0 {
+                slots.update(0) { $0.startedInFrame = 0 }
+                started |= 1
+            }
         }
     }
 
@@ -430,6 +452,7 @@ public struct ContactTracker: Sendable {
     private mutating func discardPendingValues() {
         var remaining = dirty
         dirty = 0
+        started = 0
         while remaining != 0 {
             let slot = remaining.trailingZeroBitCount
             remaining &= remaining &- 1
@@ -450,6 +473,7 @@ public struct ContactTracker: Sendable {
         if remaining != 0 {
             commitTransitions(of: remaining, at: time)
         }
+        started = 0
         return changes.isEmpty ? nil : TouchFrame(time: time, changes: changes)
     }
 
@@ -544,6 +568,8 @@ public struct ContactTracker: Sendable {
         case .empty:
             if new.trackingID >= 0 {
                 begin(slot: slot, at: time)
+            } else if let id = startedInFrame(slot) {
+                flash(slot: slot, trackingID: id, at: time)
             } else if new.x != old.x || new.y != old.y {
                 report(.valuesWithoutContact(time: time, slot: slot))
             }
@@ -556,6 +582,8 @@ public struct ContactTracker: Sendable {
                 slots.update(slot) { $0.phase = .empty }
                 if new.trackingID >= 0 {
                     begin(slot: slot, at: time)
+                } else if let id = startedInFrame(slot), id != old.trackingID {
+                    flash(slot: slot, trackingID: id, at: time)
                 }
             } else {
                 // The same contact, now a palm (the fast path took every other case).
@@ -567,15 +595,34 @@ public struct ContactTracker: Sendable {
                 slots.update(slot) { $0.phase = .empty }
                 if new.trackingID >= 0 {
                     begin(slot: slot, at: time)
+                } else if let id = startedInFrame(slot), id != trackingID {
+                    flash(slot: slot, trackingID: id, at: time)
                 }
             }
         }
     }
 
+    /// The tracking id that started a contact in `slot` during the frame being committed, if
+    /// one did (row (b) of the table).
+    private mutating func startedInFrame(_ slot: Int) -> Int32? {
+        guard started & (1 &<< UInt64(truncatingIfNeeded: slot)) != 0 else { return nil }
+        return slots.update(slot) { $0.startedInFrame }
+    }
+
+    /// A contact with tracking id `trackingID` touched and lifted within the frame (row (b)):
+    /// it goes down where the frame left the slot, and up, and the slot is empty again.
+    private mutating func flash(slot: Int, trackingID: Int32, at time: Timestamp) {
+        begin(slot: slot, at: time, trackingID: trackingID)
+        if case .touching(let contact) = slots.update(slot, { $0.phase }) { changes.append(.up(contact)) }
+        slots.update(slot) { $0.phase = .empty }
+    }
+
     /// Starts the contact now in `slot`'s pending values (its phase is `.empty`), at the slot's
     /// last known position when the frame brought none.
-    private mutating func begin(slot: Int, at time: Timestamp) {
-        let values = slots.update(slot) { $0.pending }
+    /// `trackingID`, when given, replaces the pending one (a contact that already lifted).
+    private mutating func begin(slot: Int, at time: Timestamp, trackingID: Int32? = nil) {
+        var values = slots.update(slot) { $0.pending }
+        if let trackingID { values.trackingID = trackingID }
         let contact = multitouch ? ContactID(Int(values.trackingID)) : ContactID(0)
         if values.toolType == ToolType.palm {
             slots.update(slot) { $0.phase = .ignored(trackingID: values.trackingID) }

@@ -34,6 +34,10 @@ public enum LayoutLimits {
     /// makes on purpose (a hidden "service menu" tap sequence is rarely more than seven).
     public static let taps: ClosedRange<Int> = 1...10
 
+    /// A long press's `taps` (UIKit's `numberOfTapsRequired`): 0, its default, is a plain
+    /// press; up to the ten a tap may take.
+    public static let longPressTaps: ClosedRange<Int> = 0...10
+
     /// `touches`, `minimumTouches`, `maximumTouches`: the fingers of two hands, which is what
     /// touch panels report at most in practice (most report 10, large tables 20). Recognizers
     /// keep per-touch state, so the count must be bounded (touches: 1e9 allocated 48 GB).

@@ -34,7 +34,7 @@ public enum LayoutValidator {
                 // Int.max is how the defaults say "no maximum" (pan's maximumTouches); a file
                 // cannot write it (numbers beyond 2^53 are out of range there).
                 guard let value = parameters[keyPath: slot], value != Int.max || key.name != "maximumTouches" else { break }
-                let range = countRange(key.name)
+                let range = countRange(key.name, of: kind)
                 let noun = key.name == "taps" ? "taps" : "touches"
                 if value < range.lowerBound {
                     problems.append(LayoutProblem(path: keyPath, message: "\(value) is too small; use a whole number of "
@@ -78,8 +78,9 @@ public enum LayoutValidator {
     }
 
     /// The range of a count parameter, by name.
-    public static func countRange(_ name: String) -> ClosedRange<Int> {
-        name == "taps" ? LayoutLimits.taps : LayoutLimits.touches
+    public static func countRange(_ name: String, of kind: RecognizerKind) -> ClosedRange<Int> {
+        guard name == "taps" else { return LayoutLimits.touches }
+        return kind == .longPress ? LayoutLimits.longPressTaps : LayoutLimits.taps
     }
 
     /// The candidate closest to `name` by edit distance (ignoring case, counting a swap of two

@@ -378,8 +378,10 @@ public struct GesturePipeline {
     /// is made again here, with the same result.
     public mutating func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String, at time: Timestamp) {
         currentTime = max(currentTime, time)
-        engine.replaceLayout(prepared)
+        // What the replacement sets off (deadlines due, recognizers it disables) comes first.
+        engine.replaceLayout(prepared, at: currentTime, into: &records.engineEvents)
         nextDeadline = engine.nextDeadline
+        if routesTouches { applyRoutes() }
         emit(.layout(time: currentTime, revision: revision, message: message))
         collectReleased()
     }

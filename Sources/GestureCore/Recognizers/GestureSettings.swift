@@ -34,8 +34,10 @@ public struct GestureSettings: Hashable, Sendable {
             // SPEC 5.7. maxMovement 45 pt and maxInterval 0.35 s are UIKit's observed tap limits.
             .tap(TapParameters(taps: 1, touches: 1, maxMovement: 45, maxDuration: 0.75, maxInterval: 0.35))
         case .longPress:
-            // UILongPressGestureRecognizer: minimumPressDuration 0.5 s, allowableMovement 10 pt.
-            .longPress(LongPressParameters(touches: 1, minimumDuration: 0.5, allowableMovement: 10))
+            // UILongPressGestureRecognizer: numberOfTapsRequired 0, minimumPressDuration 0.5 s,
+            // allowableMovement 10 pt; its taps follow the tap's rules (``resolved(_:)``).
+            .longPress(LongPressParameters(taps: 0, touches: 1, minimumDuration: 0.5, allowableMovement: 10,
+                                           tapMaxMovement: 45, tapMaxDuration: 0.75, tapMaxInterval: 0.35))
         case .pan:
             // SPEC 5.7: a pan begins once the touches have moved 10 pt (UIKit's hysteresis);
             // UIPanGestureRecognizer's maximumNumberOfTouches defaults to NSUIntegerMax.
@@ -64,6 +66,14 @@ public struct GestureSettings: Hashable, Sendable {
     public func resolved(_ spec: RecognizerSpec) -> ResolvedParameters {
         var resolved = Self.defaults(for: spec.kind)
         if let global = overrides[spec.kind] { resolved = resolved.overridden(by: global) }
-        return resolved.overridden(by: spec.parameters)
+        resolved = resolved.overridden(by: spec.parameters)
+        // A long press's taps follow the taps' rules in force, as a multi-tap's do.
+        if case .longPress(var longPress) = resolved, case .tap(let tap) = self.resolved(RecognizerSpec(id: "", kind: .tap)) {
+            longPress.tapMaxMovement = tap.maxMovement
+            longPress.tapMaxDuration = tap.maxDuration
+            longPress.tapMaxInterval = tap.maxInterval
+            resolved = .longPress(longPress)
+        }
+        return resolved
     }
 }

@@ -1,8 +1,12 @@
-/// Recognizes `touches` fingers held still for `minimumDuration`
-/// (UILongPressGestureRecognizer); a continuous recognizer, transitions in
-/// docs/recognizers.md § Long press.
+/// Recognizes `touches` fingers held still for `minimumDuration`, after `taps` taps
+/// (UILongPressGestureRecognizer, `numberOfTapsRequired`); a continuous recognizer,
+/// transitions in docs/recognizers.md § Long press.
 ///
-/// The timer starts when the last required finger lands. Before it fires, a finger moving
+/// With `taps` > 0 the fingers first tap `taps` times by the tap's rules (each tap's fingers
+/// move at most `tapMaxMovement` and lift within `tapMaxDuration`; each later tap, and then
+/// the press, begins strictly within `tapMaxInterval` of the previous tap's end and within
+/// `tapMaxMovement` of the first tap's place), then touch down again and hold. The timer
+/// starts when the last required finger of the press lands. Before it fires, a finger moving
 /// more than `allowableMovement` from where it landed, a finger lifting or cancelled, or an
 /// extra finger fails it. Once begun, movement is unlimited (`.changed` at the end of each
 /// frame in which a finger of the gesture moved), extra fingers are held but ignored, the
@@ -10,12 +14,20 @@
 struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
-        /// Fewer than `touches` fingers down (none at first).
-        case waiting
+        /// No finger yet.
+        case ready
+        /// `taps` > 0: the fingers of a tap before the press are landing or down.
+        case tapping(Tap)
+        /// Tap `completed` ended at `endedAt`; waiting for the next tap, or the press once
+        /// `completed` is `taps`. `anchor`: the first tap's place.
+        case betweenTaps(completed: Int, endedAt: Timestamp, anchor: Point)
+        /// The press's fingers are landing (fewer than `touches` down); `anchor`, after taps,
+        /// is the first tap's place, which the press must land near.
+        case waiting(anchor: Point?)
         /// All fingers down since `since`; begins at `since + minimumDuration`.
         case holding(since: Timestamp)
-        /// Began; `moved` says a finger of the gesture moved in the current frame.
-        case began(moved: Bool)
+        /// Began; a frame in which a finger of the gesture moved reports `.changed` at its end.
+        case began
         /// Began through a deadline that a touch input at `at` overtook, and that same input
         /// ended the gesture: `.began` was returned for it, `ending` is reported at the next
         /// `.frameEnd` or `.deadline` (see "Deadlines" in docs/recognizers.md).
@@ -24,29 +36,54 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         case finished
     }
 
+    /// One tap before the press.
+    struct Tap: Sendable {
+        /// 1 for the first tap.
+        var number: Int
+        /// When its first finger landed; `tapMaxDuration` counts from here.
+        var began: Timestamp
+        /// Fingers that landed in this tap so far.
+        var landed: Int
+        /// Whether all `touches` fingers have been down together.
+        var complete: Bool
+        /// The first tap's place (the centroid of its fingers when all were down).
+        var anchor: Point?
+    }
+
+    public let tapsRequired: Int
     public let touchesRequired: Int
     public let minimumDuration: TimeSpan
     public let allowableMovement: Double
+    public let tapMaxMovement: Double
+    public let tapMaxDuration: TimeSpan
+    public let tapMaxInterval: TimeSpan
 
-    private(set) var state: State = .waiting
+    private(set) var state: State = .ready
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
 
     public init(parameters: LongPressParameters, context: RecognizerContext) {
+        tapsRequired = max(0, parameters.taps)
         touchesRequired = max(1, parameters.touches)
         minimumDuration = TimeSpan(seconds: parameters.minimumDuration)
         allowableMovement = parameters.allowableMovement
+        tapMaxMovement = parameters.tapMaxMovement
+        tapMaxDuration = TimeSpan(seconds: parameters.tapMaxDuration)
+        tapMaxInterval = TimeSpan(seconds: parameters.tapMaxInterval)
         touches = RecognizerTouches(capacity: touchesRequired + 2)
     }
 
-    /// When the press has lasted long enough, or when a pending end is due.
+    /// When the press has lasted long enough, when a tap has lasted too long or the next one
+    /// is too late, or when a pending end is due.
     public var deadline: Timestamp? {
         switch state {
+        case .tapping(let tap): tap.began + tapMaxDuration
+        case .betweenTaps(_, let endedAt, _): endedAt + tapMaxInterval
         case .holding(let since): since + minimumDuration
         case .endPending(_, let at): at
-        case .waiting, .began, .finished: nil
+        case .ready, .waiting, .began, .finished: nil
         }
     }
 
@@ -55,7 +92,8 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
 
     /// The press began at the deadline the input overtook: the input applies to the begun
     /// gesture, and an end it causes waits for the next `.frameEnd` or `.deadline` so that
-    /// this input reports `.began`. A pending end that came due is reported as it is.
+    /// this input reports `.began`. A pending end that came due is reported as it is; a tap's
+    /// timeout only fails it.
     mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
                             fired: RecognizerVerdict) -> RecognizerVerdict {
         guard fired == .began else { return fired }
@@ -68,16 +106,52 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
 
     /// Back to `possible`, forgetting every touch.
     public mutating func reset() {
-        state = .waiting
+        state = .ready
         touches.removeAll()
         values = GestureValues()
     }
 
     mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
-        case (.waiting, .touchBegan(let s)):
-            if touches.count == touchesRequired { state = .holding(since: s.time) }
+        case (.ready, .touchBegan(let s)):
+            if tapsRequired == 0 { return press(s, anchor: nil) }
+            return land(s, in: Tap(number: 1, began: s.time, landed: 0, complete: false, anchor: nil))
+        case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
+            return .none // unreachable: accepts() rejects touches it never saw
+        case (.ready, .frameEnd), (.ready, .deadline):
             return .none
+
+        case (.tapping(let tap), .touchBegan(let s)):
+            return land(s, in: tap)
+        case (.tapping, .touchMoved(let s)):
+            return touches.hasMoved(s, fartherThan: tapMaxMovement) ? fail() : .none
+        case (.tapping(let tap), .touchEnded(let s)):
+            if touches.hasMoved(s, fartherThan: tapMaxMovement) { return fail() }
+            if touches.count > 1 { return .none } // others still down (this one is retired after)
+            guard tap.complete, let anchor = tap.anchor else { return fail() }
+            state = .betweenTaps(completed: tap.number, endedAt: s.time, anchor: anchor)
+            return .none
+        case (.tapping, .touchCancelled):
+            return fail()
+        case (.tapping, .frameEnd):
+            return .none
+        case (.tapping(let tap), .deadline(let t)):
+            return t >= tap.began + tapMaxDuration ? fail() : .none
+
+        case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
+            if completed < tapsRequired {
+                return land(s, in: Tap(number: completed + 1, began: s.time, landed: 0, complete: false, anchor: anchor))
+            }
+            return press(s, anchor: anchor) // touch down again, and hold
+        case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
+            return .none // unreachable: no touch is down between taps
+        case (.betweenTaps, .frameEnd):
+            return .none
+        case (.betweenTaps(_, let endedAt, _), .deadline(let t)):
+            return t >= endedAt + tapMaxInterval ? fail() : .none
+
+        case (.waiting(let anchor), .touchBegan(let s)):
+            return press(s, anchor: anchor)
         case (.waiting, .touchMoved(let s)), (.holding, .touchMoved(let s)):
             return touches.hasMoved(s, fartherThan: allowableMovement) ? fail() : .none
         case (.waiting, .touchEnded), (.waiting, .touchCancelled):
@@ -95,21 +169,18 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
             guard t >= since + minimumDuration else { return .none }
             values = GestureValues()
             values.location = touches.centroid()
-            state = .began(moved: false)
+            state = .began
             return .began
 
         case (.began, .touchBegan(let s)):
             touches.ignore(s.touch)
             return .none
-        case (.began, .touchMoved(let s)):
-            if !touches.isIgnored(s.touch) { state = .began(moved: true) }
-            return .none
-        case (.began(let moved), .frameEnd):
-            guard moved else { return .none }
-            state = .began(moved: false)
-            let location = touches.centroid()
-            guard location != values.location else { return .none }
-            values.location = location
+        case (.began, .touchMoved):
+            return .none // reported at the frame's end
+        case (.began, .frameEnd):
+            // Apple: it "transitions to the Change state whenever a finger moves".
+            guard touches.gestureMovedInFrame else { return .none }
+            values.location = touches.centroid()
             return .changed
         case (.began, .touchEnded(let s)):
             if touches.isIgnored(s.touch) { return .none }
@@ -133,6 +204,36 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         case (.finished, _):
             return .none
         }
+    }
+
+    /// A finger of the press lands (already in the touch table); with all of them down the
+    /// hold starts, if they landed within `tapMaxMovement` of the first tap's place.
+    private mutating func press(_ sample: TouchSample, anchor: Point?) -> RecognizerVerdict {
+        guard touches.count == touchesRequired else {
+            state = .waiting(anchor: anchor)
+            return .none
+        }
+        if let anchor, anchor.distance(to: touches.centroid()) > tapMaxMovement { return fail() }
+        state = .holding(since: sample.time)
+        return .none
+    }
+
+    /// A finger of a tap before the press lands (already in the touch table), as a tap's does.
+    private mutating func land(_ sample: TouchSample, in tap: Tap) -> RecognizerVerdict {
+        var tap = tap
+        tap.landed += 1
+        if tap.landed > touchesRequired { return fail() }
+        if touches.count == touchesRequired && !tap.complete {
+            tap.complete = true
+            let location = touches.centroid()
+            if let anchor = tap.anchor {
+                if anchor.distance(to: location) > tapMaxMovement { return fail() }
+            } else {
+                tap.anchor = location
+            }
+        }
+        state = .tapping(tap)
+        return .none
     }
 
     private mutating func fail() -> RecognizerVerdict {

@@ -23,7 +23,8 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         case ready
         /// Fingers down, not yet moved far enough (or not the right number of them).
         case possible(Track)
-        /// Began; `.changed` when the values differ at a frame's end.
+        /// Began; `.changed` at the end of a frame in which a finger of the gesture moved or
+        /// the values differ.
         case began(Track)
         /// Ended, cancelled or failed: ignores inputs until `reset()`.
         case finished
@@ -48,6 +49,10 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     private(set) var state: State = .ready
     var touches: RecognizerTouches
     private var tracker = VelocityTracker()
+    /// The fingers of the gesture that lifted in the current frame, while others stayed down:
+    /// where they lifted (summed) and how many. A pan whose fingers all lift in one frame ends
+    /// at the centroid of all of them, not at the last one's place.
+    private var liftedInFrame = (sum: Point.zero, count: 0)
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
@@ -83,6 +88,7 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         state = .ready
         touches.removeAll()
         tracker.clear()
+        liftedInFrame = (.zero, 0)
         values = GestureValues()
     }
 
@@ -149,13 +155,18 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
             fold(&track, excluding: nil, gate: .atLeastMinimum)
             if touches.participatingCount(excluding: s.touch) > 0 {
                 track.lastCentroid = touches.centroid(excluding: s.touch)
+                liftedInFrame = (liftedInFrame.sum + s.location, liftedInFrame.count + 1)
                 state = .began(track)
                 return .none
             }
             // The lift is a sample only if the finger moved with it: a finger that rests
             // before lifting must not look like it was still moving.
             if track.translation != before { tracker.add(track.translation, at: s.time) }
-            values = makeValues(track, location: touches.centroid(), at: s.time)
+            // The centroid of every finger that lifted in this frame (Apple: the location is
+            // "the centroid of the touches involved in the gesture").
+            let n = Double(liftedInFrame.count + 1)
+            let location = Point(x: (liftedInFrame.sum.x + s.location.x) / n, y: (liftedInFrame.sum.y + s.location.y) / n)
+            values = makeValues(track, location: location, at: s.time)
             state = .finished
             return .ended
         case (.began, .touchCancelled(let s)):
@@ -163,13 +174,17 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
             state = .finished
             return .cancelled
         case (.began(var track), .frameEnd(let t)):
+            liftedInFrame = (.zero, 0)
             fold(&track, excluding: nil, gate: .atLeastMinimum)
             state = .began(track)
             // Fewer than the minimum down: the pan holds still until enough are down again.
             guard touches.participatingCount() >= minimumTouches else { return .none }
             tracker.add(track.translation, at: t)
             let location = touches.centroid()
-            guard track.translation != values.translation || location != values.location else { return .none }
+            // Apple: it "changes when a finger moves" — even when the centroid stays (two
+            // fingers spreading symmetrically).
+            guard touches.gestureMovedInFrame || track.translation != values.translation
+                    || location != values.location else { return .none }
             values = makeValues(track, location: location, at: t)
             return .changed
         case (.began, .deadline):

@@ -59,7 +59,7 @@ public struct RecognizerSpec: Hashable, Sendable {
 /// accepts is listed in ``RecognizerParameters/keys(for:)``. Durations are in seconds,
 /// distances in points, velocities in points per second.
 public struct RecognizerParameters: Hashable, Sendable {
-    // tap
+    // tap, longPress
     public var taps: Int?
     public var maxMovement: Double?
     public var maxDuration: Double?
@@ -118,7 +118,8 @@ public struct RecognizerParameters: Hashable, Sendable {
              .init("maxInterval", .seconds(\.maxInterval))]
         case .longPress:
             [.init("minimumDuration", .seconds(\.minimumDuration)),
-             .init("allowableMovement", .points(\.allowableMovement)), .init("touches", .count(\.touches))]
+             .init("allowableMovement", .points(\.allowableMovement)), .init("touches", .count(\.touches)),
+             .init("taps", .count(\.taps))]
         case .pan:
             [.init("minimumTouches", .count(\.minimumTouches)), .init("maximumTouches", .count(\.maximumTouches)),
              .init("slop", .points(\.slop))]
@@ -169,7 +170,7 @@ public struct ParameterKey {
 
 /// Where a parameter value goes, and in which unit it is stated.
 public enum ParameterSlot {
-    /// A whole number of at least 1 (taps, touches).
+    /// A whole number in ``LayoutValidator/countRange(_:of:)`` (taps, touches).
     case count(WritableKeyPath<RecognizerParameters, Int?>)
     /// Seconds, at least 0.
     case seconds(WritableKeyPath<RecognizerParameters, Double?>)

@@ -18,6 +18,12 @@ struct RecognizerTouches: Sendable {
 
     private(set) var entries: [Entry] = []
 
+    /// Whether a touch of the gesture (not one held aside) moved to a new location since the
+    /// last frame's end. Apple's continuous recognizers change "whenever a finger moves"
+    /// (docs/recognizers.md § Changed whenever a finger moves), even when the values they
+    /// measure stay the same; the driver clears it after every `.frameEnd`.
+    private(set) var gestureMovedInFrame = false
+
     /// Reserves room for the usual number of fingers once, so `handle` does not allocate.
     init(capacity: Int) {
         entries.reserveCapacity(capacity)
@@ -47,29 +53,41 @@ struct RecognizerTouches: Sendable {
         switch input {
         case .touchBegan(let s):
             entries.append(Entry(id: s.touch, start: s.location, location: s.location, ignored: false))
-        case .touchMoved(let s), .touchEnded(let s), .touchCancelled(let s):
+        case .touchMoved(let s):
+            if let i = index(of: s.touch) { relocate(i, to: s.location) }
+        case .touchEnded(let s), .touchCancelled(let s):
             if let i = index(of: s.touch) { entries[i].location = s.location }
         case .frameEnd, .deadline:
             break
         }
     }
 
-    /// Bookkeeping after the state machine saw `input`: an ended or cancelled touch is
-    /// forgotten. Done after, so the transition still sees the touch where it lifted.
+    /// Moves entry `i`, noting a move of the gesture's own fingers.
+    @inline(__always)
+    private mutating func relocate(_ i: Int, to location: Point) {
+        if !entries[i].ignored && entries[i].location != location { gestureMovedInFrame = true }
+        entries[i].location = location
+    }
+
     /// `touch` moved to `location`: false when it is not tracked (what ``accepts(_:)`` says of
     /// a move), else its entry updated as ``admit(_:)`` does, with one search instead of two.
     @inline(__always)
     mutating func move(_ touch: TouchID, to location: Point) -> Bool {
         guard let i = index(of: touch) else { return false }
-        entries[i].location = location
+        relocate(i, to: location)
         return true
     }
 
+    /// Bookkeeping after the state machine saw `input`: an ended or cancelled touch is
+    /// forgotten (done after, so the transition still sees the touch where it lifted); after
+    /// a frame's end, no finger has moved in the next frame yet.
     mutating func retire(_ input: RecognizerInput) {
         switch input {
         case .touchEnded(let s), .touchCancelled(let s):
             if let i = index(of: s.touch) { entries.remove(at: i) }
-        case .touchBegan, .touchMoved, .frameEnd, .deadline:
+        case .frameEnd:
+            gestureMovedInFrame = false
+        case .touchBegan, .touchMoved, .deadline:
             break
         }
     }
@@ -129,7 +147,14 @@ struct RecognizerTouches: Sendable {
 
     var ids: [TouchID] { entries.map(\.id) }
 
+    /// Sets every touch's start to where it is now: a swipe measures each finger from where
+    /// it was when all of them were down.
+    mutating func restartAll() {
+        for i in entries.indices { entries[i].start = entries[i].location }
+    }
+
     mutating func removeAll() {
         entries.removeAll(keepingCapacity: true)
+        gestureMovedInFrame = false
     }
 }

@@ -35,9 +35,12 @@ public enum ResolvedParameters: Hashable, Sendable {
                                       maxDuration: p.maxDuration ?? base.maxDuration,
                                       maxInterval: p.maxInterval ?? base.maxInterval))
         case .longPress(let base):
-            return .longPress(LongPressParameters(touches: p.touches ?? base.touches,
-                                                  minimumDuration: p.minimumDuration ?? base.minimumDuration,
-                                                  allowableMovement: p.allowableMovement ?? base.allowableMovement))
+            var longPress = base
+            longPress.taps = p.taps ?? base.taps
+            longPress.touches = p.touches ?? base.touches
+            longPress.minimumDuration = p.minimumDuration ?? base.minimumDuration
+            longPress.allowableMovement = p.allowableMovement ?? base.allowableMovement
+            return .longPress(longPress)
         case .pan(let base):
             return .pan(PanParameters(minimumTouches: p.minimumTouches ?? base.minimumTouches,
                                       maximumTouches: p.maximumTouches ?? base.maximumTouches,
@@ -65,7 +68,7 @@ public enum ResolvedParameters: Hashable, Sendable {
             RecognizerParameters(taps: t.taps, maxMovement: t.maxMovement, maxDuration: t.maxDuration,
                                  maxInterval: t.maxInterval, touches: t.touches)
         case .longPress(let l):
-            RecognizerParameters(touches: l.touches, minimumDuration: l.minimumDuration,
+            RecognizerParameters(taps: l.taps, touches: l.touches, minimumDuration: l.minimumDuration,
                                  allowableMovement: l.allowableMovement)
         case .pan(let p):
             RecognizerParameters(minimumTouches: p.minimumTouches, maximumTouches: p.maximumTouches, slop: p.slop)
@@ -94,11 +97,24 @@ public struct TapParameters: Hashable, Sendable {
     public var maxInterval: Double
 }
 
-/// A long press's parameters in force (``LongPressRecognizer``).
+/// A long press's parameters in force (``LongPressRecognizer``). Its taps before the press
+/// follow the tap rules of the configuration (`gestures.tap`'s `maxMovement`, `maxDuration`
+/// and `maxInterval`, else the tap defaults), as a multi-tap's do: they are not long press
+/// keys (``GestureSettings/resolved(_:)`` fills them in).
 public struct LongPressParameters: Hashable, Sendable {
+    /// `numberOfTapsRequired`: taps before the finger touches down again and holds; 0 (UIKit's
+    /// default) for a plain press.
+    public var taps: Int
     public var touches: Int
     public var minimumDuration: Double
     public var allowableMovement: Double
+    /// How far each tap's fingers may move, and how far each later tap (and the press) may
+    /// land from the first tap's place, in points.
+    public var tapMaxMovement: Double
+    /// How long each tap may last, in seconds.
+    public var tapMaxDuration: Double
+    /// How soon after a tap's end the next tap (or the press) must begin, in seconds.
+    public var tapMaxInterval: Double
 }
 
 /// A pan's parameters in force (``PanRecognizer``).

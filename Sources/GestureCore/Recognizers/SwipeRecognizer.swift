@@ -1,15 +1,17 @@
 /// Recognizes `touches` fingers flicked along one of `direction` (UISwipeGestureRecognizer);
 /// a discrete recognizer, transitions in docs/recognizers.md § Swipe.
 ///
-/// The movement is that of the fingers' centroid since the last of them landed. At the end of
-/// every frame (and at a lift, with the lift's location), once the movement is at least
-/// `minimumDistance` long it is judged: its dominant axis and sign must be one of
-/// `direction`, the displacement along that axis at least twice the displacement across it
-/// (within about 26.6° of the axis), and its average speed along the axis since the fingers
-/// landed at least `minimumVelocity` — else the swipe fails. It is recognized in the frame
-/// in which the displacement along the axis reaches `minimumDistance`, while the fingers are
-/// still moving, as UIKit does. A lift before that, an extra finger, a cancelled touch, or
-/// `maxDuration` passing since the first finger landed fails it.
+/// Each finger is judged on its own movement since the last of them landed (Apple: the user
+/// "moves the specified number of touches"). At the end of every frame (and at a lift, with
+/// the lift's location), a finger whose movement is at least `minimumDistance` long is
+/// judged: its dominant axis and sign must be one of `direction`, the displacement along that
+/// axis at least twice the displacement across it (within about 26.6° of the axis), and its
+/// average speed along the axis since the fingers landed at least `minimumVelocity` — else
+/// the swipe fails. It is recognized in the frame in which every finger's displacement along
+/// the axis has reached `minimumDistance`, all in the same direction, while the fingers are
+/// still moving, as UIKit does; its location is the fingers' centroid where the swipe began.
+/// A lift before that, an extra finger, a cancelled touch, or `maxDuration` passing since the
+/// first finger landed fails it.
 struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
@@ -103,18 +105,56 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
 
     private mutating func gather(firstLanded: Timestamp, now: Timestamp) {
         if touches.count == touchesRequired {
+            // Each finger is measured from where it is now that all of them are down.
+            touches.restartAll()
             state = .tracking(firstLanded: firstLanded, start: touches.centroid(), startTime: now)
         } else {
             state = .gathering(firstLanded: firstLanded)
         }
     }
 
-    /// The rules in the type's doc; `lifting`: a finger lifts, so it is now or never.
+    /// What one finger's movement since the swipe began says (the rules in the type's doc).
+    private enum FingerJudgement {
+        /// Not far enough yet.
+        case short
+        /// Far enough, but in a direction, at an angle or at a speed that is no swipe.
+        case wrong
+        /// A swipe of this finger in `direction`.
+        case swiped(SwipeDirection)
+    }
+
+    /// Judges each finger (Apple: the user "moves the specified number of touches" in a
+    /// permitted direction): the swipe is recognized once every finger swiped, all in the
+    /// same direction, and fails as soon as one finger went far enough in a way that is no
+    /// swipe. `lifting`: a finger lifts, so it is now or never. The location is the centroid
+    /// where the swipe began (Apple: `location(in:)` gives "the location where a swipe began").
     private mutating func judge(from start: Point, since startTime: Timestamp, at time: Timestamp,
                                 lifting: Bool) -> RecognizerVerdict {
-        let location = touches.centroid()
-        let d = location - start
-        guard RecognizerMath.length(d) >= minimumDistance else { return lifting ? fail() : .none }
+        let elapsed = (time - startTime).seconds
+        var common: SwipeDirection?
+        var allSwiped = true
+        for entry in touches.entries {
+            switch judge(entry.location - entry.start, elapsed: elapsed) {
+            case .wrong:
+                return fail()
+            case .short:
+                allSwiped = false
+            case .swiped(let direction):
+                if let common, common != direction { return fail() }
+                common = direction
+            }
+        }
+        guard allSwiped, let direction = common else { return lifting ? fail() : .none }
+        values = GestureValues()
+        values.location = start
+        values.direction = direction
+        state = .finished
+        return .recognized
+    }
+
+    /// One finger's displacement `d` after `elapsed` seconds.
+    private func judge(_ d: Point, elapsed: Double) -> FingerJudgement {
+        guard RecognizerMath.length(d) >= minimumDistance else { return .short }
         let direction: SwipeDirection
         let along: Double, across: Double
         if abs(d.x) >= abs(d.y) {
@@ -126,15 +166,9 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
             along = abs(d.y)
             across = abs(d.x)
         }
-        guard directions.contains(direction), along >= Self.axisRatio * across else { return fail() }
-        let elapsed = (time - startTime).seconds
-        if elapsed > 0 && along / elapsed < minimumVelocity { return fail() }
-        guard along >= minimumDistance else { return lifting ? fail() : .none }
-        values = GestureValues()
-        values.location = location
-        values.direction = direction
-        state = .finished
-        return .recognized
+        guard directions.contains(direction), along >= Self.axisRatio * across else { return .wrong }
+        if elapsed > 0 && along / elapsed < minimumVelocity { return .wrong }
+        return along >= minimumDistance ? .swiped(direction) : .short
     }
 
     private mutating func fail() -> RecognizerVerdict {

@@ -8,7 +8,8 @@
 /// does not begin strictly within `maxInterval` after the previous one ended, or when a later
 /// tap's location is more than `maxMovement` from the first tap's. A tap's location is the
 /// centroid of its fingers when all of them are down; the recognized location is the centroid
-/// of the last tap's fingers where they lifted.
+/// of the first tap's fingers where they lifted (Apple: "if there are multiple taps, this
+/// location is the first tap").
 struct TapRecognizer: RecognizerStateMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
@@ -17,7 +18,7 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
         /// Fingers of tap number `tap` are landing or down.
         case pressing(Press)
         /// Tap `completed` ended at `endedAt`; waiting for the next one to begin.
-        case betweenTaps(completed: Int, endedAt: Timestamp, anchor: Point)
+        case betweenTaps(completed: Int, endedAt: Timestamp, anchor: Point, first: Point)
         /// Recognized or failed: ignores inputs until `reset()`.
         case finished
     }
@@ -36,6 +37,10 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
         var liftSum: Point
         /// The first tap's location: later taps must stay within `maxMovement` of it.
         var anchor: Point?
+        /// Where the first tap's fingers lifted (their centroid), once it ended: the location
+        /// the recognizer reports (Apple: "if there are multiple taps, this location is the
+        /// first tap").
+        var first: Point?
     }
 
     public let taps: Int
@@ -65,7 +70,7 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     public var deadline: Timestamp? {
         switch state {
         case .pressing(let press): press.began + maxDuration
-        case .betweenTaps(_, let endedAt, _): endedAt + maxInterval
+        case .betweenTaps(_, let endedAt, _, _): endedAt + maxInterval
         case .ready, .finished: nil
         }
     }
@@ -83,7 +88,8 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
-            return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil))
+            return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil,
+                                     first: nil))
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
             return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
@@ -101,15 +107,16 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
                 return .none
             }
             guard press.complete, let anchor = press.anchor else { return fail() }
+            let n = Double(touchesRequired)
+            let first = press.first ?? Point(x: press.liftSum.x / n, y: press.liftSum.y / n)
             if press.tap == taps {
                 values = GestureValues()
-                let n = Double(touchesRequired)
-                values.location = Point(x: press.liftSum.x / n, y: press.liftSum.y / n)
+                values.location = first
                 values.taps = taps
                 state = .finished
                 return .recognized
             }
-            state = .betweenTaps(completed: press.tap, endedAt: s.time, anchor: anchor)
+            state = .betweenTaps(completed: press.tap, endedAt: s.time, anchor: anchor, first: first)
             return .none
         case (.pressing, .touchCancelled):
             return fail()
@@ -118,14 +125,14 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
         case (.pressing(let press), .deadline(let t)):
             return t >= press.began + maxDuration ? fail() : .none
 
-        case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
+        case (.betweenTaps(let completed, _, let anchor, let first), .touchBegan(let s)):
             return land(s, in: Press(tap: completed + 1, began: s.time, landed: 0, complete: false,
-                                     liftSum: .zero, anchor: anchor))
+                                     liftSum: .zero, anchor: anchor, first: first))
         case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
             return .none // unreachable: no touch is down between taps
         case (.betweenTaps, .frameEnd):
             return .none
-        case (.betweenTaps(_, let endedAt, _), .deadline(let t)):
+        case (.betweenTaps(_, let endedAt, _, _), .deadline(let t)):
             return t >= endedAt + maxInterval ? fail() : .none
 
         case (.finished, _):

@@ -130,12 +130,15 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
             return .began
 
         case (.began(var pair, nil), .frameEnd(let t)):
-            guard let line = pair.fingers.line(in: touches), let value = pair.measure.update(line: line) else {
-                return .none
-            }
-            tracker.add(value, at: t)
+            let measured = pair.fingers.line(in: touches).flatMap { pair.measure.update(line: $0) }
+            if let measured { tracker.add(measured, at: t) }
             state = .began(pair, lifted: nil)
-            guard value != Measure.stored(in: values) || touches.centroid() != values.location else { return .none }
+            // Apple: it changes "when a finger moves (while both fingers remain touching)",
+            // even when the value stays (two fingers turning around their centre under a
+            // pinch); with nothing to measure (both on one point) the value stays as it was.
+            guard let value = measured ?? Measure.stored(in: values),
+                  touches.gestureMovedInFrame || value != Measure.stored(in: values)
+                    || touches.centroid() != values.location else { return .none }
             values = makeValues(value, at: t)
             return .changed
         case (.began, .frameEnd):

@@ -313,7 +313,7 @@ struct ArbitrationScriptTests {
     @Test func layoutReplacedMidGestureKeepsTheTouchesViewsAndRecognizers() throws {
         var s = TouchScript(photo([recognizer("pan", .pan)]))
         s.down(1, 200, 200)
-        s.engine.replaceLayout(try ViewTree(root: view("Other", 0, 0, 800, 800)))
+        s.replaceLayout(try ViewTree(root: view("Other", 0, 0, 800, 800)))
         s.wait(16)
         s.move(1, 230, 200)
         s.up(1)

@@ -179,7 +179,8 @@ struct ArenaCostTests {
             frame([.move(ContactID(0), Point(x: x, y: 500))])
         }
         for _ in 0..<50 {
-            engine.replaceLayout(try Self.layout(.oneView, recognizers: count, references: 0))
+            engine.replaceLayout(try Self.layout(.oneView, recognizers: count, references: 0), at: Timestamp(microseconds: now),
+                                 into: &events)
             x += 2
             frame([.move(ContactID(0), Point(x: x, y: 500))])
         }

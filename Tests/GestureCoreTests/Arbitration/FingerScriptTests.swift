@@ -230,7 +230,7 @@ struct FingerScriptTests {
     @Test func aControlMovedAwayUnderTheFingerGetsTouchUpOutside() throws {
         var s = TouchScript(button(at: 100))
         s.down(1, 150, 150)
-        s.engine.replaceLayout(try ViewTree(root: button(at: 500))) // view.update moves it far away
+        s.replaceLayout(try ViewTree(root: button(at: 500))) // view.update moves it far away
         s.wait(16)
         s.move(1, 151, 150)
         s.up(1)
@@ -242,7 +242,7 @@ struct FingerScriptTests {
         var s = TouchScript(view("Root", 0, 0, 800, 800, [control("Buy", 100, 100, 50, 50)]))
         s.down(1, 120, 120)
         s.move(1, 400, 120) // dragged far outside
-        s.engine.replaceLayout(try ViewTree(root: view("Root", 0, 0, 800, 800, [control("Buy", 350, 100, 100, 50)])))
+        s.replaceLayout(try ViewTree(root: view("Root", 0, 0, 800, 800, [control("Buy", 350, 100, 100, 50)])))
         s.up(1)
         #expect(s.take() == ["began Buy: #1", "Buy touchDown #1", "moved Buy: #1", "Buy touchDragExit #1",
                              "ended Buy: #1", "Buy touchUpInside #1"])
@@ -263,7 +263,7 @@ struct FingerScriptTests {
         }
         var s = TouchScript(layout(false))
         s.down(1, 150, 150)
-        s.engine.replaceLayout(try ViewTree(root: layout(true)))
+        s.replaceLayout(try ViewTree(root: layout(true)))
         s.wait(16)
         s.move(1, 152, 150)
         s.up(1)
@@ -273,7 +273,7 @@ struct FingerScriptTests {
     @Test func aViewTheNewLayoutNoLongerHasKeepsItsTouch() throws {
         var s = TouchScript(button(at: 100))
         s.down(1, 150, 150)
-        s.engine.replaceLayout(try ViewTree(root: view("Root", 0, 0, 800, 800)))
+        s.replaceLayout(try ViewTree(root: view("Root", 0, 0, 800, 800)))
         s.up(1)
         #expect(s.take() == ["began Buy: #1", "Buy touchDown #1", "ended Buy: #1", "Buy touchUpInside #1"])
     }

@@ -35,7 +35,10 @@ struct InvariantChecker {
                 }
             }
         case .gesture(let e):
-            let previous = recognizerState[e.recognizer] ?? .possible
+            // A recognizer is its id in its layout: a layout that keeps the ids (a view.update)
+            // has recognizers of its own, which touches that begin later reach.
+            let key = "\(e.recognizer) of layout \(ObjectIdentifier(e.tree).hashValue)"
+            let previous = recognizerState[key] ?? .possible
             let ok: Bool = switch (previous, e.state) {
             case (.possible, .began), (.possible, .recognized), (.possible, .failed),
                  (.began, .changed), (.changed, .changed), (.began, .ended), (.changed, .ended),
@@ -48,7 +51,7 @@ struct InvariantChecker {
             default: false
             }
             if !ok { violations.append("recognizer \(e.recognizer): \(e.state) after \(previous)") }
-            recognizerState[e.recognizer] = e.state
+            recognizerState[key] = e.state
             let cancels = e.tree.recognizers.first { $0.spec.id == e.recognizer }?.spec.cancelsTouchesInView ?? true
             if cancels && e.state != .failed && e.state != .cancelled {
                 for touch in e.touches where ownedByCancelling[touch] == nil { ownedByCancelling[touch] = e.recognizer }
@@ -98,6 +101,9 @@ struct InvariantTests {
                 spec.delaysTouchesBegan = Int.random(in: 0..<4, using: &rng) == 0
                 spec.delaysTouchesEnded = Bool.random(using: &rng)
                 if spec.kind == .tap { spec.parameters.taps = Int.random(in: 1...2, using: &rng) }
+                if spec.kind == .longPress { spec.parameters.taps = Int.random(in: 0...1, using: &rng) }
+                // Some recognizers disabled: a layout replaced mid-gesture cancels or fails them.
+                spec.enabled = Int.random(in: 0..<6, using: &rng) != 0
                 if spec.kind == .tap || spec.kind == .swipe || spec.kind == .longPress {
                     spec.parameters.touches = Int.random(in: 0..<3, using: &rng) == 0 ? 2 : 1
                 }
@@ -179,10 +185,24 @@ struct InvariantTests {
         return found
     }
 
+    /// `layout` with each enabled recognizer disabled at random, one in three.
+    static func disablingSome(of layout: ViewSpec, _ rng: inout SeededRandom) -> ViewSpec {
+        var root = layout
+        var stack: [WritableKeyPath<ViewSpec, ViewSpec>] = [\.self]
+        while let path = stack.popLast() {
+            for index in root[keyPath: path].recognizers.indices where Int.random(in: 0..<3, using: &rng) == 0 {
+                root[keyPath: path].recognizers[index].enabled = false
+            }
+            for index in root[keyPath: path].subviews.indices { stack.append(path.appending(path: \.subviews[index])) }
+        }
+        return root
+    }
+
     static func run(seed: Int, exclusiveTouch: Bool) throws {
         var rng = SeededRandom(seed: UInt64(seed) &* 7919 &+ 17)
         let layout = Self.randomLayout(&rng, exclusiveTouch: exclusiveTouch)
         var tree = try ViewTree(root: layout)
+        var currentLayout = layout
         var engine = Engine(tree: tree, tracing: Bool.random(using: &rng))
         var pairs: Set<[String]> = []
         func allow(_ tree: ViewTree) {
@@ -219,10 +239,14 @@ struct InvariantTests {
             }
             if Int.random(in: 0..<10, using: &rng) == 0 {
                 layouts += 1
-                let replacement = try ViewTree(root: Self.randomLayout(&rng, prefix: "L\(layouts).",
-                                                                        exclusiveTouch: exclusiveTouch))
+                // Half the time the same layout with some recognizers disabled (a view.update of
+                // `enabled`): those in the middle of a gesture are cancelled or fail.
+                currentLayout = Bool.random(using: &rng)
+                    ? Self.disablingSome(of: currentLayout, &rng)
+                    : Self.randomLayout(&rng, prefix: "L\(layouts).", exclusiveTouch: exclusiveTouch)
+                let replacement = try ViewTree(root: currentLayout)
                 allow(replacement)
-                engine.replaceLayout(replacement)
+                engine.replaceLayout(replacement, at: Timestamp(microseconds: now), into: &events)
                 tree = replacement
             }
             for change in changes {

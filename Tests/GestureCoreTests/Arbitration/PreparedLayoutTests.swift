@@ -52,6 +52,19 @@ struct PreparedLayoutTests {
             record(events)
         }
 
+        /// `layout.set` between two frames, now.
+        mutating func replaceLayout(_ tree: ViewTree) {
+            var events: [EngineEvent] = []
+            engine.replaceLayout(tree, at: Timestamp(microseconds: now), into: &events)
+            record(events)
+        }
+
+        mutating func replaceLayout(_ prepared: PreparedLayout) {
+            var events: [EngineEvent] = []
+            engine.replaceLayout(prepared, at: Timestamp(microseconds: now), into: &events)
+            record(events)
+        }
+
         private mutating func record(_ events: [EngineEvent]) {
             for event in events {
                 var bytes: [UInt8] = []
@@ -78,13 +91,13 @@ struct PreparedLayoutTests {
             step(&prepared)
         }
         func replace(with tree: ViewTree, preparedAhead: Bool) {
-            given.engine.replaceLayout(tree)
+            given.replaceLayout(tree)
             let layout = PreparedLayout(tree: tree, basis: prepared.engine.basis)
             if preparedAhead {
                 // Frames go on to the old layout while the new one is made.
                 both { $0.frame([.move(ContactID(0), Self.point(0, 30))]) }
             }
-            prepared.engine.replaceLayout(layout)
+            prepared.replaceLayout(layout)
         }
         // Two fingers down and panning; a layout replaces theirs under them.
         both { $0.frame([.down(ContactID(0), Self.point(0, 0)), .down(ContactID(1), Self.point(1, 0))]) }
@@ -133,8 +146,8 @@ struct PreparedLayoutTests {
         given.engine.reconfigure(settings: given.engine.settings, screen: small)
         prepared.engine.reconfigure(settings: prepared.engine.settings, screen: small)
         #expect(stale.basis != prepared.engine.basis)
-        given.engine.replaceLayout(tree)
-        prepared.engine.replaceLayout(stale)
+        given.replaceLayout(tree)
+        prepared.replaceLayout(stale)
         func swipeFromTheRightEdge(_ run: inout Run) {
             run.frame([.down(ContactID(0), Point(x: 797, y: 200))])
             for step in 1...15 { run.frame([.move(ContactID(0), Point(x: 797 - Double(step) * 10, y: 200))]) }
@@ -161,7 +174,7 @@ struct PreparedLayoutTests {
                 let next = PreparedLayout(tree: try Self.layout("new\(round)", recognizers: count, references: 0),
                                           basis: run.engine.basis)
                 let before = run.engine.recognizerVisits
-                run.engine.replaceLayout(next)
+                run.replaceLayout(next)
                 visits += run.engine.recognizerVisits - before
                 run.frame([.move(ContactID(0), Self.point(0, 6 + round))])
             }
@@ -186,10 +199,10 @@ struct PreparedLayoutTests {
         }
         var run = Run(try pressLayout("first"))
         run.frame([.down(ContactID(0), Point(x: 100, y: 100))])
-        run.engine.replaceLayout(try pressLayout("second")) // the first layout stays (bank 0), the second takes bank 1
+        run.replaceLayout(try pressLayout("second")) // the first layout stays (bank 0), the second takes bank 1
         run.frame([.up(ContactID(0))]) // nothing down: the first layout goes, bank 0 is free
         run.frame([.down(ContactID(1), Point(x: 300, y: 300))])
-        run.engine.replaceLayout(try pressLayout("third")) // bank 0 again, newer than the second
+        run.replaceLayout(try pressLayout("third")) // bank 0 again, newer than the second
         run.frame([.down(ContactID(2), Point(x: 600, y: 300))], after: 0) // the same time as the second finger
         run.log.removeAll()
         run.wait(600)

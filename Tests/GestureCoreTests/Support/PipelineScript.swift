@@ -53,6 +53,13 @@ struct PipelineScript {
         collect()
     }
 
+    /// `layout.set` (or `view.update`) between two frames, announced as `revision`.
+    mutating func replaceLayout(_ root: ViewSpec, revision: Int) throws {
+        pipeline.replaceLayout(try ViewTree(root: root), revision: revision, message: "test",
+                               at: Timestamp(microseconds: now * 1000))
+        collect()
+    }
+
     /// Lets `milliseconds` pass, firing deadlines.
     mutating func wait(_ milliseconds: Int64) {
         now += milliseconds

@@ -8,12 +8,18 @@ struct TouchScript {
     private(set) var now: Int64 = 0
     private(set) var log: [String] = []
     private var events: [EngineEvent] = []
+    /// Whether gesture lines end with the gesture's location, `@x,y`.
+    var showsLocations = false
 
     init(_ root: ViewSpec, settings: GestureSettings = GestureSettings(), tracing: Bool = false) {
         engine = Engine(tree: try! ViewTree(root: root), settings: settings, tracing: tracing)
     }
 
     mutating func frame(_ changes: TouchChange...) {
+        frame(changes)
+    }
+
+    mutating func frame(_ changes: [TouchChange]) {
         run(TouchFrame(time: Timestamp(microseconds: now * 1000), changes: changes))
     }
 
@@ -27,7 +33,14 @@ struct TouchScript {
         now += milliseconds
         events.removeAll()
         engine.advance(to: Timestamp(microseconds: now * 1000), into: &events)
-        log += events.map(Self.describe)
+        log += events.map { Self.describe($0, locations: showsLocations) }
+    }
+
+    /// Replaces the layout now, between two frames (`layout.set`, `view.update`).
+    mutating func replaceLayout(_ tree: ViewTree) {
+        events.removeAll()
+        engine.replaceLayout(tree, at: Timestamp(microseconds: now * 1000), into: &events)
+        log += events.map { Self.describe($0, locations: showsLocations) }
     }
 
     /// Returns the log so far and clears it.
@@ -39,10 +52,14 @@ struct TouchScript {
     private mutating func run(_ frame: TouchFrame) {
         events.removeAll()
         engine.process(frame, into: &events)
-        log += events.map(Self.describe)
+        log += events.map { Self.describe($0, locations: showsLocations) }
     }
 
     static func describe(_ event: EngineEvent) -> String {
+        describe(event, locations: false)
+    }
+
+    static func describe(_ event: EngineEvent, locations: Bool) -> String {
         switch event {
         case .touches(let e):
             let responders = e.responders.map { e.tree.id(of: $0) }.joined(separator: " > ")
@@ -52,12 +69,18 @@ struct TouchScript {
             var line = "\(e.recognizer) \(e.state.rawValue)"
             if let taps = e.values.taps { line += " taps=\(taps)" }
             if let direction = e.values.direction { line += " \(direction.rawValue)" }
+            if locations { line += " @\(Self.number(e.values.location.x)),\(Self.number(e.values.location.y))" }
             return line
         case .control(let e):
             return "\(e.tree.id(of: e.view)) \(e.event.rawValue) #\(e.touch)"
         case .hitTest(let e):
             return "hitTest #\(e.touch.map(String.init(describing:)) ?? "-") => \(e.view.map { e.tree.id(of: $0) } ?? "none")"
         }
+    }
+
+    /// A coordinate as a test reads it: whole numbers without a fraction.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 }
 
