@@ -42,6 +42,8 @@ else
 fi
 chmod 755 "$job"
 cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/web-check.py \
+    tools/boottest/boot_websocket.py tools/boottest/devtools.py tools/boottest/browser-check.py \
+    tools/boottest/browser-page.html tools/boottest/browser-session.evemu \
     tools/boottest/gestured-boot-test.service "$job/"
 # What GET /gestured.js must serve: the module the bridge embeds at build time.
 cp web/gestured.js "$job/"
@@ -84,7 +86,7 @@ fi
 echo "== boot test: booting Debian 12 with systemd (QEMU, emulated CPU)"
 set +e
 timeout -k 10 "${VM_TIMEOUT:-2400}" qemu-system-x86_64 \
-    -accel tcg,thread=multi -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1G}" \
+    -accel tcg,thread=multi -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-2G}" \
     -display none -vga none -serial stdio -monitor none -nic none -no-reboot \
     -kernel "${VM_CACHE:-tools/vmtest/.vm-cache}/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1 systemd.show_status=error" \
