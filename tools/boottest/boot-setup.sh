@@ -12,7 +12,7 @@ set -eu
 HERE=$(dirname "$(readlink -f "$0")")
 CACHE=$1
 VMCACHE=${VM_CACHE:-$HERE/../vmtest/.vm-cache}
-PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus,libinput-tools,cage,seatd,libseat1,chromium,dbus-user-session,fonts-dejavu-core
+PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus,libinput-tools,cage,seatd,libseat1,chromium,dbus-user-session,fonts-dejavu-core,xwayland
 export DEBIAN_FRONTEND=noninteractive
 need=""
 for p in debootstrap qemu-system-x86 cpio; do

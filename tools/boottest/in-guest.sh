@@ -416,7 +416,12 @@ browser_routing() {
     udevadm settle
     # libinput's view of the devices: the copy is a touchscreen of the panel's size.
     libinput list-devices > "$W/libinput-devices.txt" 2>&1
-    device_field() { awk -v node="$1" -v key="$2" '/^Device:/ { n = "" } /^Kernel:/ { n = $2 } n == node && $1 == key ":" { $1 = ""; sub(/^ /, ""); print; exit }' "$W/libinput-devices.txt"; }
+    # One block per device, "Device:" first: a field of the block whose "Kernel:" is the node.
+    device_field() {
+        awk -v node="$1" -v key="$2" -F': *' '/^Device:/ { n = ""; name = $2 } /^Kernel:/ { n = $2 }
+            n == node && key == "Device" { print name; exit }
+            n == node && $1 == key { sub(/ +$/, "", $2); print $2; exit }' "$W/libinput-devices.txt"
+    }
     log "libinput list-devices: copy $copy \"$(device_field "$copy" Device)\": $(device_field "$copy" Capabilities), $(device_field "$copy" Size);" \
         "panel $NODE: $(device_field "$NODE" Capabilities), $(device_field "$NODE" Size)"
     [ "$(device_field "$copy" Capabilities)" = touch ] || { log "libinput does not list the copy as a touch device"; sed 's/^/    /' "$W/libinput-devices.txt"; return 1; }
