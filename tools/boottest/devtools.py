@@ -3,12 +3,14 @@
 JavaScript expression in the browser's page and prints its value as JSON.
 
 Usage: devtools.py [--true] PORT EXPRESSION
+       devtools.py --navigate PORT URL
 
 PORT is Chromium's --remote-debugging-port on 127.0.0.1. The page is the first target of type
 "page" (GET /json/list); the expression runs there with Runtime.evaluate, promises awaited, the
 value returned by value. Exit status 0 with the value printed; 1 with the reason when the
 browser, the page or the expression failed; with --true, also 1 unless the value is exactly
-true (for the test's waits on a condition).
+true (for the test's waits on a condition). --navigate loads URL in the page (Page.navigate)
+and prints the reply.
 """
 import http.client
 import json
@@ -41,10 +43,10 @@ def page_socket_path(port):
     return url[url.index("/devtools/"):]
 
 
-def evaluate(port, expression):
+def call(port, method, params):
+    """One DevTools command on the page: its result, or exit 1 with the protocol's error."""
     sock, buffered, _ = open_websocket("127.0.0.1", port, page_socket_path(port), TIMEOUT)
-    send_frame(sock, 1, json.dumps({"id": 1, "method": "Runtime.evaluate", "params": {
-        "expression": expression, "awaitPromise": True, "returnByValue": True}}).encode())
+    send_frame(sock, 1, json.dumps({"id": 1, "method": method, "params": params}).encode())
     while True:
         opcode, payload, buffered = read_frame(sock, buffered)
         if opcode == 8:
@@ -57,8 +59,12 @@ def evaluate(port, expression):
     send_frame(sock, 8, b"\x03\xe8")
     sock.close()
     if "error" in message:
-        fail("Runtime.evaluate: %s" % json.dumps(message["error"]))
-    result = message["result"]
+        fail("%s: %s" % (method, json.dumps(message["error"])))
+    return message["result"]
+
+
+def evaluate(port, expression):
+    result = call(port, "Runtime.evaluate", {"expression": expression, "awaitPromise": True, "returnByValue": True})
     if "exceptionDetails" in result:
         details = result["exceptionDetails"]
         fail("the page threw: %s" % details.get("exception", {}).get("description", details.get("text")))
@@ -67,17 +73,20 @@ def evaluate(port, expression):
 
 def main():
     arguments = sys.argv[1:]
-    must_be_true = arguments[:1] == ["--true"]
-    if must_be_true:
+    mode = arguments[0] if arguments[:1] in (["--true"], ["--navigate"]) else None
+    if mode:
         arguments = arguments[1:]
     if len(arguments) != 2:
-        fail("usage: devtools.py [--true] PORT EXPRESSION")
+        fail("usage: devtools.py [--true] PORT EXPRESSION | devtools.py --navigate PORT URL")
     try:
-        value = evaluate(int(arguments[0]), arguments[1])
+        if mode == "--navigate":
+            value = call(int(arguments[0]), "Page.navigate", {"url": arguments[1]})
+        else:
+            value = evaluate(int(arguments[0]), arguments[1])
     except (WebSocketError, OSError, ValueError) as error:
         fail(str(error))
     print(json.dumps(value))
-    if must_be_true and value is not True:
+    if mode == "--true" and value is not True:
         sys.exit(1)
 
 
