@@ -136,6 +136,11 @@ def main():
             sequences[event["identifier"]] = []
             order.append(sequences[event["identifier"]])
         sequences[event["identifier"]].append(event)
+    pointers = {}
+    for event in page.get("pointers", []):
+        key = "%s %s on %s" % (event["type"], event["pointerType"], event["target"])
+        pointers[key] = pointers.get(key, 0) + 1
+    print("pointer events: %s" % (json.dumps(pointers) if pointers else "none"))
     check(len(order) == len(forwarded), "the browser got %d DOM touch sequences for %d forwarded touches, none for the %d claimed" % (
         len(order), len(forwarded), len(claimed)))
     for touch, events in zip(forwarded, order):

@@ -361,7 +361,7 @@ start_browser() {
         -p RuntimeDirectory=boot-kiosk -p RuntimeDirectoryMode=0700 \
         -E HOME=/run/boot-kiosk -E XDG_RUNTIME_DIR=/run/boot-kiosk -E LIBSEAT_BACKEND=seatd \
         -E WLR_BACKENDS=headless,libinput -E WLR_RENDERER=pixman -E WLR_LIBINPUT_NO_DEVICES=1 \
-        cage -d -- chromium --kiosk --ozone-platform=wayland --no-sandbox --test-type --disable-gpu \
+        cage -d -D -- chromium --kiosk --ozone-platform=wayland --no-sandbox --test-type --disable-gpu \
             --touch-events=enabled --force-device-scale-factor=1 --no-first-run --no-default-browser-check \
             --disable-extensions --disable-component-update --disable-background-networking \
             --user-data-dir=/run/boot-kiosk/chromium --remote-debugging-port=9222 \
@@ -467,7 +467,7 @@ browser_routing() {
         for (const t of boot.touches) (t.type === 'touchstart' ? open.add(t.identifier) : t.type !== 'touchmove' && open.delete(t.identifier));
         return ended.size >= $played && open.size === 0;
     })()" > /dev/null
-    page_eval '({ geometry: boot.geometry(), touches: boot.touches, events: boot.events, errors: boot.errors, accepted: boot.accepted() })' \
+    page_eval '({ geometry: boot.geometry(), touches: boot.touches, pointers: boot.pointers, events: boot.events, errors: boot.errors, accepted: boot.accepted() })' \
         > "$W/browser-page.json"
     kill "$watcher"; wait "$watcher" 2>/dev/null
     python3 "$J/browser-check.py" "$recording" "$W/browser-page.json" "$W/libinput-events.txt" "$copy" "$NODE" > "$W/browser-check.txt" 2>&1
