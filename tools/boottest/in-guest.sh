@@ -344,7 +344,10 @@ print("second EVIOCGRAB succeeded: the panel is not grabbed"); sys.exit(1)' "$NO
 # The kiosk's browser (README.md, "The browser"): Debian's seatd (its packaged unit: a socket
 # for the video group) lends cage the input devices; cage shows Chromium in kiosk mode on a
 # headless output (no GPU: pixman renders in memory), reading every touch device through
-# libinput; Chromium loads the test's page (browser-page.html, served from the job share)
+# libinput. Chromium talks X11 to cage's Xwayland: Debian 12's cage 0.1.4 never sends
+# wl_touch.frame (it does not call wlr_seat_touch_notify_frame), and Chromium's Wayland
+# client dispatches touches on that frame, so a Wayland Chromium got no DOM touch (run 3);
+# Xwayland turns wl_touch down, motion and up into XI2 touch events at once; Chromium loads the test's page (browser-page.html, served from the job share)
 # and answers the DevTools protocol on 127.0.0.1:9222. Started once, right after the web
 # bridge, so that Chromium's slow start on the emulated CPU overlaps the checks in between;
 # the page keeps out of gestured until check_browser_routing calls boot.start().
@@ -361,7 +364,7 @@ start_browser() {
         -p RuntimeDirectory=boot-kiosk -p RuntimeDirectoryMode=0700 \
         -E HOME=/run/boot-kiosk -E XDG_RUNTIME_DIR=/run/boot-kiosk -E LIBSEAT_BACKEND=seatd \
         -E WLR_BACKENDS=headless,libinput -E WLR_RENDERER=pixman -E WLR_LIBINPUT_NO_DEVICES=1 \
-        cage -d -D -- chromium --kiosk --ozone-platform=wayland --no-sandbox --test-type --disable-gpu \
+        cage -d -- chromium --kiosk --ozone-platform=x11 --no-sandbox --test-type --disable-gpu \
             --touch-events=enabled --force-device-scale-factor=1 --no-first-run --no-default-browser-check \
             --disable-extensions --disable-component-update --disable-background-networking \
             --user-data-dir=/run/boot-kiosk/chromium --remote-debugging-port=9222 \
@@ -397,8 +400,9 @@ check_browser_routing() {
 }
 # Alive or answering: waiting for the page stops as soon as the browser's unit has ended. A
 # browser that answers but shows another page is sent to ours again, at most every 30 s: its
-# first load can fail (run 2 of the boot test: Chromium's network service crashed and was
-# restarted 30 s after start, and the page never reached the page server).
+# first load can fail: in two runs on a loaded host Chromium's network service crashed and was
+# restarted about 30 s after its start, the page server got no request and the kiosk window
+# stayed on about:blank; loaded again through DevTools, the page came within 40 s.
 LAST_NAVIGATION=0
 browser_up_or_page_ready() {
     page_ready && return 0
