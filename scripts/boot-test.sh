@@ -12,7 +12,9 @@
 # under its own hardened unit, serves gestured.js and a WebSocket session that reaches the
 # daemon; a reload with a broken configuration keeps the daemon and logs the error; the
 # watchdog restarts a stopped daemon; unplug and replug; `systemctl stop` says bye; routing
-# (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); the
+# (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); routing
+# seen by libinput and by Chromium in cage (a forwarded element gets DOM touches through the
+# copy, a claimed view gestured's gestures, tools/boottest/README.md); the
 # hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)

@@ -6,8 +6,9 @@
 # the outputs of each check, the journal, and status (the number of failed checks).
 #
 # The checks follow each other as a kiosk's life would: install, panel, subscribe and play,
-# status, the web bridge, hardening, broken reload, watchdog, unplug and replug, stop,
-# security score, purge.
+# status, the web bridge (then the kiosk browser starts in the background), hardening, broken
+# reload, watchdog, unplug and replug, stop, routing, routing through the browser, security
+# score, purge.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 J=/job
