@@ -12,7 +12,9 @@
 # under its own hardened unit, serves gestured.js and a WebSocket session that reaches the
 # daemon; a reload with a broken configuration keeps the daemon and logs the error; the
 # watchdog restarts a stopped daemon; unplug and replug; `systemctl stop` says bye; routing
-# (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); the
+# (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); routing
+# seen by libinput and by Chromium in cage (a forwarded element gets DOM touches through the
+# copy, a claimed view gestured's gestures, tools/boottest/README.md); the
 # hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)
@@ -42,6 +44,8 @@ else
 fi
 chmod 755 "$job"
 cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/web-check.py \
+    tools/boottest/boot_websocket.py tools/boottest/devtools.py tools/boottest/browser-check.py \
+    tools/boottest/browser-page.html tools/boottest/browser-session.evemu \
     tools/boottest/gestured-boot-test.service "$job/"
 # What GET /gestured.js must serve: the module the bridge embeds at build time.
 cp web/gestured.js "$job/"
@@ -84,7 +88,7 @@ fi
 echo "== boot test: booting Debian 12 with systemd (QEMU, emulated CPU)"
 set +e
 timeout -k 10 "${VM_TIMEOUT:-2400}" qemu-system-x86_64 \
-    -accel tcg,thread=multi -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-1G}" \
+    -accel tcg,thread=multi -cpu max -smp "${VM_CPUS:-2}" -m "${VM_MEM:-2G}" \
     -display none -vga none -serial stdio -monitor none -nic none -no-reboot \
     -kernel "${VM_CACHE:-tools/vmtest/.vm-cache}/vmlinux" -initrd "$cache/initramfs.cpio.gz" \
     -append "console=ttyS0 quiet loglevel=3 panic=-1 systemd.show_status=error" \

@@ -8,13 +8,14 @@ import TouchSynthesis
 @Suite("Committed recordings")
 struct CommittedRecordingsTests {
     /// Every gesture script of the repository, relative to the package root.
-    static let scripts: [String] = ["config/recordings", "Tests/Fixtures/recordings"].flatMap { directory in
+    static let scripts: [String] = ["config/recordings", "Tests/Fixtures/recordings", "tools/boottest"].flatMap { directory in
         ((try? FileManager.default.contentsOfDirectory(atPath: PackagePaths.root + "/" + directory)) ?? [])
             .filter { $0.hasSuffix(".touches") }.sorted().map { directory + "/" + $0 }
     }
 
     @Test func thereAreScripts() {
         #expect(Self.scripts.contains("config/recordings/lobby-session.touches"))
+        #expect(Self.scripts.contains("tools/boottest/browser-session.touches"))
         #expect(Self.scripts.count >= 6)
     }
 

@@ -12,7 +12,7 @@ set -eu
 HERE=$(dirname "$(readlink -f "$0")")
 CACHE=$1
 VMCACHE=${VM_CACHE:-$HERE/../vmtest/.vm-cache}
-PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus
+PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus,libinput-tools,cage,seatd,libseat1,chromium,dbus-user-session,fonts-dejavu-core,xwayland
 export DEBIAN_FRONTEND=noninteractive
 need=""
 for p in debootstrap qemu-system-x86 cpio; do
@@ -31,7 +31,9 @@ if [ "$(cat "$CACHE/rootfs.done" 2>/dev/null)" != "bookworm minbase $PACKAGES" ]
   mirror=$(sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
   [ -n "$mirror" ] || mirror=$(awk '$1 == "deb" && $3 ~ /^bookworm$/ { print $2; exit }' /etc/apt/sources.list 2>/dev/null)
   echo "boot-setup: debootstrap bookworm into $CACHE/rootfs from ${mirror:-the default mirror}" >&2
-  debootstrap --variant=minbase --include="$PACKAGES" bookworm "$CACHE/rootfs" ${mirror:-} > "$CACHE/debootstrap.log" 2>&1 \
+  # The packages downloaded are kept in CACHE/debs: a changed list fetches only what is new.
+  mkdir -p "$CACHE/debs"
+  debootstrap --variant=minbase --cache-dir="$(cd "$CACHE/debs" && pwd)" --include="$PACKAGES" bookworm "$CACHE/rootfs" ${mirror:-} > "$CACHE/debootstrap.log" 2>&1 \
     || { tail -n 20 "$CACHE/debootstrap.log" >&2; exit 1; }
   echo gestured-boot-test > "$CACHE/rootfs/etc/hostname"
   rm -rf "$CACHE/rootfs/var/cache/apt/archives/"*.deb

@@ -6,8 +6,9 @@
 # the outputs of each check, the journal, and status (the number of failed checks).
 #
 # The checks follow each other as a kiosk's life would: install, panel, subscribe and play,
-# status, the web bridge, hardening, broken reload, watchdog, unplug and replug, stop,
-# security score, purge.
+# status, the web bridge (then the kiosk browser starts in the background), hardening, broken
+# reload, watchdog, unplug and replug, stop, routing, routing through the browser, security
+# score, purge.
 set -u
 export PATH=/usr/sbin:/usr/bin:/sbin:/bin LC_ALL=C.UTF-8
 J=/job
@@ -45,9 +46,10 @@ running() {
 }
 file_has() { grep -q -- "$2" "$1" 2>/dev/null; }
 
-# make_device: a virtual panel from the recording's description (uinput, evemu-device).
+# make_device [RECORDING]: a virtual panel from the description of RECORDING (default: the
+# test's recording) through uinput (evemu-device).
 make_device() {
-    grep -v '^E:' "$RECORDING" > "$W/panel.desc"
+    grep -v '^E:' "${1:-$RECORDING}" > "$W/panel.desc"
     evemu-device "$W/panel.desc" > "$W/evemu-device.out" 2>&1 &
     DEVPID=$!
     NODE=
@@ -340,6 +342,151 @@ print("second EVIOCGRAB succeeded: the panel is not grabbed"); sys.exit(1)' "$NO
     log "$ids of $touches touches reached the copy; the client got $(grep -c '"type":"gesture"' "$W/routed.jsonl") gesture events"
 }
 
+# The kiosk's browser (README.md, "The browser"): Debian's seatd (its packaged unit: a socket
+# for the video group) lends cage the input devices; cage shows Chromium in kiosk mode on a
+# headless output (no GPU: pixman renders in memory), reading every touch device through
+# libinput. Chromium talks X11 to cage's Xwayland: Debian 12's cage 0.1.4 never sends
+# wl_touch.frame (it does not call wlr_seat_touch_notify_frame), and Chromium's Wayland
+# client dispatches touches on that frame, so a Wayland Chromium got no DOM touch (run 3);
+# Xwayland turns wl_touch down, motion and up into XI2 touch events at once; Chromium loads the test's page (browser-page.html, served from the job share)
+# and answers the DevTools protocol on 127.0.0.1:9222. Started once, right after the web
+# bridge, so that Chromium's slow start on the emulated CPU overlaps the checks in between;
+# the page keeps out of gestured until check_browser_routing calls boot.start().
+BROWSER_STARTED=
+PAGE_URL=http://127.0.0.1:8080/index.html
+start_browser() {
+    echo "== starting the kiosk browser (cage, Chromium) in the background"
+    usermod -a -G video "$KIOSK_USER" || return 1
+    systemctl start seatd.service || { log "seatd did not start"; return 1; }
+    mkdir -p "$W/www" && cp "$J/browser-page.html" "$W/www/index.html" || return 1
+    systemd-run --quiet --unit=boot-page --uid="$KIOSK_USER" \
+        python3 -m http.server 8080 --bind 127.0.0.1 --directory "$W/www" || return 1
+    systemd-run --quiet --unit=boot-kiosk --uid="$KIOSK_USER" --gid="$KIOSK_USER" -p SupplementaryGroups=video \
+        -p RuntimeDirectory=boot-kiosk -p RuntimeDirectoryMode=0700 \
+        -E HOME=/run/boot-kiosk -E XDG_RUNTIME_DIR=/run/boot-kiosk -E LIBSEAT_BACKEND=seatd \
+        -E WLR_BACKENDS=headless,libinput -E WLR_RENDERER=pixman -E WLR_LIBINPUT_NO_DEVICES=1 \
+        cage -d -- chromium --kiosk --ozone-platform=x11 --no-sandbox --test-type --disable-gpu \
+            --touch-events=enabled --force-device-scale-factor=1 --no-first-run --no-default-browser-check \
+            --disable-extensions --disable-component-update --disable-background-networking \
+            --user-data-dir=/run/boot-kiosk/chromium --remote-debugging-port=9222 \
+            "$PAGE_URL" || return 1
+    BROWSER_STARTED=$(now)
+}
+browser_journal() { journalctl -u boot-kiosk.service -u seatd.service --no-pager -o cat -n 25 | sed 's/^/    /'; }
+page_ready() { python3 "$J/devtools.py" --true 9222 'typeof boot === "object" && document.readyState === "complete"' > /dev/null 2>&1; }
+# page_eval EXPRESSION: its value as JSON on stdout (devtools.py).
+page_eval() { python3 "$J/devtools.py" 9222 "$1"; }
+
+# The copy's node once `virtual panel created` was logged more than $1 times this boot.
+copy_after() {
+    local lines; lines=$(journalctl -u gestured.service -b --no-pager -o cat | grep -o 'virtual panel created copy=/dev/input/event[0-9]*')
+    [ "$(printf '%s' "$lines" | grep -c .)" -gt "$1" ] || return 1
+    printf '%s\n' "$lines" | tail -n 1 | cut -d= -f2
+}
+
+# Routing through a real browser (docs/routing.md, docs/web.md): the configuration claims every
+# touch by default and the page makes itself gestured's layout, its #browserArea marked
+# data-gestured-routing="forward". libinput lists the copy as a touchscreen of the panel's
+# size; the page's recording (browser-session.evemu) played on the panel reaches the browser
+# through the copy, as DOM touches where libinput maps it onto cage's output, for the touches
+# on #browserArea only, while gestured's recognizers on #gestureArea recognize the others.
+check_browser_routing() {
+    [ -n "$BROWSER_STARTED" ] || { log "the browser was not started"; return 1; }
+    local conf=/etc/gestured/gestured.json5
+    cp "$conf" "$W/gestured.json5.before-browser"
+    browser_routing; local rc=$?
+    cp "$W/gestured.json5.before-browser" "$conf"
+    systemctl stop gestured.service
+    return $rc
+}
+# Alive or answering: waiting for the page stops as soon as the browser's unit has ended. A
+# browser that answers but shows another page is sent to ours again, at most every 30 s: its
+# first load can fail: in two runs on a loaded host Chromium's network service crashed and was
+# restarted about 30 s after its start, the page server got no request and the kiosk window
+# stayed on about:blank; loaded again through DevTools, the page came within 40 s.
+LAST_NAVIGATION=0
+browser_up_or_page_ready() {
+    page_ready && return 0
+    [ "$(systemctl is-active boot-kiosk.service)" = active ] || { log "the browser ended: $(systemctl show -p Result,ExecMainStatus boot-kiosk.service | tr '\n' ' ')"; return 0; }
+    local href
+    if href=$(page_eval 'location.href' 2>/dev/null) && [ "$href" != "\"$PAGE_URL\"" ] && [ $(( $(date +%s) - LAST_NAVIGATION )) -ge 30 ]; then
+        log "the browser shows $href: loading $PAGE_URL again"
+        python3 "$J/devtools.py" --navigate 9222 "$PAGE_URL" > /dev/null
+        LAST_NAVIGATION=$(date +%s)
+    fi
+    return 1
+}
+browser_routing() {
+    [ "$(systemctl is-active gestured-web.service)" = active ] || { log "the web bridge is not running"; return 1; }
+    local conf=/etc/gestured/gestured.json5 recording=$J/browser-session.evemu
+    # The page's recording is made for the test's own panel (tools/vmtest/touchscreen.desc); a
+    # GESTURED_BOOT_RECORDING of another panel leaves a panel where it would land elsewhere.
+    # (evemu writes the same device's bits in more or fewer B: lines: name, ids, properties and axes decide.)
+    grep -E '^(N|I|P|A):' "$recording" > "$W/browser-panel.desc"
+    if ! grep -E '^(N|I|P|A):' "$W/panel.desc" | cmp -s - "$W/browser-panel.desc"; then
+        log "the panel ($(sed -n 's/^N: //p' "$W/panel.desc")) is not browser-session.evemu's: replugged as that one"
+        kill "$DEVPID"; wait "$DEVPID" 2>/dev/null
+        make_device "$recording" || return 1
+        udevadm settle
+    fi
+    awk '!done && /^\{/ { print; print "  routing: { default: \"claim\" },"; done = 1; next } { print }' "$W/gestured.json5.before-browser" > "$conf"
+    gestured check-config "$conf" > "$W/browser-check-config.txt" 2>&1 || { sed 's/^/    /' "$W/browser-check-config.txt"; return 1; }
+    local copies; copies=$(journalctl -u gestured.service -b --no-pager -o cat | grep -c 'virtual panel created copy=')
+    systemctl start gestured.service || return 1
+    UNTIL=60 until_true copy_after "$copies" > /dev/null || return 1
+    local copy; copy=$(copy_after "$copies")
+    udevadm settle
+    # libinput's view of the devices: the copy is a touchscreen of the panel's size.
+    libinput list-devices > "$W/libinput-devices.txt" 2>&1
+    # One block per device, "Device:" first: a field of the block whose "Kernel:" is the node.
+    device_field() {
+        awk -v node="$1" -v key="$2" -F': *' '/^Device:/ { n = ""; name = $2 } /^Kernel:/ { n = $2 }
+            n == node && key == "Device" { print name; exit }
+            n == node && $1 == key { sub(/ +$/, "", $2); print $2; exit }' "$W/libinput-devices.txt"
+    }
+    log "libinput list-devices: copy $copy \"$(device_field "$copy" Device)\": $(device_field "$copy" Capabilities), $(device_field "$copy" Size);" \
+        "panel $NODE: $(device_field "$NODE" Capabilities), $(device_field "$NODE" Size)"
+    [ "$(device_field "$copy" Capabilities)" = touch ] || { log "libinput does not list the copy as a touch device"; sed 's/^/    /' "$W/libinput-devices.txt"; return 1; }
+    local size; size=$(device_field "$copy" Size)
+    [ -n "$size" ] && [ "$size" = "$(device_field "$NODE" Size)" ] || { log "the copy's size '$size' is not the panel's"; return 1; }
+    # The browser, started long before: its page answers once loaded.
+    UNTIL=600 until_true browser_up_or_page_ready && page_ready || { browser_journal; return 1; }
+    awk -v s="$BROWSER_STARTED" -v e="$(now)" 'BEGIN { printf "  the page answered within %.0f s of the browser'"'"'s start\n", e - s }'
+    page_eval 'boot.geometry()' > "$W/browser-geometry.json" && log "page: $(cat "$W/browser-geometry.json")"
+    page_eval 'boot.start()' > "$W/browser-start.json" || { sed 's/^/    /' "$W/browser-start.json"; return 1; }
+    log "gestured.js connected: $(cat "$W/browser-start.json")"
+    UNTIL=60 until_true python3 "$J/devtools.py" --true 9222 'JSON.stringify(boot.accepted() ?? null).includes("gestureArea")' > /dev/null \
+        || { page_eval 'boot.errors'; return 1; }
+    # libinput as a compositor sees the devices, while the recording plays (not the compositor's
+    # own: cage, reading the same devices, shows it in the page).
+    libinput debug-events > "$W/libinput-events.txt" 2>&1 &
+    local watcher=$!
+    until_true file_has "$W/libinput-events.txt" "$(basename "$copy") *DEVICE_ADDED" || { kill "$watcher"; return 1; }
+    evemu-play "$NODE" < "$recording" || { log "evemu-play failed"; kill "$watcher"; return 1; }
+    # Every touch played has ended for gestured, and every DOM sequence the page got has ended.
+    local played; played=$(awk '$1 == "E:" && $3 == "0003" && $4 == "0039" && $5 + 0 >= 0' "$recording" | wc -l)
+    UNTIL=60 until_true python3 "$J/devtools.py" --true 9222 "(() => {
+        const ended = new Set(boot.events.filter((e) => e.type === 'touches').flatMap((e) => e.touches)
+            .filter((t) => t.phase === 'ended' || t.phase === 'cancelled').map((t) => t.id));
+        const open = new Set();
+        for (const t of boot.touches) (t.type === 'touchstart' ? open.add(t.identifier) : t.type !== 'touchmove' && open.delete(t.identifier));
+        return ended.size >= $played && open.size === 0;
+    })()" > /dev/null
+    page_eval '({ geometry: boot.geometry(), touches: boot.touches, pointers: boot.pointers, events: boot.events, errors: boot.errors, accepted: boot.accepted() })' \
+        > "$W/browser-page.json"
+    kill "$watcher"; wait "$watcher" 2>/dev/null
+    python3 "$J/browser-check.py" "$recording" "$W/browser-page.json" "$W/libinput-events.txt" "$copy" "$NODE" > "$W/browser-check.txt" 2>&1
+    local rc=$?
+    sed 's/^/    /' "$W/browser-check.txt"
+    return $rc
+}
+
+# The browser ends before the checks that need a quiet system (the security score, the purge).
+stop_browser() {
+    systemctl stop boot-kiosk.service boot-page.service 2>/dev/null
+    journalctl -u boot-kiosk.service -u seatd.service --no-pager > "$W/browser-journal.txt" 2>&1
+}
+
 check_security_score() {
     systemd-analyze security gestured.service --no-pager > "$W/security.txt" 2>&1
     local overall; overall=$(grep 'Overall exposure level' "$W/security.txt")
@@ -380,9 +527,13 @@ systemctl is-system-running --wait > /dev/null
 fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $2 }'), $(. /etc/os-release; echo "$PRETTY_NAME"), state $(systemctl is-system-running)"
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
 for check in check_install check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
-             check_web_bridge check_hardening check_reload_with_broken_configuration check_watchdog_restarts_a_stopped_daemon \
-             check_unplug_and_replug check_stop_says_bye check_routing_makes_the_copy check_security_score check_purge; do
-    run_check "$check"
+             check_web_bridge start_browser check_hardening check_reload_with_broken_configuration \
+             check_watchdog_restarts_a_stopped_daemon check_unplug_and_replug check_stop_says_bye \
+             check_routing_makes_the_copy check_browser_routing stop_browser check_security_score check_purge; do
+    case $check in
+        check_*) run_check "$check" ;;
+        *) "$check" || log "$check failed: the checks that need it fail" ;;
+    esac
 done
 journalctl -b --no-pager > "$J/journal.txt" 2>&1
 # The plain closing line CI reads.

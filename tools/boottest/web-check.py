@@ -10,14 +10,15 @@ Usage: web-check.py HOST:PORT MODULE
    reply to it (so the session really reaches gestured's socket); a close frame answered by
    one. Prints what it saw, one line each, and `daemon pid N` last; exits 1 with the reason.
 """
-import base64
 import hashlib
 import http.client
 import json
 import os
-import socket
 import struct
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from boot_websocket import WebSocketError, open_websocket, read_frame, send_frame  # noqa: E402
 
 TIMEOUT = 60  # the guest's CPU is emulated
 
@@ -25,45 +26,6 @@ TIMEOUT = 60  # the guest's CPU is emulated
 def fail(message):
     print("web-check: " + message)
     sys.exit(1)
-
-
-def read_exactly(sock, count, buffered):
-    while len(buffered) < count:
-        chunk = sock.recv(65536)
-        if not chunk:
-            fail("the bridge closed the connection (%d bytes of %d read)" % (len(buffered), count))
-        buffered += chunk
-    return buffered[:count], buffered[count:]
-
-
-def read_frame(sock, buffered):
-    """One unfragmented frame from the server: (opcode, payload, rest of the buffer)."""
-    head, buffered = read_exactly(sock, 2, buffered)
-    fin, opcode, masked, length = head[0] & 0x80, head[0] & 0x0F, head[1] & 0x80, head[1] & 0x7F
-    if masked:
-        fail("the server masked a frame (RFC 6455 5.1)")
-    if length == 126:
-        raw, buffered = read_exactly(sock, 2, buffered)
-        length = struct.unpack("!H", raw)[0]
-    elif length == 127:
-        raw, buffered = read_exactly(sock, 8, buffered)
-        length = struct.unpack("!Q", raw)[0]
-    payload, buffered = read_exactly(sock, length, buffered)
-    if not fin:
-        fail("a fragmented message (the bridge sends whole ones)")
-    return opcode, payload, buffered
-
-
-def send_frame(sock, opcode, payload):
-    mask = os.urandom(4)
-    length = len(payload)
-    if length < 126:
-        header = struct.pack("!BB", 0x80 | opcode, 0x80 | length)
-    elif length < 1 << 16:
-        header = struct.pack("!BBH", 0x80 | opcode, 0x80 | 126, length)
-    else:
-        header = struct.pack("!BBQ", 0x80 | opcode, 0x80 | 127, length)
-    sock.sendall(header + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload)))
 
 
 def main():
@@ -89,25 +51,8 @@ def main():
         content_type, len(body), hashlib.sha256(body).hexdigest()[:16], response.getheader("Server")))
     connection.close()
 
-    sock = socket.create_connection((host, port), timeout=TIMEOUT)
-    key = base64.b64encode(os.urandom(16)).decode()
-    sock.sendall(("GET /socket HTTP/1.1\r\nHost: %s:%d\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                  "Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (host, port, key)).encode())
-    buffered = b""
-    while b"\r\n\r\n" not in buffered:
-        chunk = sock.recv(65536)
-        if not chunk:
-            fail("the bridge closed the connection during the handshake: %r" % buffered[:200])
-        buffered += chunk
-    head, buffered = buffered.split(b"\r\n\r\n", 1)
-    lines = head.decode("latin-1").split("\r\n")
-    if not lines[0].startswith("HTTP/1.1 101"):
-        fail("GET /socket: %s" % lines[0])
-    accept = base64.b64encode(hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()).decode()
-    headers = {name.strip().lower(): value.strip() for name, _, value in (line.partition(":") for line in lines[1:])}
-    if headers.get("sec-websocket-accept") != accept:
-        fail("wrong Sec-WebSocket-Accept: %r" % headers.get("sec-websocket-accept"))
-    print("GET /socket: %s" % lines[0])
+    sock, buffered, status_line = open_websocket(host, port, "/socket", TIMEOUT)
+    print("GET /socket: %s" % status_line)
 
     opcode, payload, buffered = read_frame(sock, buffered)
     hello = json.loads(payload) if opcode == 1 else None
@@ -143,4 +88,7 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except (WebSocketError, OSError) as error:
+        fail(str(error))
