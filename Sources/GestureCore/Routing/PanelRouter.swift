@@ -242,11 +242,22 @@ struct PanelRouter {
 
     /// Forgets the values of a frame that will not be committed.
     private mutating func restorePending() {
+        settleChangedSlots(committing: false)
+    }
+
+    /// The changed slots' values, 64 bytes each: committed (`committing`), or put back to the
+    /// last committed ones; then no slot is changed.
+    @inline(__always)
+    private mutating func settleChangedSlots(committing: Bool) {
         var changed = dirty
         while changed != 0 {
             let slot = changed.trailingZeroBitCount
             changed &= changed &- 1
-            slots.update(slot) { $0.pending = $0.committed }
+            if committing {
+                slots.update(slot) { $0.committed = $0.pending }
+            } else {
+                slots.update(slot) { $0.pending = $0.committed }
+            }
         }
         dirty = 0
     }
@@ -362,14 +373,7 @@ struct PanelRouter {
         frameEnd = nil
         frameNumber &+= 1
         if !touches.isEmpty { writeTouches(at: time, into: &out) }
-        // The changed slots' values, 64 bytes each.
-        var changed = dirty
-        while changed != 0 {
-            let slot = changed.trailingZeroBitCount
-            changed &= changed &- 1
-            slots.update(slot) { $0.committed = $0.pending }
-        }
-        dirty = 0
+        settleChangedSlots(committing: true)
         pendingMsc = nil
     }
 

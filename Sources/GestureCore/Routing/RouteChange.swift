@@ -29,3 +29,18 @@ public struct RouteChange: Hashable, Sendable {
         self.kind = kind
     }
 }
+
+extension RouteChange: CustomStringConvertible {
+    /// The touch and what happened to its route, as logs and tests write it: `#3 began
+    /// forwarded`, `#3 pilfered`.
+    public var description: String {
+        let kind = switch kind {
+        case .began(let route): "began \(route.name)"
+        case .forwarded: "forwarded"
+        case .claimed: "claimed"
+        case .pilfered: "pilfered"
+        case .dropped: "dropped"
+        }
+        return "#\(touch.rawValue) \(kind)"
+    }
+}

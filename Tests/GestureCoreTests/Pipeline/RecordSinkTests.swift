@@ -192,16 +192,7 @@ struct RecordSinkTests {
             // The end of the input cancels touch 2; nothing of it was on the copy.
             ["engine"],
         ])
-        let routes = collector.routeChanges.map { change -> String in
-            let kind = switch change.kind {
-            case .began(let route): "began \(route.name)"
-            case .forwarded: "forwarded"
-            case .claimed: "claimed"
-            case .pilfered: "pilfered"
-            case .dropped: "dropped"
-            }
-            return "#\(change.touch.rawValue) \(kind)"
-        }
+        let routes = collector.routeChanges.map(\.description)
         #expect(routes == ["#1 began forwarded", "#2 began claimed", "#3 began held", "#3 claimed"])
         // The copy got touch 1 (forwarded) and nothing of 2 or 3 (claimed).
         let trackingIDs = collector.panel.filter { $0.type == EventType.abs && $0.code == AbsCode.mtTrackingID }.map(\.value)

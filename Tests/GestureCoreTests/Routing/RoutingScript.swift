@@ -86,16 +86,7 @@ struct RoutingScript {
         pipeline.removeRecords()
         defer { collector.removeAll() }
         for event in collector.panel { panel.append(Self.describe(event)) }
-        for change in collector.routeChanges {
-            let kind = switch change.kind {
-            case .began(let route): "began \(route.name)"
-            case .forwarded: "forwarded"
-            case .claimed: "claimed"
-            case .pilfered: "pilfered"
-            case .dropped: "dropped"
-            }
-            routes.append("#\(change.touch.rawValue) \(kind)")
-        }
+        for change in collector.routeChanges { routes.append(change.description) }
         for event in collector.events {
             guard case .engine(.touches(let e)) = event else { continue }
             for touch in e.touches {
