@@ -108,8 +108,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
             if web.allows(origin: origin) {
                 headers.add(name: "Access-Control-Allow-Origin", value: origin)
             } else {
-                content.refusals.refused("served the client module without Access-Control-Allow-Origin: the page's origin is "
-                    + "not allowed, so its browser refuses the import", [
+                content.refusals.refused("served the client module without Access-Control-Allow-Origin: the page's origin is not allowed, so its browser refuses the import", [
                         "origin": "\(origin)", "allowed": "\(web.origins.map(\.text))",
                         "reason": "\(BridgeCheck.originRefusal(origin, web: web))"])
             }

@@ -27,7 +27,7 @@ public final class RefusalLog: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// `now`: a monotonic clock in nanoseconds (tests pass their own).
-    public init(logger: Logger, now: @escaping @Sendable () -> Int64 = { NIODeadline.now().uptimeNanoseconds.clampedToInt64 }) {
+    public init(logger: Logger, now: @escaping @Sendable () -> Int64 = RefusalLog.monotonicNanoseconds) {
         self.logger = logger
         self.now = now
     }
@@ -57,6 +57,9 @@ public final class RefusalLog: Sendable {
     }
 }
 
-private extension UInt64 {
-    var clampedToInt64: Int64 { self > UInt64(Int64.max) ? .max : Int64(self) }
+extension RefusalLog {
+    /// NIO's monotonic clock, in nanoseconds.
+    public static let monotonicNanoseconds: @Sendable () -> Int64 = {
+        Int64(clamping: NIODeadline.now().uptimeNanoseconds)
+    }
 }

@@ -76,7 +76,7 @@ struct GestureScriptParserTests {
         ("panel p\nscreen 10 10 calibration 1 0 0 2 0 0", "s.touches:2: this calibration cannot be inverted (a*e - b*d is 0): no panel position gives these points"),
         ("panel p\nscreen 10 10 tilt 3", "s.touches:2: expected `screen WIDTH HEIGHT [rotation 0|90|180|270] [calibration A B C D E F]`; found `tilt`"),
         ("panel p\nrate 0", "s.touches:2: expected `rate HZ` with HZ a whole number of frames per second from 1 to 1000"),
-        ("panel p\nunits inches", "s.touches:2: expected `units points`, `units mm` or `units device`"),
+        ("panel p\nunits inches", "s.touches:2: expected `units points`, `units mm`, `units device` or `units css`"),
         ("panel p\nwait 80", "s.touches:2: expected a duration such as `80ms` or `1.5s`, found `80`"),
         ("panel p\nwait 0ms", "s.touches:2: a wait must be longer than 0"),
         ("panel p\nwait 2h", "s.touches:2: expected a duration such as `80ms` or `1.5s`, found `2h`"),
@@ -92,7 +92,7 @@ struct GestureScriptParserTests {
         ("panel p\nunits device\nwait 1s ; down 1 5 5", "s.touches:3: `wait` stands on a line of its own; only down, move and up share a line"),
         ("panel p\nunits device\ndown 1 5 5 over 1s", "s.touches:3: `over` glides moves only; put down and up on lines of their own"),
         ("panel p\nunits device\nmove 1 5 5 over 0s", "s.touches:3: `over` needs a duration longer than 0"),
-        ("panel p\nunits device\ntap 1 5 5", "s.touches:3: expected panel, screen, rate, units, wait, down, move or up, found `tap`"),
+        ("panel p\nunits device\ntap 1 5 5", "s.touches:3: expected panel, screen, page, rate, units, wait, down, move or up, found `tap`"),
         ("panel p\nunits device\nup 1\nrate 50", "s.touches:4: `rate` must come before the first step"),
     ])
     func namesTheLineAndWhatToChange(_ text: String, _ message: String) {
