@@ -87,4 +87,21 @@ struct SupersededTests {
         #expect(second.take().map(\.type) == ["error"])
         #expect(first.take().isEmpty)
     }
+
+    /// A reload that installs the configuration's layout forgets the setter; one that leaves
+    /// the layout as it is does not.
+    @Test(arguments: [(true, [String]()), (false, ["superseded"])])
+    func aReloadThatReplacesTheLayoutForgetsItsSetter(_ changesLayout: Bool, _ told: [String]) throws {
+        let harness = try ServerHarness()
+        harness.owner.reloadChangesLayout = changesLayout
+        let first = try harness.connect(), second = try harness.connect()
+        try first.send(Self.layoutSet(1, "first"))
+        try first.send(#"{"type":"reload","id":2}"#)
+        try harness.settle()
+        #expect(first.take().map(\.type) == ["reply", "reply"])
+        try second.send(Self.layoutSet(3, "second"))
+        try harness.settle()
+        #expect(second.take().map(\.type) == ["reply"])
+        #expect(first.take().map(\.type) == told)
+    }
 }

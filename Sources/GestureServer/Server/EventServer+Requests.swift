@@ -100,9 +100,11 @@ extension EventServer {
     private func completeReload(origin: String, prepared: ReloadPreparation?) -> Result<ReloadReport, ConfigurationError>? {
         guard let owner else { return nil }
         var outcome = owner.reload(origin: origin, prepared: prepared)
-        if case .success(let report) = outcome.result { policy = ControlPolicy(socket: report.socket) }
-        // The configuration's layout replaced the one a client set: nobody's to supersede now.
-        if outcome.events.events.contains(where: { $0.summary.kind == "layout" }) { layoutSetter = nil }
+        if case .success(let report) = outcome.result {
+            policy = ControlPolicy(socket: report.socket)
+            // The configuration's layout replaced the one a client set: nobody's to supersede now.
+            if report.layoutChanged { layoutSetter = nil }
+        }
         release(&outcome.events.released)
         announce(publish(outcome.events))
         return outcome.result
