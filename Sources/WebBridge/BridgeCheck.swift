@@ -1,6 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import GestureConfig
 import GestureCore
 import GestureServer
+import NIOCore
 
 /// The answer to `GET /gestured/check` (docs/protocol.md § Preflight): whether a page with this
 /// origin and token could use the bridge now, and if not, the one sentence that says why and
@@ -69,6 +73,13 @@ public struct BridgeCheck: Equatable, Sendable {
     /// The sentence for a daemon the bridge cannot reach.
     public static func daemonRefusal(socketPath: String, error: String) -> String {
         "gestured is not reachable on \(socketPath) (\(error)); the bridge runs, the daemon does not: start gestured"
+    }
+
+    /// Why connecting to the daemon's socket failed, for a person: the system's sentence and
+    /// errno (`No such file or directory (errno 2)`) for a system error, as is otherwise.
+    public static func describeConnectError(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        return "\(String(cString: strerror(error.errnoCode))) (errno \(error.errnoCode))"
     }
 
     /// The response body: one JSON object.

@@ -119,7 +119,7 @@ final class BridgeSession {
                 case .success(let channel):
                     session.daemonConnected(channel)
                 case .failure(let error):
-                    session.end(.daemonUnavailable("\(error)"))
+                    session.end(.daemonUnavailable(BridgeCheck.describeConnectError(error)))
                 }
             }
         let interval = TimeAmount.seconds(options.pingIntervalSeconds)

@@ -138,7 +138,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
                     probe.close(promise: nil)
                     daemonError = nil
                 case .failure(let error):
-                    daemonError = "\(error)"
+                    daemonError = BridgeCheck.describeConnectError(error)
                 }
                 let answer = BridgeCheck(origin: origin, uri: head.uri, web: web, socketPath: socketPath, daemonError: daemonError)
                 if let reason = answer.reason {
