@@ -25,9 +25,11 @@ public final class SocketReplay: EventServerOwner {
         /// `--wait-layout`: also wait until a client has set a layout (`layout.set`), for at most
         /// this many seconds (``waitLayoutSeconds``); `nil`: do not wait for one.
         public var waitLayoutSeconds: Int?
-        /// The range of `--wait-layout-timeout` (docs/limits.md § Replay): a page in a browser
-        /// that starts with the replay sends its layout within seconds; an hour is far beyond.
+        /// The range of `--wait-layout-timeout` (docs/limits.md § Command line): a page in a
+        /// browser that starts with the replay sends its layout within seconds; an hour is far beyond.
         public static let waitLayoutSeconds = 1...3600
+        /// `--wait-layout-timeout` when not given: time for a browser to start and load a page.
+        public static let defaultWaitLayoutSeconds = 30
         public var realtime = false
         /// `--trace`: every subscriber gets hit-test traces and failed transitions.
         public var trace = false

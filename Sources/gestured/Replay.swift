@@ -53,7 +53,8 @@ struct Replay: ParsableCommand {
          .flag("wait-layout", \.waitLayout,
                help: "With --socket: start the replay only once a client has set a layout (layout.set)."),
          .option("wait-layout-timeout", \.waitLayoutTimeout, valueName: "seconds", parsing: .unconditional,
-                 help: "With --wait-layout: fail if no layout came within this many seconds (1 to 3600, default 30)."),
+                 help: "With --wait-layout: fail if no layout came within this many seconds (\(SocketReplay.Options.waitLayoutSeconds.lowerBound) to "
+                     + "\(SocketReplay.Options.waitLayoutSeconds.upperBound), default \(SocketReplay.Options.defaultWaitLayoutSeconds))."),
          .option("queue-limit", \.queueLimit, isHidden: true,
                  help: "With --socket: bytes a client may have queued before it is dropped as a slow consumer."),
          .positional(\.recording, valueName: "recording",
@@ -61,9 +62,6 @@ struct Replay: ParsableCommand {
          .positional(\.eventsFile, valueName: "events-file",
                      help: "An events-only file that goes with the description file RECORDING.")]
     }
-
-    /// `--wait-layout-timeout` when not given: time for a browser to start and load a page.
-    static let defaultWaitLayoutSeconds = 30
 
     var config = ""
     var trace = false
@@ -171,7 +169,7 @@ struct Replay: ParsableCommand {
         let listener = try openListener(path: socketPath, group: configuration.socket.group, logger: logger)
         var options = SocketReplay.Options(server: EventServer.Options(version: GesturedVersion.string))
         options.waitClients = waitClients
-        if waitLayout { options.waitLayoutSeconds = waitLayoutTimeout ?? Self.defaultWaitLayoutSeconds }
+        if waitLayout { options.waitLayoutSeconds = waitLayoutTimeout ?? SocketReplay.Options.defaultWaitLayoutSeconds }
         options.realtime = realtime
         options.trace = trace
         options.server.queueLimit = queueLimit
