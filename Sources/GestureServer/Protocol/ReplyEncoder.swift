@@ -39,6 +39,14 @@ public enum ReplyEncoder {
             writer.key("type"); writer.string("bye")
             writer.key("reason"); writer.string(reason)
             writer.key("message"); writer.string(message)
+        case .superseded(let seq, let time, let by, let revision, let message):
+            writer.key("type"); writer.string("superseded")
+            writer.key("seq"); writer.int(seq)
+            writer.key("time"); writer.int(time)
+            writer.key("what"); writer.string("layout")
+            writer.key("by"); writer.string(by)
+            writer.key("revision"); writer.int(revision)
+            writer.key("message"); writer.string(message)
         }
         writer.endObject()
         writer.newline()
