@@ -13,6 +13,7 @@ export declare const LIMITS: Readonly<{
   animationPoll: number;
   warnings: number;
   rejected: number;
+  clockJump: number;
   logLines: number;
   selectorDepth: number;
 }>;

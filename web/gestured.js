@@ -44,6 +44,9 @@ export const LIMITS = Object.freeze({
   warnings: 256,
   /// Recognizers and keys gestured refused, remembered so that they stay dropped.
   rejected: 1024,
+  /// Milliseconds by which an event may seem later than the least delayed one before the input
+  /// clock is taken to have jumped (a replay that waited, then started; a new recording).
+  clockJump: 1000,
   /// Lines of the overlay's log.
   logLines: 8,
   /// Ancestors named in an element's CSS selector path.
@@ -62,7 +65,13 @@ export const LIMITS = Object.freeze({
 /// kinds, views, recognizers, trace, debug (draw the overlay), timeout (ms, default none),
 /// signal (an AbortSignal), reconnect: { initialDelay, maxDelay } (ms).
 export function connect(options = {}) {
-  const g = new Gestured(options);
+  let g;
+  try {
+    g = new Gestured(options);
+  } catch (error) {
+    // A malformed bridge address or URL never gets better by retrying.
+    return Promise.reject(failure("refused", `gestured: connect(): ${error.message}`));
+  }
   return g._start();
 }
 
@@ -158,7 +167,7 @@ export class Gestured extends EventTarget {
       timeout: `the bridge at ${this.checkURL.host} could not be reached within ${waited} ms; `
         + "is gestured-web running and listening there (web.listen)?",
       "daemon-unavailable": `the bridge at ${this.checkURL.host} is up but could not reach gestured within `
-        + `${waited} ms: ${this._lastCause?.message ?? "is gestured running?"}`,
+        + `${waited} ms: ${this._lastCause?.message.replace(/^gestured: /, "") ?? "is gestured running?"}`,
     };
     this._fail(failure(code, "gestured: " + messages[code], { check: this.check }));
   }
@@ -648,7 +657,9 @@ function gestureEventNames(object) {
 /// (milliseconds). An event is received after it happened, so performance.now() at arrival
 /// minus the event's time bounds the offset from above; the smallest such bound seen is kept
 /// (the least delayed event), starting from the last frame's time in `status`. The estimate
-/// restarts with each connection and each new input device (a replay starting over).
+/// restarts with each connection and each new input device, and when an event seems more
+/// than LIMITS.clockJump later than that: the input clock stood still or jumped (a replay
+/// that waited for its clients, then started) rather than the event being that late.
 class InputClock {
   constructor() {
     this.offset = null;
@@ -660,7 +671,9 @@ class InputClock {
 
   observe(time) {
     const candidate = performance.now() - time / 1000;
-    if (this.offset === null || candidate < this.offset) this.offset = candidate;
+    if (this.offset === null || candidate < this.offset || candidate > this.offset + LIMITS.clockJump) {
+      this.offset = candidate;
+    }
   }
 
   toPage(time) {
@@ -968,6 +981,7 @@ class LayoutObserver {
   resend() {
     this.sent = null;
     this.accepted = null;
+    this.setting = false;
     this.update();
   }
 
@@ -988,6 +1002,12 @@ class LayoutObserver {
     // A running animation moves elements without telling anyone: measure again next frame.
     if (this.animating()) this.schedule();
     if (!this.g.connected || this.paused) return;
+    // Until gestured answered a layout.set, a view.update could name views it does not hold
+    // yet: the change waits for the answer.
+    if (this.setting) {
+      this.again = true;
+      return;
+    }
     const previous = this.sent;
     if (previous && sameView(previous, layout)) return;
     this.sent = layout;
@@ -1000,22 +1020,36 @@ class LayoutObserver {
       );
       return;
     }
+    this.setting = true;
     this.g._send({ type: "layout.set", layout }, (detail) => this.annotate(layout, detail)).then(
       () => {
+        this.setting = false;
         this.rounds = 0;
         if (this.sent === layout) this.accepted = layout;
+        if (this.again) this.catchUp();
       },
       (error) => {
+        this.setting = false;
         // Whatever gestured holds now, the next update sends the whole layout.
         if (this.sent === layout) this.sent = null;
         this.accepted = null;
         if (error?.code === "invalid_layout" && this.lastDropped > 0 && this.rounds < LIMITS.rejectionRounds) {
           // The parts gestured named are dropped now: send the rest.
           this.rounds++;
+          this.again = false;
           this.update();
+        } else if (this.again) {
+          this.catchUp();
         }
       },
     );
+  }
+
+  /// Sends what changed while a layout.set was answered.
+  catchUp() {
+    this.again = false;
+    if (this.scheduled) return;
+    this.update();
   }
 
   /// Maps each problem of a refused layout.set to the view and element at fault, remembers

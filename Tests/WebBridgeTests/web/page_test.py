@@ -108,6 +108,7 @@ try {
 # connect() in the page with the given options; resolves to the code it rejected with.
 CONNECT = """
 const [options, done] = [arguments[0], arguments[arguments.length - 1]];
+(async () => {
 const { connect } = await import("./gestured.js");
 const controller = new AbortController();
 if (options.abortAfter) { setTimeout(() => controller.abort(), options.abortAfter); options.signal = controller.signal; }
@@ -121,6 +122,7 @@ try {
   done({ code: error.code, cause: error.cause, message: error.message, ms: performance.now() - started,
          isError: error instanceof Error });
 }
+})();
 """
 
 RECTS = """
@@ -209,6 +211,8 @@ def main():
         path = os.path.join(work, "page.evemu")
         recording.write(path)
 
+        # The replay starts when three clients subscribed: the page and the two of step 8 (the
+        # watcher of step 4 and the page sessions of steps 6 and 7 never make three with it).
         daemon = harness.start_replay(args.gestured, config, sock, path, work, wait_clients=3, realtime=True)
         came_up = time.monotonic()
         bridge = harness.start_bridge(args.bridge, config, work)
@@ -231,6 +235,24 @@ def main():
                 assert client.hit(*point) == card, f"{card} at {fx}, {fy}: gestured hits {client.hit(*point)}"
         ok(f"devicePixelRatio {metrics['ratio']:g}, visualViewport.scale {metrics['zoom']:g}: every card is hit "
            "by gestured where the browser shows it (corners included)")
+
+        # g.simulate(): the same conversion and listeners, from CSS pixels.
+        sim = driver.execute_script("""
+const card = document.getElementById("card3"); const got = [];
+card.addEventListener("gestured:panmove", (e) => got.push(e.detail.deltaX), { once: true });
+const r = card.getBoundingClientRect();
+const detail = window.gestured.simulate({ type: "gesture", kind: "pan", recognizer: "sim", state: "changed",
+  x: r.left + 10, y: r.top + 20, translationX: -30, translationY: 5, velocityX: 100, velocityY: 0, touches: [1] },
+  { in: "client", element: card });
+return { got, detail, rect: [r.left, r.top] };""")
+        detail, scale = sim["detail"], SCREEN[0] * ZOOM / WINDOW[0]
+        expected_x, expected_y = to_screen(metrics, sim["rect"][0] + 10, sim["rect"][1] + 20)
+        assert sim["got"] == [-30] and detail["view"] == "card3" and detail["seq"] < 0, sim
+        assert abs(detail["x"] - expected_x) < 1e-6 and abs(detail["y"] - expected_y) < 1e-6, (detail, expected_x)
+        assert abs(detail["offsetX"] - 10) < 1e-6 and abs(detail["offsetY"] - 20) < 1e-6, detail
+        assert abs(detail["translationX"] + 30 * scale) < 1e-6 and abs(detail["velocityX"] - 100) < 1e-6, detail
+        ok(f"g.simulate() in CSS pixels: gestured:panmove on #card3 with deltaX -30, translationX "
+           f"{detail['translationX']:g} pt, offsetX 10")
 
         # 3. An invalid recognizer is dropped alone; the element is named.
         layout = driver.execute_script("return window.gestured.layout")
@@ -316,12 +338,12 @@ return [r.left + r.width / 2, r.top + r.height / 2];""")
 
         # 6. A page without the token that changes the layout gets an error event.
         result = driver.execute_async_script("""
-const done = arguments[arguments.length - 1];
-const { connect } = await import("./gestured.js");
-const g = await connect({ bridge: arguments[0], timeout: 10000 });
-g.addEventListener("error", (e) => { done({ code: e.detail.code, request: e.detail.request }); g.close(); });
-const r = document.createElement("div"); document.body.appendChild(r);
-g.observe(r);
+const [bridge, done] = [arguments[0], arguments[arguments.length - 1]];
+import("./gestured.js").then(({ connect }) => connect({ bridge, timeout: 10000 })).then((g) => {
+  g.addEventListener("error", (e) => { done({ code: e.detail.code, request: e.detail.request }); g.close(); });
+  const r = document.createElement("div"); document.body.appendChild(r);
+  g.observe(r);
+}, (error) => done({ code: "connect failed: " + error.code }));
 """, f"127.0.0.1:{bridge_port}")
         assert result == {"code": "forbidden", "request": "layout.set"}, result
         assert client.hit(*to_screen(metrics, *center(rects["card3"]))) == "card3"
@@ -360,8 +382,9 @@ g.observe(r);
                     "daemon's superseded (issue 28's bridge side): run with --contract once both are merged")
 
         # 8. The gestures: CSS pixels, offsets, the page's clock, per-state events.
-        tester = harness.UnixClient(sock)
+        tester, starter = harness.UnixClient(sock), harness.UnixClient(sock)
         assert tester.request({"type": "subscribe", "kinds": ["gesture"]})["ok"]
+        assert starter.request({"type": "subscribe", "kinds": ["device"]})["ok"]
         received = []
         while True:
             message = tester.recv()
