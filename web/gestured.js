@@ -1128,7 +1128,8 @@ class LayoutObserver {
       }
       const rect = element.getBoundingClientRect();
       const view = this.viewOf(element, id, rect, parentRect, t);
-      if (parentElement !== this.root || !isPage) this.checkReachable(element, rect, parentRect, parentView.id);
+      // Under the page's root, the parent's box is the viewport: nothing is outside it.
+      this.checkReachable(element, rect, parentElement !== this.root || !isPage ? parentRect : null, parentView.id);
       elements.set(id, element);
       children.get(parentView).push({ view, element });
       children.set(view, []);
@@ -1500,7 +1501,22 @@ class DebugOverlay {
     let line = null;
     if (event.type === "control") line = `${event.event} on ${event.view}`;
     if (event.type === "gesture" && event.state !== "changed") line = `${event.recognizer} (${event.kind}) ${event.state} on ${event.view}`;
-    if (event.type === "layout") line = `layout ${event.revision}: ${String(event.message).replace(/^layout replaced: /, "").replace(/ by .*$/, "")}`;
+    if (event.type === "layout") {
+      const what = String(event.message).replace(/^layout replaced: /, "").replace(/ by .*$/, "");
+      // An animation sends view.updates every frame: one line counts them.
+      if (what.startsWith("view.update") && this.log[0]?.updates) {
+        const top = this.log[0];
+        top.count++;
+        top.text = `layouts ${top.updates}–${event.revision}: view.update`;
+        return;
+      }
+      line = `layout ${event.revision}: ${what}`;
+      if (what.startsWith("view.update")) {
+        this.log.unshift({ text: line, count: 1, updates: event.revision });
+        this.log.length = Math.min(this.log.length, LIMITS.logLines);
+        return;
+      }
+    }
     if (!line) return;
     if (this.log[0]?.text === line) {
       this.log[0].count++;

@@ -63,7 +63,11 @@ PAGE = """<!doctype html>
   <div id="card1" class="card" data-gestured-view="card1"></div>
   <div id="card2" class="card" data-gestured-view="card2"
        data-gestured-recognizers="[{id: 'card2Tap', type: 'tap'}, /* JSON5 */]"></div>
-  <div id="card3" class="card" data-gestured-view="card3"></div>
+  <div id="card3" class="card" data-gestured-view="card3">
+    <div id="badge" data-gestured-view="badge" style="position: fixed; left: 700px; top: 20px; width: 40px; height: 40px"></div>
+  </div>
+  <div id="tilted" data-gestured-view="tilted"
+       style="position: absolute; left: 600px; top: 260px; width: 100px; height: 60px; transform: rotate(20deg)"></div>
   <div id="bad" class="card" data-gestured-view="bad"
        data-gestured-recognizers="[{id: 'badPan', type: 'pan', minimumTouches: -1}, {id: 'goodTap', type: 'tap'}]"></div>
   <div id="broken" class="card" data-gestured-view="broken" data-gestured-recognizers="[{id: 'x' type: 'tap'}]"></div>
@@ -274,6 +278,10 @@ return { got, detail, rect: [r.left, r.top] };""")
         assert any(w["code"] == "invalid-attribute" and w["selector"] == "#broken" and "line 1, column" in w["message"]
                    for w in warnings), warnings
         assert any(e["code"] == "invalid_attribute" and e["selector"] == "#broken" for e in errors), errors
+        assert any(w["code"] == "unreachable" and w["selector"] == "#badge" for w in warnings), warnings
+        assert any(w["code"] == "rotated" and w["selector"] == "#tilted" for w in warnings), warnings
+        assert not any(w["selector"] in ("#card1", "#card2", "#card3", "#spinner") for w in warnings), warnings
+        ok("warnings name the fixed #badge outside its parent view and the rotated #tilted, and nothing else")
         ok("the invalid recognizer badPan was dropped alone (goodTap on the same element stays), #bad named in the "
            "error event; the unreadable JSON5 of #broken is named with its line and column; the rest applies")
 
