@@ -36,7 +36,7 @@ struct PageLibraryTests {
                          "--root", Paths.packageRoot]
         if Self.contract { arguments.append("--contract") }
         let output = try Script.run("page_test.py", arguments)
-        var checks = ["connected", "every card is hit", "g.simulate() in CSS pixels", "badPan was dropped alone", "warnings name the fixed #badge", "infinite CSS animation",
+        var checks = ["connected", "every card is hit", "g.simulate() in CSS pixels", "the JSON5 reader: ", "badPan was dropped alone", "warnings name the fixed #badge", "infinite CSS animation",
                       "hits the animated element", "viewport-shape warning", "gets an error event (forbidden",
                       "gestured:tap on #card2", "panstart … panmove … panend", "daemon-unavailable",
                       "timeout after", "aborted after"]

@@ -27,6 +27,7 @@ layout. Without it those checks print "waiting: …".
 usage: page_test.py --gestured BIN --bridge BIN --root PACKAGE_ROOT --workdir DIR [--contract]
 """
 
+import functools
 import json
 import os
 import shutil
@@ -139,6 +140,25 @@ const v = visualViewport;
 return { rects: out, innerWidth, innerHeight, ratio: devicePixelRatio,
          zoom: v.scale, left: v.offsetLeft, top: v.offsetTop };
 """
+
+
+# The JSON5 reader: a text, and the value it reads or a part of its error message.
+JSON5_CASES = [
+    ("[{id: 'a', type: \"pan\", // a comment\n maximumTouches: 1,}, /* another */]",
+     [{"id": "a", "type": "pan", "maximumTouches": 1}]),
+    ("{a: +.5, b: 0x1F, c: -2e3, d: [1, [2,],], e: 'it\\'s', f: \"\\u00e9\\n\", $g_1: null, h: true}",
+     {"a": 0.5, "b": 31, "c": -2000, "d": [1, [2]], "e": "it's", "f": "\u00e9\n", "$g_1": None, "h": True}),
+    ("{__proto__: 1}", {"__proto__": 1}),
+    ("{a: 1,\n  b: 2\n  c: 3}", "line 3, column 3"),
+    ("{a: 1, a: 2}", 'the key "a" is repeated'),
+    ("['x]", "a string that is not closed"),
+    ("[1,,2]", "expected a value"),
+    ("[1] x", 'unexpected "x" after the value'),
+    ("/* open", "a comment that is not closed"),
+    ("[" * 33 + "]" * 33, "more than 32 levels of nesting"),
+    ("[" * 32 + "]" * 32, functools.reduce(lambda inner, _: [inner], range(31), [])),
+    ('"' + "x" * 65536 + '"', "at most 65536 are read"),
+]
 
 
 def ok(message):
@@ -257,6 +277,20 @@ return { got, detail, rect: [r.left, r.top] };""")
         assert abs(detail["translationX"] + 30 * scale) < 1e-6 and abs(detail["velocityX"] - 100) < 1e-6, detail
         ok(f"g.simulate() in CSS pixels: gestured:panmove on #card3 with deltaX -30, translationX "
            f"{detail['translationX']:g} pt, offsetX 10")
+
+        # The JSON5 reader of the attributes: what it accepts, and its errors and bounds.
+        json5 = driver.execute_async_script("""
+const [cases, done] = [arguments[0], arguments[arguments.length - 1]];
+import("./gestured.js").then(({ parseJSON5 }) => done(cases.map((text) => {
+  try { return { json: JSON.stringify(parseJSON5(text)) }; } catch (error) { return { error: error.message }; }
+})));""", [case for case, _ in JSON5_CASES])
+        for (case, expected), got in zip(JSON5_CASES, json5):
+            if isinstance(expected, str):
+                assert expected in got.get("error", ""), (case[:80], got)
+            else:
+                assert "json" in got and json.loads(got["json"]) == expected, (case[:80], got)
+        ok(f"the JSON5 reader: {len(JSON5_CASES)} cases (comments, quotes, trailing commas, hexadecimal; "
+           "errors with line and column; depth and length bounds)")
 
         # 3. An invalid recognizer is dropped alone; the element is named.
         layout = driver.execute_script("return window.gestured.layout")
