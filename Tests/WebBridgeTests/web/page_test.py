@@ -406,6 +406,9 @@ import("./gestured.js").then(({ connect }) => connect({ bridge, timeout: 10000 }
             driver.get(f"{page_origin}/index.html?bridge=127.0.0.1:{bridge_port}&token={TOKEN}")
             driver.execute_cdp_cmd("Emulation.setPageScaleFactor", {"pageScaleFactor": ZOOM})
             harness.wait_for(lambda: driver.execute_script("return window.__state") == "connected", 20, "the page again")
+            # Its own layout.set accepted (gestured still held the first page's until then, which
+            # hits the same): only then is it the client whose layout another one replaces.
+            harness.wait_for(lambda: driver.execute_script("return !!window.gestured.layout"), 10, "its layout")
             harness.wait_for(lambda: client.hit(*to_screen(metrics, *center(rects["card3"]))) == "card3", 10, "its layout")
             reply = client.request({"type": "layout.set", "layout": {"id": "other", "frame": [0, 0, SCREEN[0], SCREEN[1]]}})
             assert reply.get("ok"), reply
