@@ -321,10 +321,12 @@ public struct EventEncoder {
 
     /// A phase as a quoted JSON string.
     @inline(__always)
-    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma.
+    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma: only for a
+    /// touch the desktop also gets or that waits; a claimed touch is gestured's alone, as every
+    /// touch is without routing, and says nothing.
     private static func route(_ route: Route, _ out: inout JSONWriter.Cursor) {
         switch route {
-        case .claimed: out.raw(#","route":"claimed""#)
+        case .claimed: break
         case .forwarded: out.raw(#","route":"forwarded""#)
         case .held: out.raw(#","route":"held""#)
         }
