@@ -103,7 +103,9 @@ export interface Touch extends ClientPosition {
   tapCount: number;
   majorRadius?: number;
   force?: number;
-  route?: "claimed" | "forwarded" | "held";
+  /** With routing: "forwarded" (the desktop gets it too) or "held"; absent for a touch that is
+   * gestured's alone (claimed, or no routing). */
+  route?: "forwarded" | "held";
 }
 
 export interface TouchesDetail extends EventBase {
