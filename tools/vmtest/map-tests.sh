@@ -1,0 +1,86 @@
+# gestured map's kernel test (issue 29), sourced by kernel-tests.sh: runs in the test VM.
+#
+# Two uinput panels made from one description (the same vendor and product, no ID_PATH, no
+# serial: udev gives a virtual device neither), told apart only by the phys each was created
+# with (map-panel.py). `gestured map --screens left,right` prompts on stderr; the script
+# touches the SECOND panel for "left", touches it again for "right" (bound already: ignored
+# with a message), then the FIRST. The fragment must bind left to the second panel's phys and
+# right to the first's, and the udev rule, installed in the guest, must give each node its
+# GESTURED_SCREEN. Then a map where one panel is unplugged mid-map and a screen is never
+# touched: reported, the bound screen kept, exit status 1.
+
+# map_panel NAME PHYS: a panel playing $W/map-tap.evemu each time $W/NAME.go.N appears; sets NODE.
+map_panel() {
+    "$PYTHON" "$HERE/map-panel.py" "$W/map-tap.evemu" "$2" "$W/$1.go" > "$W/$1.out" 2>&1 &
+    DEVICE_PIDS+=("$!")
+    MAP_PID=$!
+    wait_for "$W/$1.out" "^node /dev/input/event" || return 1
+    NODE=$(sed -n 's/^node //p' "$W/$1.out")
+    poll test -e "$NODE" || { log "$1: no node $NODE"; return 1; }
+}
+
+# map_device_of FRAGMENT SCREEN: the `device:` line of SCREEN's entry in FRAGMENT.
+map_device_of() {
+    awk -v id="    id: \"$2\"," '$0 == id { found = 1; next } found && /^    device: / { print; exit } /^  },/ { found = 0 }' "$1"
+}
+
+test_map_binds_two_panels() {
+    { cat "$HERE/touchscreen.desc"; printf '%s\n' 'E: 0.000000 0003 002f 0000' 'E: 0.000000 0003 0039 0001' \
+        'E: 0.000000 0003 0035 0500' 'E: 0.000000 0003 0036 0400' 'E: 0.000000 0001 014a 0001' 'E: 0.000000 0000 0000 0000' \
+        'E: 0.050000 0003 0039 -001' 'E: 0.050000 0001 014a 0000' 'E: 0.050000 0000 0000 0000'; } > "$W/map-tap.evemu"
+    local first_phys=usb-0000:00:14.0-1/input0 second_phys=usb-0000:00:14.0-2/input0 first second first_pid
+    map_panel map-first "$first_phys" || return 1; first=$NODE; first_pid=$MAP_PID
+    map_panel map-second "$second_phys" || return 1; second=$NODE
+    udevadm settle
+    "$G" map --screens left,right --timeout 25 --output "$W/map.json5" --udev-rule "$W/61-gestured-screens.rules" \
+        > "$W/map.stdout" 2> "$W/map.err" &
+    local mpid=$!
+    wait_for "$W/map.err" '^gestured map: touch screen "left" (1 of 2)' || return 1
+    grep -qF "  $first \"gestured vmtest touchscreen\" 1d6b:0001, ID_PATH none, serial none, phys \"$first_phys\"" "$W/map.err" \
+        && grep -qF "  $second \"gestured vmtest touchscreen\" 1d6b:0001, ID_PATH none, serial none, phys \"$second_phys\"" \
+            "$W/map.err" || { log "the panels are not listed as expected:"; sed 's/^/    /' "$W/map.err"; return 1; }
+    : > "$W/map-second.go.1"
+    wait_for "$W/map.err" '^gestured map: touch screen "right" (2 of 2)' || return 1
+    : > "$W/map-second.go.2"
+    wait_for "$W/map.err" "^gestured map: $second is bound to screen \"left\" already; touch screen \"right\"" || return 1
+    : > "$W/map-first.go.1"
+    wait "$mpid" || { log "gestured map exited $?:"; sed 's/^/    /' "$W/map.err"; return 1; }
+    [ ! -s "$W/map.stdout" ] || { log "the fragment went to stdout as well as --output"; return 1; }
+    local left right
+    left=$(map_device_of "$W/map.json5" left); right=$(map_device_of "$W/map.json5" right)
+    [ "$left" = "    device: { vendor: \"1d6b\", product: \"0001\", phys: \"$second_phys\" }," ] \
+        && [ "$right" = "    device: { vendor: \"1d6b\", product: \"0001\", phys: \"$first_phys\" }," ] \
+        || { log "the fragment binds the wrong panels:"; sed 's/^/    /' "$W/map.json5"; return 1; }
+    grep -qF "2 panels share 1d6b:0001; it has no ID_PATH and no serial (a uinput or virtual panel has only phys), and its phys with vendor and product tells it apart" "$W/map.json5" \
+        || { log "the fragment does not say why phys"; return 1; }
+    # The rule, installed: each node gets its screen's GESTURED_SCREEN from udev.
+    mkdir -p /etc/udev/rules.d
+    cp "$W/61-gestured-screens.rules" /etc/udev/rules.d/
+    udevadm control --reload
+    udevadm trigger --action=change --subsystem-match=input
+    udevadm settle
+    local ok=1
+    udev_property "$second" GESTURED_SCREEN=left || ok=0
+    udev_property "$first" GESTURED_SCREEN=right || ok=0
+    rm -f /etc/udev/rules.d/61-gestured-screens.rules; udevadm control --reload
+    [ "$ok" = 1 ] || { sed 's/^/    /' "$W/61-gestured-screens.rules"; return 1; }
+    log "left = $second ($second_phys), right = $first ($first_phys), by the fragment and by udev's rule"
+
+    # The first panel unplugged mid-map, a screen never touched: both reported, the touched
+    # screen kept in what is written, status 1.
+    "$G" map --screens one,two,three --timeout 2 --output "$W/map-partial.json5" > /dev/null 2> "$W/map-partial.err" &
+    mpid=$!
+    wait_for "$W/map-partial.err" '^gestured map: touch screen "one"' || return 1
+    : > "$W/map-second.go.3"
+    wait_for "$W/map-partial.err" '^gestured map: touch screen "two"' || return 1
+    remove_device "$first_pid"
+    wait_for "$W/map-partial.err" "^gestured map: $first was removed; it can no longer be bound" || return 1
+    local status=0; wait "$mpid" || status=$?
+    [ "$status" = 1 ] || { log "gestured map exited $status with screens left unbound"; return 1; }
+    grep -qF 'gestured map: screen "two" not bound: no panel was touched within 2 s' "$W/map-partial.err" \
+        && grep -qF 'gestured map: screen "three" not bound: no panel was touched within 2 s' "$W/map-partial.err" \
+        || { log "the untouched screens are not reported:"; sed 's/^/    /' "$W/map-partial.err"; return 1; }
+    [ "$(map_device_of "$W/map-partial.json5" one)" = "    device: { vendor: \"1d6b\", product: \"0001\", phys: \"$second_phys\" }," ] \
+        || { log "the touched screen was not kept:"; sed 's/^/    /' "$W/map-partial.json5"; return 1; }
+    log "an unplug mid-map and two untouched screens reported; screen one kept; status 1"
+}
