@@ -93,8 +93,9 @@ struct Map: ParsableCommand {
         } else {
             wanted = try MapScreen.list(screenIDs)
         }
-        let panels = try listPanels()
-        let identities = panels.map { PanelIdentity($0)! }
+        let listed = try listPanels()
+        let panels = listed.map(\.entry)
+        let identities = listed.map(\.identity)
         let session = try MapSession(panels: panels, grab: grab)
         let touched = try session.bind(wanted, timeoutSeconds: timeout)
         if session.interrupted {
@@ -121,14 +122,19 @@ struct Map: ParsableCommand {
 
     /// The direct-touch panels of ``directory``, listed on standard error; gestured's own copies
     /// (``DeviceEntry/isPanelCopy``) are left out, as `gestured devices` and `auto` leave them.
-    private func listPanels() throws -> [DeviceEntry] {
+    private func listPanels() throws -> [(entry: DeviceEntry, identity: PanelIdentity)] {
         var status = stat()
         guard !directory.isEmpty, stat(directory, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
             throw failure("gestured map: --directory \(directory): not a directory; name the directory of the evdev "
                 + "nodes (\(DeviceDirectory.defaultPath))")
         }
         let entries = DeviceDirectory.entries(in: directory)
-        let panels = entries.filter { $0.description != nil && $0.classification?.kind == .touchscreen && !$0.isPanelCopy }
+        let panels = entries.compactMap { entry -> (entry: DeviceEntry, identity: PanelIdentity)? in
+            guard entry.classification?.kind == .touchscreen, !entry.isPanelCopy, let identity = PanelIdentity(entry) else {
+                return nil
+            }
+            return (entry, identity)
+        }
         let copies = entries.filter(\.isPanelCopy).count
         guard !panels.isEmpty else {
             throw failure("gestured map: no touch panel in \(directory)"
@@ -137,8 +143,7 @@ struct Map: ParsableCommand {
         }
         printError("gestured map: \(panels.count) touch panel\(panels.count == 1 ? "" : "s")"
             + (copies > 0 ? " (gestured's \(copies) virtual cop\(copies == 1 ? "y" : "ies") left out)" : "") + ":")
-        for panel in panels {
-            let identity = PanelIdentity(panel)!
+        for (panel, identity) in panels {
             printError("  \(panel.path) \(MapFragment.quoted(panel.description?.name ?? "")) \(identity.vendorProduct), "
                 + "ID_PATH \(identity.idPath.map(MapFragment.quoted) ?? "none"), "
                 + "serial \(identity.serial.map(MapFragment.quoted) ?? "none"), "
@@ -183,6 +188,10 @@ struct Map: ParsableCommand {
         }
         for problem in ruleProblems {
             printError("gestured map: screen \"\(problem.screen)\" is not in the udev rule: \(problem.message)")
+        }
+        if !unbound.isEmpty {
+            printError("gestured map: to bind the rest, run gestured map --screens "
+                + unbound.map(\.screen.id).joined(separator: ",") + " and merge its output")
         }
         if !unbound.isEmpty || !ruleProblems.isEmpty { throw CommandFailure() }
     }

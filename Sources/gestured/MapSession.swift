@@ -81,11 +81,16 @@ final class MapSession {
                 touches.append(.none(reason: "every panel was removed before it was its turn"))
                 continue
             }
+            // Panels plugged in later are not read (their identity would change the choice for
+            // those bound already), so with every open panel bound no touch can answer.
+            guard devices.keys.contains(where: { bound[$0] == nil }) else {
+                touches.append(.none(reason: "every panel still plugged in is bound to an earlier screen"))
+                continue
+            }
             // What came before the prompt is not the installer's answer to it.
             for index in devices.keys.sorted() { drain(index) }
-            let free = devices.keys.filter { bound[$0] == nil }.count
             printError("gestured map: touch screen \"\(screen.id)\" (\(number + 1) of \(screens.count)); waiting "
-                + "\(timeoutSeconds) s" + (free == 0 ? " (every panel still plugged in is bound already)" : ""))
+                + "\(timeoutSeconds) s")
             waitingFor = screen.id
             touched = nil
             timedOut = false

@@ -6,8 +6,9 @@
 # touches the SECOND panel for "left", touches it again for "right" (bound already: ignored
 # with a message), then the FIRST. The fragment must bind left to the second panel's phys and
 # right to the first's, and the udev rule, installed in the guest, must give each node its
-# GESTURED_SCREEN. Then a map where one panel is unplugged mid-map and a screen is never
-# touched: reported, the bound screen kept, exit status 1.
+# GESTURED_SCREEN. A third panel with the phys of gestured's own virtual copy is left out.
+# Then a map where one panel is unplugged mid-map and screens stay unbound (reported, the
+# bound screen kept, exit status 1), and one stopped by SIGINT (nothing written).
 
 # map_panel NAME PHYS: a panel playing $W/map-tap.evemu each time $W/NAME.go.N appears; sets NODE.
 map_panel() {
@@ -31,11 +32,16 @@ test_map_binds_two_panels() {
     local first_phys=usb-0000:00:14.0-1/input0 second_phys=usb-0000:00:14.0-2/input0 first second first_pid
     map_panel map-first "$first_phys" || return 1; first=$NODE; first_pid=$MAP_PID
     map_panel map-second "$second_phys" || return 1; second=$NODE
+    # gestured's own virtual panel (its phys prefix, PanelCopy.physPrefix), which map never binds.
+    map_panel map-copy gestured-copy/map-test || return 1
+    local copy=$NODE
     udevadm settle
     "$G" map --screens left,right --timeout 25 --output "$W/map.json5" --udev-rule "$W/61-gestured-screens.rules" \
         > "$W/map.stdout" 2> "$W/map.err" &
     local mpid=$!
     wait_for "$W/map.err" '^gestured map: touch screen "left" (1 of 2)' || return 1
+    grep -qxF "gestured map: 2 touch panels (gestured's 1 virtual copy left out):" "$W/map.err" && ! grep -qF "$copy" "$W/map.err" \
+        || { log "gestured's copy is listed, or the panels are not counted:"; sed 's/^/    /' "$W/map.err"; return 1; }
     grep -qF "  $first \"gestured vmtest touchscreen\" 1d6b:0001, ID_PATH none, serial none, phys \"$first_phys\"" "$W/map.err" \
         && grep -qF "  $second \"gestured vmtest touchscreen\" 1d6b:0001, ID_PATH none, serial none, phys \"$second_phys\"" \
             "$W/map.err" || { log "the panels are not listed as expected:"; sed 's/^/    /' "$W/map.err"; return 1; }
@@ -66,8 +72,8 @@ test_map_binds_two_panels() {
     [ "$ok" = 1 ] || { sed 's/^/    /' "$W/61-gestured-screens.rules"; return 1; }
     log "left = $second ($second_phys), right = $first ($first_phys), by the fragment and by udev's rule"
 
-    # The first panel unplugged mid-map, a screen never touched: both reported, the touched
-    # screen kept in what is written, status 1.
+    # The first panel unplugged mid-map, a screen never touched, and one with no free panel
+    # left (not waited for): all reported, the touched screen kept in what is written, status 1.
     "$G" map --screens one,two,three --timeout 2 --output "$W/map-partial.json5" > /dev/null 2> "$W/map-partial.err" &
     mpid=$!
     wait_for "$W/map-partial.err" '^gestured map: touch screen "one"' || return 1
@@ -78,9 +84,23 @@ test_map_binds_two_panels() {
     local status=0; wait "$mpid" || status=$?
     [ "$status" = 1 ] || { log "gestured map exited $status with screens left unbound"; return 1; }
     grep -qF 'gestured map: screen "two" not bound: no panel was touched within 2 s' "$W/map-partial.err" \
-        && grep -qF 'gestured map: screen "three" not bound: no panel was touched within 2 s' "$W/map-partial.err" \
+        && grep -qF 'gestured map: screen "three" not bound: every panel still plugged in is bound to an earlier screen' "$W/map-partial.err" \
         || { log "the untouched screens are not reported:"; sed 's/^/    /' "$W/map-partial.err"; return 1; }
     [ "$(map_device_of "$W/map-partial.json5" one)" = "    device: { vendor: \"1d6b\", product: \"0001\", phys: \"$second_phys\" }," ] \
         || { log "the touched screen was not kept:"; sed 's/^/    /' "$W/map-partial.json5"; return 1; }
-    log "an unplug mid-map and two untouched screens reported; screen one kept; status 1"
+    ! grep -qF 'touch screen "three"' "$W/map-partial.err" || { log "screen three was waited for with no free panel left"; return 1; }
+    log "an unplug mid-map, an untouched screen and one with no free panel left reported; screen one kept; status 1"
+
+    # Ctrl-C while waiting: nothing is written, not even a temporary file.
+    mkdir -p "$W/map-stopped"
+    "$G" map --screens one --output "$W/map-stopped/screens.json5" --udev-rule "$W/map-stopped/61-s.rules" \
+        > /dev/null 2> "$W/map-stopped.err" &
+    mpid=$!
+    wait_for "$W/map-stopped.err" '^gestured map: touch screen "one"' || return 1
+    kill -INT "$mpid"
+    status=0; wait "$mpid" || status=$?
+    [ "$status" = 1 ] && grep -qxF "gestured map: stopped before every screen was touched; nothing was written" "$W/map-stopped.err" \
+        && [ -z "$(ls -A "$W/map-stopped")" ] \
+        || { log "SIGINT: status $status, files: $(ls -A "$W/map-stopped")"; sed 's/^/    /' "$W/map-stopped.err"; return 1; }
+    log "SIGINT while waiting: status 1, nothing written"
 }
