@@ -437,6 +437,7 @@ struct CommandLineInterfaceTests {
         (["record", "--help"], "gestured-record.help.txt"), (["devices", "--help"], "gestured-devices.help.txt"),
         (["tail", "--bogus", "--help"], "gestured-tail.help.txt"), (["hit-test", "L", "1", "-h"], "gestured-hit-test.help.txt"),
         (["check-config", "--help"], "gestured-check-config.help.txt"), (["help", "help"], "gestured-help.help.txt"),
+        (["map", "--help"], "gestured-map.help.txt"),
     ]
 
     @Test(arguments: helps)
@@ -453,7 +454,8 @@ struct CommandLineInterfaceTests {
     }
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
-    @Test(arguments: [[], ["run"], ["replay"], ["record"], ["devices"], ["tail"], ["hit-test"], ["check-config"], ["help"]])
+    @Test(arguments: [[], ["run"], ["replay"], ["record"], ["devices"], ["tail"], ["hit-test"], ["check-config"], ["help"],
+                      ["map"]])
     func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
         // Before --version, as argument-parser ranked them.
         let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])

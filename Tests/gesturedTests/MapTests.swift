@@ -5,6 +5,7 @@ import EvdevInput
 import Foundation
 @testable import gestured
 import GestureConfig
+import GestureCore
 import Testing
 
 /// `gestured map`'s outputs (the configuration fragment and the udev rule), its screens, and
@@ -101,6 +102,29 @@ struct MapTests {
     /// udev substitutes `%k` and `$kernel` in what it assigns; doubled, they are themselves.
     @Test func percentAndDollarAreDoubledInAssignments() {
         #expect(MapUdevRule.assigned("a%k$b") == "a%%k$$b")
+    }
+
+    // MARK: Contacts
+
+    /// A contact begins with a tracking id set (protocol B) or BTN_TOUCH pressed; a finger
+    /// still down moves, and lifting or releasing begins nothing.
+    static func events(_ triples: [[Int32]]) -> [RawEvent] {
+        triples.map { RawEvent(time: Timestamp(microseconds: 0), type: UInt16($0[0]), code: UInt16($0[1]), value: $0[2]) }
+    }
+
+    static let contacts: [(events: [RawEvent], isNew: Bool)] = [
+        (events([[3, 0x39, 7]]), true),
+        (events([[3, 0x2f, 1], [3, 0x39, 0]]), true),
+        (events([[1, 0x14a, 1]]), true),
+        (events([[3, 0x35, 500], [3, 0x36, 400], [0, 0, 0]]), false),
+        (events([[3, 0x39, -1], [1, 0x14a, 0]]), false),
+        (events([[1, 0x110, 1]]), false),
+        ([], false),
+    ]
+
+    @Test(arguments: contacts)
+    func aNewContactIsATrackingIdOrBTNTouch(_ events: [RawEvent], _ isNew: Bool) {
+        #expect(MapSession.hasNewContact(events) == isNew)
     }
 
     // MARK: Screens
