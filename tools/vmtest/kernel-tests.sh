@@ -1393,6 +1393,9 @@ test_routing_syn_dropped_lifts_vanished_fingers() {
     log "SYN_DROPPED: the vanished finger lifted on the copy at the resync, the survivor stayed down, two new fingers began; none left down"
 }
 
+# shellcheck source=map-tests.sh
+. "$HERE/map-tests.sh"
+
 run_test() {
     local start end
     if [[ $1 == test_corpus_* ]] && [ "$HAVE_CORPUS" = 0 ]; then
@@ -1430,7 +1433,8 @@ TESTS="$*"
     test_panel_copy_palm_cancels_the_touch test_panel_copy_kill9_returns_the_panel test_panel_copy_follows_replug
     test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
     test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
-    test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers}
+    test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers
+    test_map_binds_two_panels}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).
