@@ -496,7 +496,7 @@ struct CommandLineInterfaceTests {
         (["check-config"], "Error: Missing expected argument '<file>'"),
         (["check-config", "a", "b"], "Error: Unexpected argument 'b'"),
         (["replay", recording], "Error: Missing expected argument '--config <config>'"),
-        (["replay", "--config", "config/lobby.json5"], "Error: Missing expected argument '<recording>'"),
+        (["replay", "--config", "config/lobby.json5"], "Error: give the RECORDING to replay, or --screen ID=RECORDING for each screen"),
         (["replay", "--config", "config/lobby.json5", "--wait-clients", "2", recording], "Error: --wait-clients needs --socket PATH"),
         (["replay", "--config", "config/lobby.json5", "--socket", "/tmp/x.sock", "--wait-clients", "1001", recording],
          "Error: --wait-clients is 1001; use a number of clients from 0 to 1000"),

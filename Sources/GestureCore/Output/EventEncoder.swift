@@ -11,6 +11,31 @@ public struct EventEncoder {
     /// Write each delivered touch's `route` (the configuration routes touches,
     /// docs/routing.md). Asked once per delivery, not read from every touch without routing.
     public var writesRoutes = false
+    /// The screen whose events are encoded now (a daemon of several screens, docs/events.md):
+    /// each line gets `"screen":"ID"` after its `time`; nil (one screen) writes none. A driver
+    /// of several pipelines sets it before each pipeline's records, so one encoder numbers
+    /// every screen's events with the daemon's one `seq`.
+    public var screen: String? {
+        didSet {
+            screenMember = []
+            guard let screen else { return }
+            screenMember = Array(#","screen":""#.utf8)
+            for byte in screen.utf8 {
+                // Screen ids are A–Z a–z 0–9 - _ (the configuration's check); anything else is
+                // escaped all the same, so a line is JSON whatever the caller set.
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 {
+                    screenMember += Array("\\u00".utf8) + [Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF)]
+                } else {
+                    screenMember.append(byte)
+                }
+            }
+            screenMember.append(0x22)
+        }
+    }
+    /// ``screen`` as the bytes written after `time`: empty for none.
+    private var screenMember: [UInt8] = []
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
 
     public init() {}
 
@@ -149,6 +174,7 @@ public struct EventEncoder {
         writer.key("seq"); writer.int(nextSequence)
         sequence.increment()
         writer.key("time"); writer.int(time.microseconds)
+        if let screen { writer.key("screen"); writer.string(screen) }
     }
 
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
@@ -162,7 +188,7 @@ public struct EventEncoder {
 
     private mutating func encodeTouches(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex,
                                         touches: UnsafeBufferPointer<TouchInfo>) {
-        let room = 163 + touches.count * Self.maximumTouchLength
+        let room = 163 + screenMember.count + touches.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         // The two integers every line begins with, as text kept from the last line: the
         // sequence number counted up, the frame's time formatted once per frame.
@@ -171,6 +197,7 @@ public struct EventEncoder {
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
         let writesRoutes = writesRoutes
+        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -181,6 +208,7 @@ public struct EventEncoder {
                             sequence.write(to: &out)
                             out.raw(#","time":"#)
                             timeText.write(to: &out)
+                            if !screenMember.isEmpty { out.bytes(screenMember) }
                             out.raw(#","phase":"#)
                             Self.phase(phase, &out)
                             out.raw(#","view":"#)
@@ -233,13 +261,14 @@ public struct EventEncoder {
         let tree = e.tree
         let view = e.view
         let recognizer = e.quotedRecognizer
-        let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        let room = 643 + screenMember.count + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touchCount * 21
         let sequence = sequence
         self.sequence.increment()
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
         let timeText = lastTime
         let v = e.values
+        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 writer.withLine(room: room) { out in
@@ -247,6 +276,7 @@ public struct EventEncoder {
                     sequence.write(to: &out)
                     out.raw(#","time":"#)
                     timeText.write(to: &out)
+                    if !screenMember.isEmpty { out.bytes(screenMember) }
                     out.raw(#","recognizer":"#)
                     out.bytes(recognizer)
                     out.raw(#","kind":"#)
