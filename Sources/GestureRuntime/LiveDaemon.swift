@@ -242,10 +242,17 @@ public final class LiveDaemon: EventServerOwner {
 
     public func inputStatus() -> InputStatus {
         let device = runner.device
-        return InputStatus(source: "device", device: device?.name, path: device?.path,
-                           layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
-                           frames: runner.frameCount, time: runner.currentTime.microseconds,
-                           screen: runner.screen, routes: runner.routeCounts)
+        var status = InputStatus(source: "device", device: device?.name, path: device?.path,
+                                 layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
+                                 frames: runner.frameCount, time: runner.currentTime.microseconds,
+                                 screen: runner.screen, routes: runner.routeCounts)
+        if runners.count > 1 {
+            status.screens = zip(screenIDs, runners).map { id, runner in
+                ScreenStatus(id: id, device: runner.device?.name, path: runner.device?.path,
+                             activeTouches: runner.activeTouchCount, frames: runner.frameCount, screen: runner.screen)
+            }
+        }
+        return status
     }
 
     public var layoutRevision: Int { running.revision }

@@ -54,6 +54,12 @@ struct LiveScreensTests {
         }
         #expect(events.filter { $0["type"] as? String == "device" }.compactMap { $0["screen"] as? String }
             == ["customer", "clerk"])
+        // status lists both screens with their panels.
+        let status = try harness.request(client, #"{"type":"status","id":"s"}"#)
+        let input = try #require(status["input"] as? [String: Any])
+        let screens = try #require(input["screens"] as? [[String: Any]])
+        #expect(screens.map { $0["id"] as? String } == ["customer", "clerk"])
+        #expect(screens.map { $0["path"] as? String } == ["/dev/input/event-a", "/dev/input/event-b"])
         #expect(harness.daemon.statusLine.contains("customer: reading /dev/input/event-a"))
         #expect(harness.daemon.statusLine.contains("clerk: reading /dev/input/event-b"))
     }
