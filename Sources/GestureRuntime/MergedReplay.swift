@@ -13,71 +13,84 @@ import Recordings
 /// replay's. A step's cost does not grow with the number of screens beyond the choice among
 /// them (at most 8, docs/limits.md).
 public struct MergedReplay {
-    /// The screens, in the order given: their ids (written into their events) and replayers.
-    public private(set) var screens: [(id: String, replayer: Replayer)]
+    /// The screens' ids, in the order given (written into their events).
+    public let ids: [String]
+    /// Each screen's replayer, beside its id. Reached only through a pointer: a replayer holds
+    /// its pipeline inline (kilobytes), and an element read out of an array, or out of a tuple
+    /// of one, was copied whole at every step (27 times the replay's own cost, callgrind).
+    private var replayers: [Replayer]
     private var lines: JSONLinesSink
 
     /// - Parameter writesRoutes: the configuration routes touches (each delivered touch's `route`).
     public init(screens: [(id: String, replayer: Replayer)], writesRoutes: Bool) {
         precondition(!screens.isEmpty, "a merged replay has at least one screen")
-        self.screens = screens
+        ids = screens.map(\.id)
+        replayers = screens.map(\.replayer)
         lines = JSONLinesSink(writesRoutes: writesRoutes)
     }
 
     /// Replays every screen to the end, handing JSON Lines to `output` in chunks of about
     /// 64 KiB. `stop` (SIGTERM) ends every screen's replay as recordings that end there would.
     public mutating func run(stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
-        // What opens each replay (its device added, the reader's first warnings), screen by screen.
-        for index in screens.indices { deliver(index) }
-        while let index = nextScreen(stopping: stop?.isSet == true) {
-            if stop?.isSet == true { screens[index].replayer.requestStop() }
-            _ = screens[index].replayer.step(stop: stop)
-            deliver(index)
-            if lines.batch.bytes.count >= 1 << 16 {
-                output(lines.batch.bytes)
-                lines.batch.removeAll()
+        let ids = ids
+        var lines = JSONLinesSink(writesRoutes: false)
+        swap(&lines, &self.lines)
+        defer { swap(&lines, &self.lines) }
+        replayers.withUnsafeMutableBufferPointer { buffer in
+            let replayers = buffer.baseAddress!
+            let count = buffer.count
+            /// The records of screen `index`'s pipeline to the one stream, named by the screen.
+            func deliver(_ index: Int) {
+                let replayer = replayers + index
+                guard !replayer.pointee.pipeline.records.isEmpty else { return }
+                lines.screen = ids[index]
+                lines.consume(replayer.pointee.pipeline.records)
+                replayer.pointee.pipeline.removeRecords()
+            }
+            // What opens each replay (its device added, the reader's first warnings), screen by screen.
+            for index in 0..<count { deliver(index) }
+            while true {
+                let stopping = stop?.isSet == true
+                // The screen whose step comes first in input time (ties: the first given). A
+                // screen whose next step does not wait (the end of its recording) steps at its
+                // current time.
+                var best = -1
+                var bestTime = Timestamp(microseconds: .max)
+                for index in 0..<count where !(replayers + index).pointee.isFinished {
+                    let replayer = replayers + index
+                    let time = stopping ? replayer.pointee.pipeline.currentTime
+                        : (replayer.pointee.nextStepTime ?? replayer.pointee.pipeline.currentTime)
+                    if best < 0 || time < bestTime {
+                        best = index
+                        bestTime = time
+                    }
+                }
+                guard best >= 0 else { break }
+                if stopping { (replayers + best).pointee.requestStop() }
+                _ = (replayers + best).pointee.step(stop: stop)
+                deliver(best)
+                if lines.batch.bytes.count >= 1 << 16 {
+                    output(lines.batch.bytes)
+                    lines.batch.removeAll()
+                }
             }
         }
         if !lines.batch.bytes.isEmpty { output(lines.batch.bytes) }
         lines.batch.removeAll()
     }
 
-    /// The screen whose step comes first in input time (ties: the first given); nil once all
-    /// have finished. A screen whose next step does not wait (the end of its recording) steps
-    /// at its current time.
-    private func nextScreen(stopping: Bool) -> Int? {
-        var best: Int?
-        var bestTime = Timestamp(microseconds: .max)
-        for index in screens.indices where !screens[index].replayer.isFinished {
-            let replayer = screens[index].replayer
-            let time = stopping ? replayer.pipeline.currentTime : (replayer.nextStepTime ?? replayer.pipeline.currentTime)
-            if best == nil || time < bestTime {
-                best = index
-                bestTime = time
-            }
-        }
-        return best
-    }
-
-    /// The records of screen `index`'s pipeline to the one stream, named by the screen.
-    private mutating func deliver(_ index: Int) {
-        guard !screens[index].replayer.pipeline.records.isEmpty else { return }
-        lines.screen = screens[index].id
-        lines.consume(screens[index].replayer.pipeline.records)
-        screens[index].replayer.pipeline.removeRecords()
-    }
-
     /// The first malformed line that ended a screen's recording early, with the screen's id.
     public var readError: (id: String, error: RecordingError)? {
-        for screen in screens { if let error = screen.replayer.readError { return (screen.id, error) } }
+        for (id, replayer) in zip(ids, replayers) { if let error = replayer.readError { return (id, error) } }
         return nil
     }
 
     /// Every screen's notices for the operator (``Replayer/takeNotices()``), each prefixed by its screen.
     public mutating func takeNotices() -> [String] {
         var notices: [String] = []
-        for index in screens.indices {
-            notices += screens[index].replayer.takeNotices().map { "screen \(screens[index].id): \($0)" }
+        for index in replayers.indices {
+            let id = ids[index]
+            notices += replayers[index].takeNotices().map { "screen \(id): \($0)" }
         }
         return notices
     }
