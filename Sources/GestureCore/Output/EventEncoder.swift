@@ -197,7 +197,8 @@ public struct EventEncoder {
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
         let writesRoutes = writesRoutes
-        let screenMember = screenMember
+        // Nil with one screen: an empty array captured here was a retain and a release a line.
+        let screenMember = screenMember.isEmpty ? nil : screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -208,7 +209,7 @@ public struct EventEncoder {
                             sequence.write(to: &out)
                             out.raw(#","time":"#)
                             timeText.write(to: &out)
-                            if !screenMember.isEmpty { out.bytes(screenMember) }
+                            if let screenMember { out.bytes(screenMember) }
                             out.raw(#","phase":"#)
                             Self.phase(phase, &out)
                             out.raw(#","view":"#)
@@ -268,7 +269,8 @@ public struct EventEncoder {
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
         let timeText = lastTime
         let v = e.values
-        let screenMember = screenMember
+        // Nil with one screen: an empty array captured here was a retain and a release a line.
+        let screenMember = screenMember.isEmpty ? nil : screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 writer.withLine(room: room) { out in
@@ -276,7 +278,7 @@ public struct EventEncoder {
                     sequence.write(to: &out)
                     out.raw(#","time":"#)
                     timeText.write(to: &out)
-                    if !screenMember.isEmpty { out.bytes(screenMember) }
+                    if let screenMember { out.bytes(screenMember) }
                     out.raw(#","recognizer":"#)
                     out.bytes(recognizer)
                     out.raw(#","kind":"#)
