@@ -49,17 +49,29 @@ public struct MergedReplay {
             }
             // What opens each replay (its device added, the reader's first warnings), screen by screen.
             for index in 0..<count { deliver(index) }
+            /// When screen `index` steps next (nil once it has finished): a screen whose next
+            /// step does not wait (the end of its recording) steps at its current time.
+            func nextTime(_ index: Int, stopping: Bool) -> Timestamp? {
+                let replayer = replayers + index
+                if replayer.pointee.isFinished { return nil }
+                if stopping { return replayer.pointee.pipeline.currentTime }
+                return replayer.pointee.nextStepTime ?? replayer.pointee.pipeline.currentTime
+            }
+            // Each screen's next time, kept: a step changes only the stepping screen's, so a
+            // step costs one look at its replayer and a comparison per screen.
+            var times = (0..<count).map { nextTime($0, stopping: false) }
+            var stopped = false
             while true {
                 let stopping = stop?.isSet == true
-                // The screen whose step comes first in input time (ties: the first given). A
-                // screen whose next step does not wait (the end of its recording) steps at its
-                // current time.
+                if stopping && !stopped {
+                    stopped = true
+                    for index in 0..<count { times[index] = nextTime(index, stopping: true) }
+                }
+                // The screen whose step comes first in input time (ties: the first given).
                 var best = -1
                 var bestTime = Timestamp(microseconds: .max)
-                for index in 0..<count where !(replayers + index).pointee.isFinished {
-                    let replayer = replayers + index
-                    let time = stopping ? replayer.pointee.pipeline.currentTime
-                        : (replayer.pointee.nextStepTime ?? replayer.pointee.pipeline.currentTime)
+                for index in 0..<count {
+                    guard let time = times[index] else { continue }
                     if best < 0 || time < bestTime {
                         best = index
                         bestTime = time
@@ -68,6 +80,7 @@ public struct MergedReplay {
                 guard best >= 0 else { break }
                 if stopping { (replayers + best).pointee.requestStop() }
                 _ = (replayers + best).pointee.step(stop: stop)
+                times[best] = nextTime(best, stopping: stopping)
                 deliver(best)
                 if lines.batch.bytes.count >= 1 << 16 {
                     output(lines.batch.bytes)

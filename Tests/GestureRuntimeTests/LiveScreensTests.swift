@@ -56,8 +56,7 @@ struct LiveScreensTests {
             == ["customer", "clerk"])
         // status lists both screens with their panels.
         let status = try harness.request(client, #"{"type":"status","id":"s"}"#)
-        let input = try #require(status["input"] as? [String: Any])
-        let screens = try #require(input["screens"] as? [[String: Any]])
+        let screens = try #require(status["screens"] as? [[String: Any]], "\(status)")
         #expect(screens.map { $0["id"] as? String } == ["customer", "clerk"])
         #expect(screens.map { $0["path"] as? String } == ["/dev/input/event-a", "/dev/input/event-b"])
         #expect(harness.daemon.statusLine.contains("customer: reading /dev/input/event-a"))

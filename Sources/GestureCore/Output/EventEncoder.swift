@@ -14,28 +14,51 @@ public struct EventEncoder {
     /// The screen whose events are encoded now (a daemon of several screens, docs/events.md):
     /// each line gets `"screen":"ID"` after its `time`; nil (one screen) writes none. A driver
     /// of several pipelines sets it before each pipeline's records, so one encoder numbers
-    /// every screen's events with the daemon's one `seq`.
+    /// every screen's events with the daemon's one `seq`. A screen id is 1 to 32 of A–Z a–z 0–9
+    /// - _ (the configuration's check); other characters are written as `_` and the id is cut
+    /// at 32, so the member always fits ``ScreenMember``.
     public var screen: String? {
         didSet {
-            screenMember = []
+            screenMember = ScreenMember()
             guard let screen else { return }
-            screenMember = Array(#","screen":""#.utf8)
-            for byte in screen.utf8 {
-                // Screen ids are A–Z a–z 0–9 - _ (the configuration's check); anything else is
-                // escaped all the same, so a line is JSON whatever the caller set.
-                if byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                    screenMember += Array("\\u00".utf8) + [Self.hexDigit(byte >> 4), Self.hexDigit(byte & 0xF)]
-                } else {
-                    screenMember.append(byte)
-                }
+            screenMember.append(#","screen":""#)
+            for byte in screen.utf8.prefix(ScreenMember.maximumIDLength) {
+                let allowed = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                    || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+                screenMember.append(allowed ? byte : 0x5F)
             }
             screenMember.append(0x22)
         }
     }
-    /// ``screen`` as the bytes written after `time`: empty for none.
-    private var screenMember: [UInt8] = []
+    /// ``screen`` as the bytes written after `time`, inline (a line's encoder copies it into a
+    /// local without a retain); empty for none.
+    private var screenMember = ScreenMember()
 
-    private static func hexDigit(_ value: UInt8) -> UInt8 { value < 10 ? 0x30 + value : 0x61 + value - 10 }
+    /// `,"screen":"ID"` in 64 inline bytes: the member of a screen id of at most 32 bytes.
+    struct ScreenMember {
+        static let maximumIDLength = 32
+        var bytes: (SIMD32<UInt8>, SIMD32<UInt8>) = (.zero, .zero)
+        var count = 0
+
+        mutating func append(_ byte: UInt8) {
+            precondition(count < 64, "a screen member is at most 64 bytes")
+            if count < 32 { bytes.0[count] = byte } else { bytes.1[count - 32] = byte }
+            count += 1
+        }
+
+        mutating func append(_ text: StaticString) {
+            text.withUTF8Buffer { for byte in $0 { append(byte) } }
+        }
+
+        /// Writes the member to `out`.
+        @inline(__always)
+        func write(to out: inout JSONWriter.Cursor) {
+            var copy = self
+            withUnsafeBytes(of: &copy.bytes) { raw in
+                out.bytes(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+            }
+        }
+    }
 
     public init() {}
 
@@ -197,8 +220,7 @@ public struct EventEncoder {
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
         let writesRoutes = writesRoutes
-        // Nil with one screen: an empty array captured here was a retain and a release a line.
-        let screenMember = screenMember.isEmpty ? nil : screenMember
+        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -209,7 +231,7 @@ public struct EventEncoder {
                             sequence.write(to: &out)
                             out.raw(#","time":"#)
                             timeText.write(to: &out)
-                            if let screenMember { out.bytes(screenMember) }
+                            if screenMember.count > 0 { screenMember.write(to: &out) }
                             out.raw(#","phase":"#)
                             Self.phase(phase, &out)
                             out.raw(#","view":"#)
@@ -269,8 +291,7 @@ public struct EventEncoder {
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
         let timeText = lastTime
         let v = e.values
-        // Nil with one screen: an empty array captured here was a retain and a release a line.
-        let screenMember = screenMember.isEmpty ? nil : screenMember
+        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 writer.withLine(room: room) { out in
@@ -278,7 +299,7 @@ public struct EventEncoder {
                     sequence.write(to: &out)
                     out.raw(#","time":"#)
                     timeText.write(to: &out)
-                    if let screenMember { out.bytes(screenMember) }
+                    if screenMember.count > 0 { screenMember.write(to: &out) }
                     out.raw(#","recognizer":"#)
                     out.bytes(recognizer)
                     out.raw(#","kind":"#)
