@@ -34,6 +34,17 @@ public struct EventEncoder {
     /// local without a retain); empty for none.
     private var screenMember = ScreenMember()
 
+    /// Adds the screen member to the line just written through a cursor (a delivery, a gesture):
+    /// those lines are written whole for speed, and only a daemon of several screens pays for
+    /// the member, one search and one move per line, out of the line's own code.
+    @inline(never)
+    private mutating func insertScreenMember(lineStart: Int) {
+        let member = screenMember
+        withUnsafeBytes(of: member.bytes) { raw in
+            writer.insert(UnsafeRawBufferPointer(rebasing: raw[..<member.count]), afterTimeOfLineAt: lineStart)
+        }
+    }
+
     /// `,"screen":"ID"` in 64 inline bytes: the member of a screen id of at most 32 bytes.
     struct ScreenMember {
         static let maximumIDLength = 32
@@ -50,14 +61,6 @@ public struct EventEncoder {
             text.withUTF8Buffer { for byte in $0 { append(byte) } }
         }
 
-        /// Writes the member to `out`.
-        @inline(__always)
-        func write(to out: inout JSONWriter.Cursor) {
-            var copy = self
-            withUnsafeBytes(of: &copy.bytes) { raw in
-                out.bytes(raw.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
-            }
-        }
     }
 
     public init() {}
@@ -211,7 +214,9 @@ public struct EventEncoder {
 
     private mutating func encodeTouches(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex,
                                         touches: UnsafeBufferPointer<TouchInfo>) {
-        let room = 163 + screenMember.count + touches.count * Self.maximumTouchLength
+        let lineStart = writer.count
+        defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }
+        let room = 163 + touches.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         // The two integers every line begins with, as text kept from the last line: the
         // sequence number counted up, the frame's time formatted once per frame.
@@ -220,7 +225,6 @@ public struct EventEncoder {
         if lastTime.value != time.microseconds { lastTime.set(time.microseconds) }
         let timeText = lastTime
         let writesRoutes = writesRoutes
-        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 tree.nextResponders.withUnsafeBufferPointer { next in
@@ -231,7 +235,6 @@ public struct EventEncoder {
                             sequence.write(to: &out)
                             out.raw(#","time":"#)
                             timeText.write(to: &out)
-                            if screenMember.count > 0 { screenMember.write(to: &out) }
                             out.raw(#","phase":"#)
                             Self.phase(phase, &out)
                             out.raw(#","view":"#)
@@ -281,17 +284,18 @@ public struct EventEncoder {
     /// delivery is (each value through the writer was a capacity check and a closure; about
     /// 4,000 instructions an event).
     private mutating func encodeGesture(_ e: GestureEvent) {
+        let lineStart = writer.count
+        defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }
         let tree = e.tree
         let view = e.view
         let recognizer = e.quotedRecognizer
-        let room = 643 + screenMember.count + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touchCount * 21
         let sequence = sequence
         self.sequence.increment()
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
         let timeText = lastTime
         let v = e.values
-        let screenMember = screenMember
         tree.quotedIDBytes.withUnsafeBufferPointer { idBytes in
             tree.quotedIDStarts.withUnsafeBufferPointer { starts in
                 writer.withLine(room: room) { out in
@@ -299,7 +303,6 @@ public struct EventEncoder {
                     sequence.write(to: &out)
                     out.raw(#","time":"#)
                     timeText.write(to: &out)
-                    if screenMember.count > 0 { screenMember.write(to: &out) }
                     out.raw(#","recognizer":"#)
                     out.bytes(recognizer)
                     out.raw(#","kind":"#)
