@@ -523,7 +523,7 @@ struct CommandLineInterfaceTests {
         #expect(result.stderr == """
             Error: Missing value for '--count <count>'
             Help:  --count <count>  Exit after this many events.
-            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--trace] [--count <count>]
+            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--screen <id> ...] [--trace] [--count <count>]
               See 'gestured tail --help' for more information.
 
             """)
