@@ -57,6 +57,9 @@ struct Replay: ParsableCommand {
                      + "\(SocketReplay.Options.waitLayoutSeconds.upperBound), default \(SocketReplay.Options.defaultWaitLayoutSeconds))."),
          .option("queue-limit", \.queueLimit, isHidden: true,
                  help: "With --socket: bytes a client may have queued before it is dropped as a slow consumer."),
+         .option("screen", \.screens, valueName: "id=recording",
+                 help: "With a configuration of several screens: replay RECORDING as screen ID's panel (repeated, one per "
+                     + "screen), merged by time into one stream."),
          .positional(\.recording, valueName: "recording",
                      help: "The recording, or a device description file when EVENTS-FILE is given."),
          .positional(\.eventsFile, valueName: "events-file",
@@ -73,7 +76,8 @@ struct Replay: ParsableCommand {
     var waitLayout = false
     var waitLayoutTimeout: Int?
     var queueLimit = 1 << 20
-    var recording = ""
+    var screens: [String] = []
+    var recording: String?
     var eventsFile: String?
 
     func validate() throws(ValidationError) {
@@ -93,6 +97,7 @@ struct Replay: ParsableCommand {
         }
         if panel != nil && socket != nil { throw ValidationError("--panel cannot go with --socket; write the panel's stream from a replay to stdout") }
         if let panel, panel.isEmpty { throw ValidationError("--panel is empty; name the evemu file to write") }
+        try validateScreens()
         if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
         // A client's queue is memory the daemon holds for it; 1 GiB is far beyond any use.
         if queueLimit > 1 << 30 { throw ValidationError("--queue-limit is \(queueLimit); use at most 1073741824 bytes (1 GiB)") }
@@ -100,6 +105,10 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(config)
+        guard let recording else {
+            try replayScreens(configuration)
+            return
+        }
         // The description now; the events as the replay goes (a malformed line further on
         // ends the replay there, and the command with an error naming it).
         let stream: RecordingStream

@@ -499,7 +499,7 @@ struct CommandLineInterfaceTests {
         (["check-config"], "Error: Missing expected argument '<file>'"),
         (["check-config", "a", "b"], "Error: Unexpected argument 'b'"),
         (["replay", recording], "Error: Missing expected argument '--config <config>'"),
-        (["replay", "--config", "config/lobby.json5"], "Error: Missing expected argument '<recording>'"),
+        (["replay", "--config", "config/lobby.json5"], "Error: give the RECORDING to replay, or --screen ID=RECORDING for each screen"),
         (["replay", "--config", "config/lobby.json5", "--wait-clients", "2", recording], "Error: --wait-clients needs --socket PATH"),
         (["replay", "--config", "config/lobby.json5", "--socket", "/tmp/x.sock", "--wait-clients", "1001", recording],
          "Error: --wait-clients is 1001; use a number of clients from 0 to 1000"),
@@ -526,7 +526,7 @@ struct CommandLineInterfaceTests {
         #expect(result.stderr == """
             Error: Missing value for '--count <count>'
             Help:  --count <count>  Exit after this many events.
-            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--trace] [--count <count>]
+            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--screen <id> ...] [--trace] [--count <count>]
               See 'gestured tail --help' for more information.
 
             """)
