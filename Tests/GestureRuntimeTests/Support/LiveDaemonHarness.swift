@@ -170,6 +170,9 @@ final class NotifyCollector {
 /// A real client of the daemon's socket, read only when the loop says it is readable.
 final class LoopClient {
     let fd: Int32
+    /// Closed already (a failed connect): deinit, which runs after a throw from init once every
+    /// property is set, must not close the number again — by then perhaps another test's.
+    private var closed = false
     /// Complete lines received and not yet taken.
     var lines: [String] = []
     /// True once the server closed the connection.
@@ -187,13 +190,15 @@ final class LoopClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
+            let error = errno
             close(fd)
-            throw TestFailure("connect \(path): \(String(cString: strerror(errno)))")
+            closed = true
+            throw TestFailure("connect \(path): \(String(cString: strerror(error)))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(fd) }
+    deinit { if !closed { close(fd) } }
 
     /// Sends one request line (small: the socket buffer takes it at once).
     func send(_ line: String) {
