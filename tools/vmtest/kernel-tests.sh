@@ -209,6 +209,19 @@ stop_capture() {
     log "the kernel delivered all $want frames in $(span_of "$CAPTURE") s (played from $(span_of "$1") s of recording)"
 }
 
+# restore_udev_fuzz NODE FILE: the fuzz libinput's udev rule moved from the kernel into
+# LIBINPUT_FUZZ_* (it zeroes the kernel's), put back into FILE's description, as gestured reads
+# the live panel. Whether evemu-record's description was taken before or after the rule ran is
+# a race; with the fuzz as udev keeps it the replay's libmtdev filters as live's does.
+restore_udev_fuzz() {
+    local node=$1 file=$2 entry code value
+    for entry in $(udevadm info -q property -n "$node" 2>/dev/null | grep '^LIBINPUT_FUZZ_'); do
+        code=${entry#LIBINPUT_FUZZ_}; value=${code#*=}; code=${code%%=*}
+        awk -v c="$code" -v v="$value" '$1 == "A:" && tolower($2) == tolower(c) { $5 = v } { print }' "$file" \
+            > "$file.fuzz" && mv "$file.fuzz" "$file"
+    done
+}
+
 # settle: lets the last deadlines fire (tap intervals 0.3-0.35 s, long press 0.5 s) before
 # stopping, so live has fired everything replay fires at the end of the recording.
 settle() { sleep 1.2; }
@@ -290,6 +303,7 @@ live_equals_replay() {
     settle
     stop_gestured || return 1
     stop_capture "$events" || return 1
+    restore_udev_fuzz "$NODE" "$CAPTURE"
     remove_device "$dev"
     "$G" replay --config "$CONFIG" "$@" "$CAPTURE" > "$W/$name.replay.jsonl" || { log "replay failed"; return 1; }
     compare "$W/$name.jsonl" "$W/$name.replay.jsonl"
