@@ -171,7 +171,7 @@ struct Map: ParsableCommand {
             files.append((udevRule, rule.text))
         }
         do {
-            try MapFileWriter.writeWhole(files)
+            try WholeFileWriter.writeWhole(files)
         } catch {
             throw failure("gestured map: \(error); nothing was written")
         }

@@ -45,15 +45,7 @@ struct Synth: ParsableCommand {
             return
         }
         do {
-            let file = try FileDescriptor.open(path: output, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            do {
-                try file.writeAll(Array(text.utf8), subject: output)
-            } catch {
-                file.closeReleasing()
-                throw error
-            }
-            try file.closeAfterWriting(subject: output)
+            try WholeFileWriter.writeWhole([(output, text)])
         } catch {
             throw failure("gestured: \(error); choose a writable path for --output")
         }

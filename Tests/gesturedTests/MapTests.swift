@@ -167,12 +167,12 @@ struct MapTests {
         let directory = NSTemporaryDirectory() + "gestured-map-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try MapFileWriter.writeWhole([(directory + "/screens.json5", "a"), (directory + "/61-s.rules", "b")])
+        try WholeFileWriter.writeWhole([(directory + "/screens.json5", "a"), (directory + "/61-s.rules", "b")])
         #expect(try String(contentsOfFile: directory + "/screens.json5", encoding: .utf8) == "a")
         #expect(try String(contentsOfFile: directory + "/61-s.rules", encoding: .utf8) == "b")
         // The second file's directory is missing: the first keeps its old text, no temporary stays.
         #expect(throws: (any Error).self) {
-            try MapFileWriter.writeWhole([(directory + "/screens.json5", "new"), (directory + "/missing/61-s.rules", "new")])
+            try WholeFileWriter.writeWhole([(directory + "/screens.json5", "new"), (directory + "/missing/61-s.rules", "new")])
         }
         #expect(try String(contentsOfFile: directory + "/screens.json5", encoding: .utf8) == "a")
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory).sorted() == ["61-s.rules", "screens.json5"])

@@ -262,7 +262,7 @@ public struct ContactTracker: Sendable {
         }
         if event.isFrameEnd {
             eventsInFrame = 0
-            if otherDirty != 0 { commitOtherValues() }
+            if otherDirty != 0 { settleOtherValues(committing: true) }
             return commitFrame(at: event.time)
         }
         eventsInFrame += 1
@@ -475,15 +475,7 @@ public struct ContactTracker: Sendable {
 
     private mutating func discardPendingValues() {
         frameMsc = nil
-        if otherDirty != 0 {
-            var changed = otherDirty
-            otherDirty = 0
-            while changed != 0 {
-                let slot = changed.trailingZeroBitCount
-                changed &= changed &- 1
-                otherPending[slot] = otherCommitted[slot]
-            }
-        }
+        if otherDirty != 0 { settleOtherValues(committing: false) }
         var remaining = dirty
         dirty = 0
         started = 0
@@ -719,14 +711,20 @@ extension ContactTracker: PanelSlotSource {
         otherDirty |= currentBit
     }
 
+    /// The other values of the slots they changed in: committed (`committing`, the frame
+    /// ended), or put back to the last committed ones (the frame was discarded).
     @inline(never)
-    private mutating func commitOtherValues() {
+    private mutating func settleOtherValues(committing: Bool) {
         var changed = otherDirty
         otherDirty = 0
         while changed != 0 {
             let slot = changed.trailingZeroBitCount
             changed &= changed &- 1
-            otherCommitted[slot] = otherPending[slot]
+            if committing {
+                otherCommitted[slot] = otherPending[slot]
+            } else {
+                otherPending[slot] = otherCommitted[slot]
+            }
         }
     }
 

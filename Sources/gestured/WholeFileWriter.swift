@@ -4,11 +4,12 @@ import Glibc
 import GestureSystem
 import SystemPackage
 
-/// Writes `gestured map`'s files whole or not at all: each to a temporary file beside it
+/// Writes a command's files whole or not at all (`gestured map`'s fragment and rule,
+/// `gestured synth --output`): each to a temporary file beside it
 /// (`.NAME.PID.tmp`, so the rename stays in one file system), and only when every one is
 /// written are they renamed over their paths (rename(2) replaces atomically). A failure
 /// removes the temporary files; nothing half-written is left where the kiosk reads it.
-enum MapFileWriter {
+enum WholeFileWriter {
     static func writeWhole(_ files: [(path: String, text: String)]) throws(SystemError) {
         var written: [(temporary: String, path: String)] = []
         do throws(SystemError) {
