@@ -421,7 +421,8 @@ public struct ContactTracker: Sendable {
         default:
             // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used, but kept for
             // the routing stage when it reads the panel's values here.
-            if keepsPanelValues { keepOtherValue(event) }
+            // (ABS_X/Y/PRESSURE come every frame: tested here, not in a call.)
+            if keepsPanelValues && event.code >= SlotCodes.firstCode { keepOtherValue(event) }
         }
     }
 

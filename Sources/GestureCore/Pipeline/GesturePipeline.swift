@@ -126,7 +126,7 @@ public struct GesturePipeline {
     private mutating func commitRoutedFrame(at time: Timestamp) {
         let start = records.panel.count
         input?.commitRoutedFrame(at: time, into: &records.panel)
-        records.panelFramesWritten(from: start)
+        if records.panel.count > start { records.panelFramesWritten(from: start) }
     }
 
     @inline(__always)

@@ -32,6 +32,9 @@ struct InputStage {
     /// The panel's events as read, before `device.axes` rewrite them: the router's values
     /// for such a device (nil for every other).
     private var observed: ObservedPanel?
+    /// `observed != nil`, kept apart: testing the optional copies the table (retains and
+    /// releases its arrays) on every frame.
+    private var keepsOwnTable = false
 
     /// The router routes this device's touches from now on.
     mutating func startRouting(_ router: PanelRouter) {
@@ -39,6 +42,7 @@ struct InputStage {
         routes = true
         if remap != nil && converter == nil {
             observed = ObservedPanel(slotCount: router.slotCount)
+            keepsOwnTable = true
         } else {
             tracker.keepPanelValues()
         }
@@ -46,7 +50,7 @@ struct InputStage {
 
     /// Applies the engine's route decisions (``PanelRouter/apply(_:values:into:)``).
     mutating func applyRoutes(_ changes: [RouteChange], into out: inout [RawEvent]) {
-        if observed != nil {
+        if keepsOwnTable {
             router.apply(changes, values: &observed!, into: &out)
         } else {
             router.apply(changes, values: &tracker, into: &out)
@@ -56,7 +60,7 @@ struct InputStage {
     /// The routing stage writes the frame that ended at `time`, the engine having decided it.
     @inline(__always)
     mutating func commitRoutedFrame(at time: Timestamp, into out: inout [RawEvent]) {
-        if observed != nil {
+        if keepsOwnTable {
             router.commit(at: time, msc: observed!.msc, values: &observed!, into: &out)
             observed!.commit()
         } else {
@@ -133,7 +137,7 @@ struct InputStage {
             if let warning = monitor.observe(event) { axisWarning = warning }
             if monitor.state == .done { direct = passesThrough }
         }
-        if observed != nil { observed!.observe(event) }
+        if keepsOwnTable { observed!.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -159,7 +163,7 @@ struct InputStage {
     mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp,
                                 panel: inout [RawEvent]) -> TouchFrame? {
         if routes {
-            if observed != nil {
+            if keepsOwnTable {
                 observed!.resynchronise(with: snapshot)
             }
             if snapshot == nil || converter != nil {
