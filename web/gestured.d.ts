@@ -20,7 +20,8 @@ export declare const LIMITS: Readonly<{
 
 /** Why connect() rejected. */
 export type ConnectFailureCode =
-  | "origin-refused" | "token-refused" | "daemon-unavailable" | "timeout" | "aborted" | "refused";
+  | "origin-refused" | "token-refused" | "daemon-unavailable" | "timeout" | "aborted" | "refused"
+  | "unknown-screen";
 
 /** The Error connect() rejects with: `code` and `cause` name what went wrong. */
 export interface ConnectError extends Error {
@@ -52,6 +53,12 @@ export interface ConnectOptions {
   /** The bridge's WebSocket URL; default ws://BRIDGE/socket. */
   url?: string;
   token?: string;
+  /**
+   * With a gestured of several screens, the id of the screen this page is on: its layout,
+   * view, screen and hit-test requests name it, and only that screen's events reach the page.
+   * connect() rejects with "unknown-screen" when gestured has no such screen.
+   */
+  screen?: string;
   kinds?: EventKind[];
   views?: string[];
   recognizers?: string[];
@@ -204,7 +211,7 @@ export interface ErrorDetail {
 /** The detail of a "warning" event: something the page should fix. */
 export interface WarningDetail {
   code: "viewport-shape" | "viewport-origin" | "unreachable" | "rotated" | "duplicate-view"
-    | "invalid-attribute" | "dropped" | "daemon";
+    | "invalid-attribute" | "dropped" | "daemon" | "screen";
   message: string;
   element?: Element | null;
   selector?: string;

@@ -19,7 +19,10 @@ const PROTOCOL = "gestured/1";
 const DEFAULT_BRIDGE = "127.0.0.1:7300";
 const DEFAULT_KINDS = ["touches", "gesture", "control"];
 /// Request types the bridge gates with web.token; a forbidden reply to one is said once.
+/// (gestured's RequestType is the one list: a test checks these two against it.)
 const CHANGING = new Set(["layout.set", "view.update", "screen.set", "reload"]);
+/// Request types that act on one screen: with connect({ screen }) each carries that screen.
+const ON_SCREEN = new Set(["layout.set", "view.update", "screen.set", "hitTest"]);
 
 /// Every bound and budget of the library, in one place; docs/limits.md § Web page library
 /// gives each one's reason.
@@ -57,13 +60,16 @@ export const LIMITS = Object.freeze({
 /// and the subscription was accepted. Until then it retries with back-off (capped at
 /// LIMITS.reconnectMaxDelay), whether the bridge is not started yet or the daemon is down; it
 /// rejects with an Error whose `code` (and `cause`) is "origin-refused", "token-refused",
-/// "daemon-unavailable" (the timeout passed while the daemon was down), "timeout", "aborted"
-/// or "refused" (gestured refused the subscription). Afterwards the session reconnects by
+/// "daemon-unavailable" (the timeout passed while the daemon was down), "timeout", "aborted",
+/// "refused" (gestured refused the subscription) or "unknown-screen" (connect({ screen })
+/// names a screen gestured does not have). Afterwards the session reconnects by
 /// itself, subscribes again and sends the observed layout again.
 ///
 /// options: bridge ("HOST:PORT", default 127.0.0.1:7300) or url (the WebSocket's), token,
-/// kinds, views, recognizers, trace, debug (draw the overlay), timeout (ms, default none),
-/// signal (an AbortSignal), reconnect: { initialDelay, maxDelay } (ms).
+/// screen (the id of the screen this page is on, with a gestured of several screens: its
+/// requests name it and only its events reach the page), kinds, views, recognizers, trace,
+/// debug (draw the overlay), timeout (ms, default none), signal (an AbortSignal),
+/// reconnect: { initialDelay, maxDelay } (ms).
 export function connect(options = {}) {
   let g;
   try {
@@ -95,6 +101,12 @@ export class Gestured extends EventTarget {
     this.checkURL = new URL("/gestured/check", this.url);
     this.checkURL.protocol = this.url.protocol === "wss:" ? "https:" : "http:";
     if (options.token) this.checkURL.searchParams.set("token", options.token);
+    if (options.screen !== undefined && (typeof options.screen !== "string" || !/^[A-Za-z0-9_-]{1,32}$/.test(options.screen))) {
+      throw new Error(`screen must be a screen id of gestured's configuration (1 to 32 of A–Z a–z 0–9 - _), `
+        + `not ${JSON.stringify(options.screen)}`);
+    }
+    /// The screen this page is on (connect({ screen })), or null: the only one.
+    this.screenId = options.screen ?? null;
     this.subscription = { type: "subscribe" };
     const kinds = new Set(options.kinds ?? DEFAULT_KINDS);
     // The overlay draws touches and the winning recognizers: it needs those events.
@@ -261,10 +273,28 @@ export class Gestured extends EventTarget {
     let status;
     try {
       status = await this.request({ type: "status" });
-      if (status.screen) this.screen = { width: status.screen.width, height: status.screen.height };
+      const screens = Array.isArray(status.screens) ? status.screens : null;
+      const ids = screens ? screens.map((s) => s.id) : [];
+      // One screen: status says it; several: this page's, which it must name.
+      let own = status.screen;
+      if (this.screenId !== null && screens) {
+        own = screens.find((s) => s.id === this.screenId)?.screen;
+        if (!own) throw failure("unknown-screen", `gestured has no screen "${this.screenId}"; its screens are ${ids.join(", ")}`);
+      } else if (screens) {
+        this._warn("screen", `gestured serves ${ids.length} screens (${ids.join(", ")}) and this page named none: `
+          + `connect({ screen: "…" }) names the one it is on; until then its layout requests are refused and it `
+          + `receives every screen's events`);
+      }
+      if (own) this.screen = { width: own.width, height: own.height };
       await this.request(this.subscription);
     } catch (error) {
       if (socket !== this._socket) return;
+      if (error?.code === "unknown-screen") {
+        // The configuration has no such screen: retrying would not change it.
+        this._fail(error);
+        socket.close();
+        return;
+      }
       if (error && error.code) {
         // gestured refused the subscription itself: retrying would not change its mind.
         this._fail(failure("refused", "gestured refused the subscription: " + error.message, { problems: error.problems }));
@@ -320,9 +350,12 @@ export class Gestured extends EventTarget {
       return Promise.reject(new Error("not connected to gestured"));
     }
     const id = this._nextId++;
+    const body = { ...object, id };
+    // The requests for one screen carry this page's (docs/web.md § Several screens).
+    if (this.screenId !== null && ON_SCREEN.has(object.type) && body.screen === undefined) body.screen = this.screenId;
     return new Promise((resolve, reject) => {
       this._pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ ...object, id }));
+      socket.send(JSON.stringify(body));
     });
   }
 
@@ -356,6 +389,8 @@ export class Gestured extends EventTarget {
       this.dispatchEvent(new CustomEvent("superseded", { detail: object }));
       return;
     }
+    // Another screen's event: not this page's (docs/web.md § Several screens).
+    if (this.screenId !== null && typeof object.screen === "string" && object.screen !== this.screenId) return;
     if (object.type === "device" && object.action === "added") this.clock.reset();
     if (typeof object.time === "number") this.clock.observe(object.time);
     if (object.type === "screen") {

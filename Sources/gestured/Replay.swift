@@ -125,7 +125,7 @@ struct Replay: ParsableCommand {
             throw failure(error.description)
         }
         if let socket {
-            try serve(replayer, configuration: configuration, socketPath: socket)
+            try serve([(configuration.screens[0].id, replayer)], configuration: configuration, socketPath: socket)
             return
         }
         let stop = SignalStop.install()
@@ -169,8 +169,9 @@ struct Replay: ParsableCommand {
         return writer
     }
 
-    /// `--socket`: the replay as a daemon would serve it.
-    private func serve(_ replayer: Replayer, configuration: Configuration, socketPath: String) throws {
+    /// `--socket`: the replay as a daemon would serve it, of one screen or of several (one
+    /// recording each, in the configuration's order).
+    func serve(_ replayers: [(id: String, replayer: Replayer)], configuration: Configuration, socketPath: String) throws {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
@@ -184,7 +185,7 @@ struct Replay: ParsableCommand {
         options.server.queueLimit = queueLimit
         options.server.lowWater = min(1 << 16, queueLimit / 4)
         do {
-            let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
+            let replay = try SocketReplay(screens: replayers, configuration: configuration, listener: listener,
                                           options: options, logger: logger)
             try replay.run()
             if let why = replay.waitLayoutExpired { throw failure("gestured: \(why)") }

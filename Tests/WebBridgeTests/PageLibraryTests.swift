@@ -49,4 +49,17 @@ struct PageLibraryTests {
             #expect(output.contains(check), "missing check: \(check)")
         }
     }
+
+    /// A page of two screens (docs/web.md § Several screens): connect({ screen }) makes each
+    /// session's layout its screen's and lets only its screen's events through, through the
+    /// real bridge and a real gestured of two screens (`replay --socket --screen`).
+    @Test func aPageDeclaresItsScreen() throws {
+        let output = try Script.run("screens_page_test.py", ["--gestured", Paths.binary("gestured"),
+                                                              "--bridge", Paths.binary("gestured-web"),
+                                                              "--root", Paths.packageRoot])
+        for check in ["each session's layout is its own screen's", "each session receives its own screen's events only",
+                      "rejects with unknown-screen", "a session that names no screen is warned"] {
+            #expect(output.contains(check), "missing check: \(check)")
+        }
+    }
 }

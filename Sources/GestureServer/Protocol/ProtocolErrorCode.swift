@@ -11,6 +11,9 @@ public enum ProtocolErrorCode: String, Hashable, Sendable, CaseIterable {
     case invalidLayout = "invalid_layout"
     /// `view.update` names a view the layout does not have.
     case unknownView = "unknown_view"
+    /// A request names a `screen` the daemon does not have, or names none where the daemon
+    /// has several; the message lists the screens.
+    case unknownScreen = "unknown_screen"
     /// `reload` found an invalid configuration; the running one is kept.
     case invalidConfig = "invalid_config"
     /// The client may not change the layout.

@@ -4,8 +4,9 @@ import GestureCore
 /// request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
 /// JSON.
 public enum Reply: Sendable {
-    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect.
-    case hello(version: String, canControl: Bool)
+    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect; with
+    /// several screens, `"screens":[…]` before `canControl` (empty `screens`: none written).
+    case hello(version: String, screens: [ScreenStatus], canControl: Bool)
     /// `{"type":"reply","re":…,"ok":true,…}`: a request carried out.
     case ok(RequestID?, Answer)
     /// `{"type":"error","re":…,"error":{…}}`.

@@ -92,9 +92,10 @@ public final class EventServer {
     /// False once ``stopAccepting()`` closed the listener.
     private var listening = false
     var clients: [Int: ClientSession] = [:]
-    /// The client whose `layout.set` set the layout in force (its serial), until a reload
-    /// replaces that layout: the one told `superseded` when another client's replaces it.
-    var layoutSetter: Int?
+    /// Per screen (its index in the owner's ``EventServerOwner/screenIDs``), the client whose
+    /// `layout.set` set the layout in force (its serial), until a reload replaces that layout:
+    /// the one told `superseded` when another client's replaces it.
+    var layoutSetters: [Int: Int] = [:]
     /// A `superseded` notice a request made, sent after that request's reply.
     var pendingSuperseded: (serial: Int, notice: Reply)?
     private var nextSerial = 1
@@ -348,7 +349,9 @@ public final class EventServer {
         logger.info("client connected", metadata: [
             "client": "\(serial)", "peer": "\(client.peerDescription)", "control": "\(canControl)",
         ])
-        announce(send(.hello(version: options.version, canControl: canControl), to: client))
+        // With several screens the hello lists them; with one it is as it always was.
+        let screens = (owner?.screenIDs.count ?? 1) > 1 ? owner?.inputStatus().screens ?? [] : []
+        announce(send(.hello(version: options.version, screens: screens, canControl: canControl), to: client))
         if shuttingDown {
             close(client, after: ReplyEncoder.encode(.bye(reason: "stopping", message: "gestured is stopping")))
         }
@@ -535,10 +538,12 @@ public final class EventServer {
         let bytes = Array(line)
         let serial = client.serial
         let controls = client.peer.map { policy.allows($0) } ?? false
-        let basis = controls ? owner?.layoutBasis : nil
+        let bases = controls ? owner.map { owner in
+            owner.screenIDs.indices.map { (id: owner.screenIDs[$0], basis: owner.layoutBasis(screen: $0)) }
+        } : nil
         do {
             if worker == nil { worker = try WorkerThread(loop: loop) }
-            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: basis) }) {
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: bases) }) {
                 [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
             }
         } catch {
