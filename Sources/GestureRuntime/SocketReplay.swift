@@ -352,6 +352,8 @@ public final class SocketReplay: EventServerOwner {
             }
         case .tracingDemand(let wanted):
             replayer.pipeline.tracing = options.trace || wanted
+        case .contactsDemand(let wanted):
+            replayer.pipeline.listsContacts = wanted
         case .drained:
             if started, !ended, !options.realtime { schedule() }
         case .closed:
