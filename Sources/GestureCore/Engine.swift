@@ -29,6 +29,12 @@ public struct Engine {
         didSet { arena.tracing = tracing }
     }
 
+    /// List every finger down after each frame, for ``takeContacts()`` (the `contacts` stream,
+    /// docs/events.md): on only while a subscriber asks, so a frame otherwise pays one test.
+    public var listsContacts = false
+    /// The last frame's contacts while ``listsContacts``, until ``takeContacts()``.
+    private var contacts: ContactsEvent?
+
     private var arena: GestureArena
     private var touches: [TouchRecord] = []
     private var nextTouchID = 1
@@ -355,6 +361,8 @@ public struct Engine {
             }
         }
         updateRoutesIfAny(at: time)
+        // Every finger as the recognizers left it, before stage 5 forgets those that ended.
+        if listsContacts { listContacts(at: time) }
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
@@ -481,6 +489,60 @@ public struct Engine {
             lastTap = (touches[index].tree, view, touches[index].beganLocation, time, touches[index].tapCount)
         }
         inputs.append((index, phase))
+    }
+
+    // MARK: - Contacts
+
+    /// The contacts ``process(_:into:)-(_,inout EngineEvents)`` listed for its frame, taken
+    /// (nil when it listed none: ``listsContacts`` off, or no contact changed).
+    public mutating func takeContacts() -> ContactsEvent? {
+        defer { contacts = nil }
+        return contacts
+    }
+
+    /// Lists the frame's contacts: each touch down, and each that lifted or was cancelled in
+    /// it, with the phase it had in the frame (stationary when it had none), its positions,
+    /// its hit view, the recognizer whose gesture took it, and its route. Touches that lifted
+    /// in an earlier frame (an `ended` a recognizer still holds) are no contact any more.
+    private mutating func listContacts(at time: Timestamp) {
+        guard !inputs.isEmpty else { return }
+        var listed: [ContactsEvent.Contact] = []
+        listed.reserveCapacity(min(touches.count, ContactsEvent.maximumContacts))
+        for index in touches.indices where listed.count < ContactsEvent.maximumContacts {
+            var phase: ContactsEvent.Phase? = touches[index].contact == nil ? nil : .stationary
+            for input in inputs where input.touch == index {
+                phase = switch input.phase {
+                case .began: .began
+                case .moved: phase == .began ? .began : .moved
+                case .ended: .ended
+                case .cancelled: .cancelled
+                }
+            }
+            guard let phase else { continue }
+            let location = touches[index].location
+            let view = touches[index].view
+            listed.append(ContactsEvent.Contact(
+                id: touches[index].id, phase: phase, location: location, view: view.map { touches[index].tree.id(of: $0) },
+                viewLocation: view.map { touches[index].tree.convert(screen: location, to: $0) } ?? location,
+                recognizer: takingRecognizer(of: index), route: touches[index].route))
+        }
+        contacts = ContactsEvent(time: time, contacts: listed)
+    }
+
+    /// The first of the touch's recognizers whose gesture has it: under way (began, changed)
+    /// or finished with it in this frame (ended, recognized), the touch part of its gesture
+    /// (not one it holds aside).
+    private func takingRecognizer(of index: Int) -> String? {
+        let touch = touches[index].id
+        for slot in touches[index].recognizers {
+            switch arena.slots[slot].state {
+            case .began, .changed, .ended, .recognized:
+                if arena.slots[slot].owns(touch) { return arena.slots[slot].spec.id }
+            case .possible, .cancelled, .failed:
+                continue
+            }
+        }
+        return nil
     }
 
     // MARK: - Routing

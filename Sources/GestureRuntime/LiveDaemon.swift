@@ -229,6 +229,8 @@ public final class LiveDaemon: ServerHostDriver {
             statusChanged()
         case .tracingDemand(let wanted):
             for runner in runners { runner.tracing = options.trace || wanted }
+        case .contactsDemand(let wanted):
+            for runner in runners { runner.listsContacts = wanted }
         case .drained:
             break
         case .closed:

@@ -184,6 +184,12 @@ public final class LiveRunner {
         set { pipeline.tracing = newValue }
     }
 
+    /// A `contacts` event after every frame that changed a contact (a subscriber asks).
+    public var listsContacts: Bool {
+        get { pipeline.listsContacts }
+        set { pipeline.listsContacts = newValue }
+    }
+
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
     /// the sink: the socket server publishes what its owner returns.

@@ -8,10 +8,13 @@ public struct ReplayOptions: Sendable {
     public var tracing = false
     /// Replay a recording of a device that is not a touchscreen (a touchpad) anyway.
     public var allowNonTouchscreen = false
+    /// Emit a `contacts` event after every frame that changed a contact (`--contacts`).
+    public var listsContacts = false
 
-    public init(tracing: Bool = false, allowNonTouchscreen: Bool = false) {
+    public init(tracing: Bool = false, allowNonTouchscreen: Bool = false, listsContacts: Bool = false) {
         self.tracing = tracing
         self.allowNonTouchscreen = allowNonTouchscreen
+        self.listsContacts = listsContacts
     }
 }
 
@@ -109,7 +112,7 @@ public struct Replayer {
             throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
         let start = stream.startTime ?? .zero
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, listsContacts: options.listsContacts),
                                    start: start, makeConverter: { try ProtocolAConverter(description: $0) })
         do {
             try pipeline.addDevice(description, message: "replaying \(stream.format) recording of \(description.name)",

@@ -326,6 +326,8 @@ public final class SocketReplay: ServerHostDriver {
             }
         case .tracingDemand(let wanted):
             for screen in screens { screen.replayer.pipeline.tracing = options.trace || wanted }
+        case .contactsDemand(let wanted):
+            for screen in screens { screen.replayer.pipeline.listsContacts = wanted }
         case .drained:
             if started, !ended, !options.realtime { schedule() }
         case .closed:

@@ -41,6 +41,8 @@ struct Replay: ParsableCommand {
                          help: "The configuration file (screen, axis overrides, gestures, layout), or a bare layout."),
          .flag("trace", \.trace,
                help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions."),
+         .flag("contacts", \.contacts,
+               help: "Also emit a contacts event, every finger down, after every frame that changed a contact."),
          .flag("realtime", \.realtime, help: "Pace the replay by the recording's timestamps."),
          .flag("force", \.force, help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway."),
          .option("panel", \.panel, valueName: "file",
@@ -68,6 +70,7 @@ struct Replay: ParsableCommand {
 
     var config = ""
     var trace = false
+    var contacts = false
     var realtime = false
     var force = false
     var socket: String?
@@ -95,6 +98,10 @@ struct Replay: ParsableCommand {
                     + "\(range.lowerBound) to \(range.upperBound)")
             }
         }
+        if contacts && socket != nil {
+            throw ValidationError("--contacts cannot go with --socket; a subscriber asks for contacts itself "
+                + "(subscribe with \"contacts\":true)")
+        }
         if panel != nil && socket != nil { throw ValidationError("--panel cannot go with --socket; write the panel's stream from a replay to stdout") }
         if let panel, panel.isEmpty { throw ValidationError("--panel is empty; name the evemu file to write") }
         try validateScreens()
@@ -120,7 +127,8 @@ struct Replay: ParsableCommand {
         var replayer: Replayer
         do {
             replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
-                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
+                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force,
+                                                          listsContacts: contacts))
         } catch {
             throw failure(error.description)
         }

@@ -69,7 +69,8 @@ extension Replay {
             do {
                 let stream = try RecordingReader.open(path: pair.path, eventsPath: nil)
                 let replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup(of: screen),
-                                            options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
+                                            options: ReplayOptions(tracing: trace, allowNonTouchscreen: force,
+                                                                          listsContacts: contacts))
                 replayers.append((screen.id, replayer))
             } catch let error as RecordingError {
                 throw failure("gestured: screen \(screen.id): \(error.description)")

@@ -39,7 +39,8 @@ struct PageLibraryTests {
         var checks = ["connected", "every card is hit", "g.simulate() in CSS pixels", "the JSON5 reader: ", "badPan was dropped alone", "warnings name the fixed #badge", "infinite CSS animation",
                       "hits the animated element", "viewport-shape warning", "gets an error event (forbidden",
                       "gestured:tap on #card2", "panstart … panmove … panend", "daemon-unavailable",
-                      "timeout after", "aborted after"]
+                      "timeout after", "aborted after", "the overlay drew the pinch's fingers, held by mapPinch",
+                      "the overlay turned off"]
         if Self.contract {
             checks += ["token-refused", "origin-refused", "got superseded"]
         } else {

@@ -92,6 +92,10 @@ public struct EventEncoder {
             case .warning(let time, let message):
                 encoder.header("warning", time)
                 encoder.writer.key("message"); encoder.writer.string(message)
+            case .contacts(let event):
+                encoder.header("contacts", event.time)
+                encoder.writer.key("contacts")
+                encoder.contacts(event.contacts)
             }
         }
     }
@@ -201,6 +205,27 @@ public struct EventEncoder {
         sequence.increment()
         writer.key("time"); writer.int(time.microseconds)
         if let screen { writer.key("screen"); writer.string(screen) }
+    }
+
+    /// The fingers of a `contacts` event (docs/events.md), in order. Written only while a
+    /// subscriber asks, so plainly, member by member.
+    private mutating func contacts(_ contacts: [ContactsEvent.Contact]) {
+        writer.beginArray()
+        for contact in contacts {
+            writer.beginObject()
+            writer.key("id"); writer.int(contact.id.rawValue)
+            writer.key("phase"); writer.string(contact.phase.rawValue)
+            writer.key("x"); writer.number(contact.location.x)
+            writer.key("y"); writer.number(contact.location.y)
+            writer.key("view")
+            if let view = contact.view { writer.string(view) } else { writer.null() }
+            writer.key("viewX"); writer.number(contact.viewLocation.x)
+            writer.key("viewY"); writer.number(contact.viewLocation.y)
+            if let recognizer = contact.recognizer { writer.key("recognizer"); writer.string(recognizer) }
+            if let route = contact.route { writer.key("route"); writer.string(route.name) }
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     /// A touch delivery, the event of every frame: its size is bounded, so it is written

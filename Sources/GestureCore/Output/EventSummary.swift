@@ -17,18 +17,23 @@ public struct EventSummary: Sendable {
     public var views: Views
     public var recognizer: String?
     public var isTraceOnly: Bool
+    /// A `contacts` event: only for subscribers that ask for contacts, whatever their kinds.
+    public var isContacts: Bool
 
-    public init(kind: String, views: Views = .none, recognizer: String? = nil, isTraceOnly: Bool = false) {
+    public init(kind: String, views: Views = .none, recognizer: String? = nil, isTraceOnly: Bool = false,
+                isContacts: Bool = false) {
         self.kind = kind
         self.views = views
         self.recognizer = recognizer
         self.isTraceOnly = isTraceOnly
+        self.isContacts = isContacts
     }
 
     public init(_ event: OutputEvent) {
         switch event {
         case .engine(let event): self.init(event)
         case .device, .layout, .screen, .warning: self.init(kind: event.kind)
+        case .contacts: self.init(kind: event.kind, isContacts: true)
         }
     }
 

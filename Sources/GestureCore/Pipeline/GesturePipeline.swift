@@ -39,9 +39,12 @@ public struct GesturePipeline {
     public struct Options: Sendable {
         /// Emit `hitTest` events and `failed` gesture transitions (`--trace`).
         public var tracing: Bool
+        /// Emit a `contacts` event after every frame that changed a contact (`--contacts`).
+        public var listsContacts: Bool
 
-        public init(tracing: Bool = false) {
+        public init(tracing: Bool = false, listsContacts: Bool = false) {
             self.tracing = tracing
+            self.listsContacts = listsContacts
         }
     }
 
@@ -85,6 +88,7 @@ public struct GesturePipeline {
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
                         routing: setup.routing)
+        engine.listsContacts = options.listsContacts
     }
 
     // MARK: - Inputs
@@ -154,6 +158,7 @@ public struct GesturePipeline {
     private mutating func process(_ frame: TouchFrame) {
         currentTime = max(currentTime, frame.time)
         engine.process(frame, into: &records.engineEvents)
+        if engine.listsContacts { emitContacts() }
         nextDeadline = engine.nextDeadline
         frameCount += 1
         if routesTouches {
@@ -324,6 +329,7 @@ public struct GesturePipeline {
                         + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
         if let frame {
             engine.process(frame, into: &records.engineEvents)
+            if engine.listsContacts { emitContacts() }
             nextDeadline = engine.nextDeadline
             frameCount += 1
         }
@@ -346,6 +352,7 @@ public struct GesturePipeline {
             records.panelFramesWritten(from: start)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &records.engineEvents)
+                if engine.listsContacts { emitContacts() }
                 if routesTouches { applyRoutes() }
                 collectReleased()
             }
@@ -353,6 +360,7 @@ public struct GesturePipeline {
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &records.engineEvents)
+        if engine.listsContacts { emitContacts() }
         nextDeadline = engine.nextDeadline
         if routesTouches { applyRoutes() }
         collectReleased()
@@ -447,6 +455,13 @@ public struct GesturePipeline {
         set { engine.tracing = newValue }
     }
 
+    /// Every finger down listed after each frame that changed a contact, as a `contacts`
+    /// event (docs/events.md), switched between inputs: on while a subscriber asks.
+    public var listsContacts: Bool {
+        get { engine.listsContacts }
+        set { engine.listsContacts = newValue }
+    }
+
     /// Hit-tests a point of the current layout without a touch (the socket's `hitTest`).
     public func hitTest(_ point: Point) -> HitTestEvent {
         engine.hitTest(point, at: currentTime)
@@ -456,6 +471,12 @@ public struct GesturePipeline {
 
     private mutating func emit(_ event: OutputEvent) {
         records.append(edge: event)
+    }
+
+    /// The contacts the engine listed for the frame it just processed, after the frame's events.
+    @inline(never)
+    private mutating func emitContacts() {
+        if let contacts = engine.takeContacts() { emit(.contacts(contacts)) }
     }
 
     /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer

@@ -76,6 +76,7 @@ public enum ReplyEncoder {
             writer.key("views"); strings(subscription.views?.map(\.pattern), into: &writer)
             writer.key("recognizers"); strings(subscription.recognizers?.map(\.pattern), into: &writer)
             writer.key("trace"); writer.bool(trace)
+            if subscription.contacts { writer.key("contacts"); writer.bool(true) }
             writer.endObject()
         case .revision(let revision):
             writer.key("revision"); writer.int(revision)

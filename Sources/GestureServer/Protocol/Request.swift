@@ -99,7 +99,7 @@ public enum Request: Sendable {
         let request: Request
         switch requestType {
         case .subscribe:
-            try reader.allow(["kinds", "views", "recognizers", "trace"], in: type)
+            try reader.allow(["kinds", "views", "recognizers", "trace", "contacts"], in: type)
             let kinds = try reader.strings("kinds")
             if let kinds {
                 for kind in kinds where !Subscription.knownKinds.contains(kind) {
@@ -109,7 +109,8 @@ public enum Request: Sendable {
             }
             request = .subscribe(Subscription(kinds: kinds.map(Set.init), views: try reader.patterns("views"),
                                               recognizers: try reader.patterns("recognizers"),
-                                              trace: try reader.bool("trace") ?? false))
+                                              trace: try reader.bool("trace") ?? false,
+                                              contacts: try reader.bool("contacts") ?? false))
         case .unsubscribe:
             try reader.allow([], in: type)
             request = .unsubscribe

@@ -101,6 +101,7 @@ public final class EventServer {
     private var nextSerial = 1
     private var lingerTimer: (any LoopTimer)?
     private var tracingWanted = false
+    private var contactsWanted = false
     private var lastSubscriberCount = 0
     private var shuttingDown = false
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -182,18 +183,22 @@ public final class EventServer {
     /// Subscribers that asked for traces: kept as clients change state, so that dropping a
     /// crowd of clients costs each drop a count, not a pass over every client.
     private var tracingSubscribers = 0
+    /// Subscribers that asked for contacts, kept as ``tracingSubscribers`` is.
+    private var contactsSubscribers = 0
 
     /// Moves `client` to `state` (`nil`: removed), keeping the counts of subscribers.
     func setState(_ client: ClientSession, _ state: ClientSession.State?) {
         if let old = client.subscription {
             subscriberCount -= 1
             if old.trace { tracingSubscribers -= 1 }
+            if old.contacts { contactsSubscribers -= 1 }
         }
         guard let state else { return }
         client.state = state
         if let new = client.subscription {
             subscriberCount += 1
             if new.trace { tracingSubscribers += 1 }
+            if new.contacts { contactsSubscribers += 1 }
         }
     }
 
@@ -749,13 +754,17 @@ public final class EventServer {
         finishShutdownIfDone()
     }
 
-    /// Tells the owner when the number of subscribers or the demand for traces changed.
+    /// Tells the owner when the number of subscribers or the demand for traces or contacts changed.
     func subscriptionsChanged() {
         let count = subscriberCount
         let wanted = tracingSubscribers > 0
         if wanted != tracingWanted {
             tracingWanted = wanted
             owner?.serverChanged(.tracingDemand(wanted))
+        }
+        if (contactsSubscribers > 0) != contactsWanted {
+            contactsWanted = contactsSubscribers > 0
+            owner?.serverChanged(.contactsDemand(contactsWanted))
         }
         if count != lastSubscriberCount {
             lastSubscriberCount = count

@@ -176,6 +176,8 @@ public enum ServerChange: Hashable, Sendable {
     case subscribers(Int)
     /// Some subscriber asks for hit-test traces and failed transitions, or none does any more.
     case tracingDemand(Bool)
+    /// Some subscriber asks for `contacts` events, or none does any more.
+    case contactsDemand(Bool)
     /// A client's backlog shrank below the low-water mark, or a client left: a replay that
     /// waits for its readers may go on.
     case drained
