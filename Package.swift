@@ -8,7 +8,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
-        // The web bridge (SPEC 13): a program of its own, so SwiftNIO never reaches the daemon.
+        // The web bridge (docs/web.md): a program of its own, so SwiftNIO never reaches the daemon.
         .executable(name: "gestured-web", targets: ["gestured-web"]),
         // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
         // never slow down the main build and tests).
@@ -69,7 +69,7 @@ let package = Package(
         // libevdev devices and libmtdev (protocol A) at the input edge.
         .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev", systemPackage]),
 
-        // The socket protocol for clients (SPEC 9), client sessions, access control, sd_notify.
+        // The socket protocol for clients (docs/protocol.md), client sessions, access control, sd_notify.
         .target(name: "GestureServer",
                 dependencies: ["GestureCore", "GestureConfig", "GestureSystem",
                                .product(name: "Logging", package: "swift-log"), systemPackage]),
@@ -112,7 +112,7 @@ let package = Package(
         // Where the tests find the project's files and the external corpus of real recordings
         // ($GESTURED_RECORDINGS; its suites are skipped without it, and fail under CI=true).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // The web bridge (SPEC 13): one daemon session per WebSocket, origins, token, limits.
+        // The web bridge (docs/web.md): one daemon session per WebSocket, origins, token, limits.
         // The client module web/dist/gestured.min.js and its source map are embedded at build time
         // by EmbedClientModule.
         .target(name: "WebBridge",

@@ -32,7 +32,7 @@ public final class EvdevDevice: InputSource {
     private let device: OpaquePointer
 
     /// Opens `path` read-only and non-blocking and sets the event clock to `CLOCK_MONOTONIC`
-    /// (SPEC 6), the clock deadlines are armed on.
+    /// (docs/input.md, "Devices"), the clock deadlines are armed on.
     public init(path: String) throws(EvdevError) {
         let fd: FileDescriptor
         do {

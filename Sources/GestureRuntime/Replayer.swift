@@ -33,8 +33,8 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Replays a recording through a ``GesturePipeline`` in input time (SPEC 7): its raw events in
-/// order, deadlines fired at their input-time instants, and at the end every touch still down
+/// Replays a recording through a ``GesturePipeline`` in input time (docs/input.md, "Recordings"): its raw
+/// events in order, deadlines fired at their input-time instants, and at the end every touch still down
 /// cancelled and every pending deadline fired. A driver: it reads the recording and the clock
 /// (`--realtime`, through a ``Pacer``) and feeds the pipeline; the order of things is the
 /// pipeline's.

@@ -9,9 +9,9 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
-/// `gestured-web` (SPEC 13): serves the client module and turns each WebSocket into a session
-/// on the daemon's socket. One event loop thread carries every connection, browser and daemon
-/// side alike; sessions never share state, so a broken or slow browser touches only its own.
+/// `gestured-web` (docs/web.md, "The bridge, `gestured-web`"): serves the client module and turns each
+/// WebSocket into a session on the daemon's socket. One event loop thread carries every connection, browser
+/// and daemon side alike; sessions never share state, so a broken or slow browser touches only its own.
 public final class BridgeServer: Sendable {
     /// The client module as `/gestured.js` serves it (``ClientModule``), embedded at build time.
     public static var clientModule: String { ClientModule.module }

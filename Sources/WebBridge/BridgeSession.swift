@@ -4,9 +4,9 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 
-/// One browser's WebSocket and its own session on the daemon's socket (SPEC 13): the daemon's
-/// lines go to the browser one text message each, the browser's messages go to the daemon one
-/// line each. Both channels live on one event loop, so the session needs no lock.
+/// One browser's WebSocket and its own session on the daemon's socket (docs/web.md, "The bridge,
+/// `gestured-web`"): the daemon's lines go to the browser one text message each, the browser's messages go to
+/// the daemon one line each. Both channels live on one event loop, so the session needs no lock.
 ///
 /// Flow control is the daemon's: while more than ``BridgeOptions/pauseAbove`` bytes wait for
 /// the browser, the bridge stops reading the daemon session, so the daemon sees this browser

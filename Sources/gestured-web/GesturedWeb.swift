@@ -7,8 +7,8 @@ import GestureServer
 import Logging
 import WebBridge
 
-/// `gestured-web`: the web bridge of SPEC 13, a program of its own so that the daemon never
-/// links SwiftNIO. Argument parsing and wiring only; the bridge is `WebBridge`.
+/// `gestured-web`: the web bridge (docs/web.md, "The bridge, `gestured-web`"), a program of its own so that
+/// the daemon never links SwiftNIO. Argument parsing and wiring only; the bridge is `WebBridge`.
 @main
 struct GesturedWeb: ParsableCommand {
     static let configuration = CommandConfiguration(

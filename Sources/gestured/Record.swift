@@ -8,8 +8,8 @@ import GestureSystem
 import Recordings
 import SystemPackage
 
-/// `gestured record`: a live device's description and events in evemu format (SPEC 7, 11),
-/// which `gestured replay` and `evemu-play` both read.
+/// `gestured record`: a live device's description and events in evemu format (docs/command-line.md, "gestured
+/// record"), which `gestured replay` and `evemu-play` both read.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "record",

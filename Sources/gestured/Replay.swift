@@ -11,7 +11,8 @@ import Logging
 import Recordings
 import SystemPackage
 
-/// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
+/// `gestured replay`: a dry run of a recorded evdev log through the engine (docs/command-line.md, "gestured
+/// replay").
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "replay",

@@ -1,4 +1,4 @@
-/// Turns events into JSON Lines (SPEC 8) and numbers them: `seq` strictly increases from 1
+/// Turns events into JSON Lines (docs/events.md) and numbers them: `seq` strictly increases from 1
 /// over one output stream.
 public struct EventEncoder {
     /// The `seq` of the next event.

@@ -1,5 +1,6 @@
 /// A minimal JSON text builder over a byte buffer: no Foundation, no intermediate strings,
-/// keys in the order written (SPEC 8 shows a fixed field order; tests pin whole lines).
+/// keys in the order written (docs/events.md shows each event's fields in a fixed order; tests pin whole
+/// lines).
 ///
 /// It is on the replay's hot path (a 10-finger recording writes a megabyte of JSON), so every
 /// primitive reserves room once and writes through a pointer: per-byte `Array.append` paid a

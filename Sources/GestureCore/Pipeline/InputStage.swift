@@ -75,7 +75,8 @@ struct InputStage {
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
-    ///   - screen: the screen and the panel's rotation and calibration (SPEC 2).
+    ///   - screen: the screen and the panel's rotation and calibration (docs/configuration.md, "`screen`:
+    /// from the panel to points").
     ///   - axes: the configuration's `device.axes`: other axes, ranges or resolutions.
     ///   - makeConverter: for a protocol A device; without it such a device cannot be used.
     init(description: DeviceDescription, screen: ScreenGeometry, axes: AxisOverrides,
@@ -196,7 +197,7 @@ struct InputStage {
     var mapping: DeviceMapping { tracker.mapping }
 
     /// Contacts that begin from now on are mapped onto `screen`; contacts already down keep
-    /// the screen they began on (`screen.set`, SPEC 9).
+    /// the screen they began on (`screen.set`, docs/protocol.md, "The screen").
     mutating func setScreen(_ screen: ScreenGeometry) {
         tracker.mapping.screen = screen
     }
