@@ -730,8 +730,8 @@ public struct Engine {
     private mutating func offer(_ index: Int, _ phase: TouchPhase, into events: inout EngineEvents) {
         // The two states of nearly every touch in nearly every frame first, without copying
         // the state (a held queue is an array) or making a delivery that goes nowhere.
-        // (Asked as two questions: 0.5 M instructions cheaper on the photo-wall replay than a
-        // `switch` on the state.)
+        // (Asked as two questions, cheaper than a `switch` on the state: docs/performance.md,
+        // "Measured reasons behind the code's shape".)
         if touches[index].delivery.isFinished { return }
         if touches[index].delivery.isDelivering {
             if phase == .moved {

@@ -198,8 +198,8 @@ public struct Replayer {
 
     /// Steps (frames, deadlines) whose records a replay in virtual time hands on together: what
     /// a batch holds stays bounded (a frame's records are bounded by the touches down and the
-    /// recognizers), and handing on and emptying a batch, a few hundred instructions, is paid
-    /// once for all of them (docs/limits.md, "The pipeline's records").
+    /// recognizers), and handing on and emptying a batch is paid once for all of them
+    /// (docs/limits.md, "The pipeline's records").
     public static let stepsPerBatch = 4
 
     /// Hands the pipeline's records to the JSON Lines sink and to `sinks`, then empties them

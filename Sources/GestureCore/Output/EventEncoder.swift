@@ -281,8 +281,8 @@ public struct EventEncoder {
     }
 
     /// A gesture event, every frame of a pan or a pinch: written through one cursor as a
-    /// delivery is (each value through the writer was a capacity check and a closure; about
-    /// 4,000 instructions an event).
+    /// delivery is (each value through the writer was a capacity check and a closure;
+    /// docs/performance.md, "Measured reasons behind the code's shape").
     private mutating func encodeGesture(_ e: GestureEvent) {
         let lineStart = writer.count
         defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }

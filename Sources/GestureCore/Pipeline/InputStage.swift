@@ -120,8 +120,8 @@ struct InputStage {
     /// neither remapped axes nor a converter (nearly all of them) goes straight to the tracker
     /// after one test, instead of testing the monitor and unwrapping the optional `remap` (an
     /// ``AxisRemap`` holding a ``DeviceDescription``) and `converter` per event. Inlined into
-    /// the pipeline's `feed`: a position event costs some 20 instructions here, and a call
-    /// would add half as many again.
+    /// the pipeline's `feed`, where a call would cost half as much again as the work
+    /// (docs/performance.md, "Measured reasons behind the code's shape").
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
