@@ -76,16 +76,7 @@ public struct JSONWriter {
 
     /// `"name":`, after a comma if a value came before.
     public mutating func key(_ name: StaticString) {
-        name.withUTF8Buffer { name in
-            write(atMost: name.count + 4) { out in
-                out[0] = UInt8(ascii: "\"")
-                let count = 1 + name.count
-                (out + 1).update(from: name.baseAddress!, count: name.count)
-                out[count] = UInt8(ascii: "\"")
-                out[count + 1] = UInt8(ascii: ":")
-                return count + 2
-            }
-        }
+        quoted(name, thenColon: true)
         needsComma = false
     }
 
@@ -141,16 +132,24 @@ public struct JSONWriter {
 
     /// A string known at compile time that needs no escaping (event types, field values).
     public mutating func string(_ value: StaticString) {
-        value.withUTF8Buffer { text in
-            write(atMost: text.count + 2) { out in
+        quoted(value, thenColon: false)
+        needsComma = true
+    }
+
+    /// `"text"`, and `:` after it for a key, in one write (the comma is ``write(atMost:_:)``'s).
+    @inline(__always)
+    private mutating func quoted(_ text: StaticString, thenColon: Bool) {
+        text.withUTF8Buffer { text in
+            write(atMost: text.count + 4) { out in
                 out[0] = UInt8(ascii: "\"")
                 let count = 1 + text.count
                 (out + 1).update(from: text.baseAddress!, count: text.count)
                 out[count] = UInt8(ascii: "\"")
-                return count + 1
+                guard thenColon else { return count + 1 }
+                out[count + 1] = UInt8(ascii: ":")
+                return count + 2
             }
         }
-        needsComma = true
     }
 
     public mutating func int(_ value: Int64) {
