@@ -8,7 +8,7 @@ import GestureServer
 import GestureSystem
 import Logging
 
-/// `gestured run` (SPEC 6, 9, 10): the ``LiveRunner`` and the ``EventServer`` on one
+/// `gestured run` (docs/command-line.md, "gestured run"): the ``LiveRunner`` and the ``EventServer`` on one
 /// ``EventLoop``. The device, the hotplug watcher, the engine's deadlines, the clients, the
 /// watchdog and the signals all wake the same loop, so a request that changes the layout runs
 /// between two reads of the device, and a loop stuck anywhere stops feeding the watchdog.

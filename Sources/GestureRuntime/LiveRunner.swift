@@ -4,7 +4,7 @@ import GestureSystem
 import Logging
 import Recordings
 
-/// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
+/// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (docs/input.md, "Devices"): a driver that
 /// reads the device and the clock and feeds the pipeline. The device's descriptor readable →
 /// read everything → the pipeline → its records to the sinks: the JSON Lines encoder (whose
 /// lines go to the ``EventSink``: the socket server, stdout), the virtual panel's writer, and
@@ -191,8 +191,8 @@ public final class LiveRunner {
     }
 
     /// Replaces the layout between two reads, announced as `revision`; touches already down
-    /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
-    /// the sink: the socket server publishes what its owner returns.
+    /// keep their views (docs/protocol.md, "Changing the layout"). Returns the stream's `layout` event
+    /// instead of handing it to the sink: the socket server publishes what its owner returns.
     public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
         publish()
         pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())

@@ -17,7 +17,8 @@ public struct MergedReplay {
     public let ids: [String]
     /// Each screen's replayer, beside its id. Reached only through a pointer: a replayer holds
     /// its pipeline inline (kilobytes), and an element read out of an array, or out of a tuple
-    /// of one, was copied whole at every step (27 times the replay's own cost, callgrind).
+    /// of one, was copied whole at every step (docs/performance.md, "Measured reasons behind
+    /// the code's shape").
     private var replayers: [Replayer]
     private var lines: JSONLinesSink
 

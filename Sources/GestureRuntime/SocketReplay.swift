@@ -8,9 +8,9 @@ import GestureSystem
 import Logging
 import Recordings
 
-/// `gestured replay --socket` (SPEC 11): a replay that publishes to socket subscribers instead
-/// of stdout, so the whole protocol can be tried and tested without a touchscreen. It waits
-/// until `waitClients` clients have subscribed, replays, and exits once the replay has ended
+/// `gestured replay --socket` (docs/command-line.md, "gestured replay"): a replay that publishes to socket
+/// subscribers instead of stdout, so the whole protocol can be tried and tested without a touchscreen. It
+/// waits until `waitClients` clients have subscribed, replays, and exits once the replay has ended
 /// and every queue is written (or its client dropped).
 ///
 /// In virtual time the replay goes as fast as its subscribers read: it waits while a

@@ -11,7 +11,8 @@ import Logging
 import Recordings
 import SystemPackage
 
-/// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
+/// `gestured replay`: a dry run of a recorded evdev log through the engine (docs/command-line.md, "gestured
+/// replay").
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "replay",
@@ -165,14 +166,7 @@ struct Replay: ParsableCommand {
             throw failure("gestured: --panel: the recording's device \"\(replayer.deviceDescriptionName)\" has no multitouch "
                 + "tracking ids (ABS_MT_TRACKING_ID), so no touch can be forwarded and there is no copy to write")
         }
-        let writer: OutputWriter
-        do {
-            let file = try FileDescriptor.open(path: path, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            writer = OutputWriter(file, name: path)
-        } catch {
-            throw failure("gestured: \(error); choose a writable path for --panel")
-        }
+        let writer = try OutputWriter.creating(path, for: "--panel")
         writer.write(Array(EvemuWriter.descriptionText(PanelCopy.description(of: source, udevProperties: replayer.udevProperties)).utf8))
         return writer
     }

@@ -9,7 +9,7 @@ import GestureSystem
 import SystemPackage
 
 /// `gestured tail`: subscribes to a running gestured and prints the events as JSON Lines, for
-/// people watching what a kiosk does and for scripts (SPEC 11).
+/// people watching what a kiosk does and for scripts (docs/command-line.md, "gestured tail").
 struct Tail: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "tail",

@@ -1,4 +1,4 @@
-/// Turns events into JSON Lines (SPEC 8) and numbers them: `seq` strictly increases from 1
+/// Turns events into JSON Lines (docs/events.md) and numbers them: `seq` strictly increases from 1
 /// over one output stream.
 public struct EventEncoder {
     /// The `seq` of the next event.
@@ -306,8 +306,8 @@ public struct EventEncoder {
     }
 
     /// A gesture event, every frame of a pan or a pinch: written through one cursor as a
-    /// delivery is (each value through the writer was a capacity check and a closure; about
-    /// 4,000 instructions an event).
+    /// delivery is (each value through the writer was a capacity check and a closure;
+    /// docs/performance.md, "Measured reasons behind the code's shape").
     private mutating func encodeGesture(_ e: GestureEvent) {
         let lineStart = writer.count
         defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }

@@ -1,5 +1,5 @@
-/// What subscription filters look at in an event (SPEC 9: its kind, the views it is about,
-/// its recognizer, whether it is trace-only), worked out once per event for every subscriber.
+/// What subscription filters look at in an event (docs/protocol.md, "Subscriptions": its kind, the views it
+/// is about, its recognizer, whether it is trace-only), worked out once per event for every subscriber.
 /// It refers to the event's tree instead of copying ids, so making one allocates nothing.
 public struct EventSummary: Sendable {
     /// The views an event names.

@@ -1,4 +1,4 @@
-/// Everything that goes out on the event stream (SPEC 8): the engine's events, and the
+/// Everything that goes out on the event stream (docs/events.md): the engine's events, and the
 /// events of the edges (device, layout, screen, warning), which carry a human-readable message,
 /// and the pipeline's list of contacts.
 public enum OutputEvent: Sendable {

@@ -95,7 +95,8 @@ public struct GesturePipeline {
 
     /// One raw event of the current device. The order of one frame, for the whole product:
     /// 1. the event goes through the device's converter (protocol A) and the contact tracker,
-    ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (SPEC 2);
+    ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (docs/configuration.md,
+    /// "`screen`: from the panel to points");
     /// 2. a frame it completes goes to the engine (``Engine/process(_:into:)``): deadlines due
     ///    by its time fire first, then hit tests, recognizers and arbitration, deliveries;
     /// 3. the engine appends the frame's events to ``records`` (and its route decisions, with
@@ -182,10 +183,10 @@ public struct GesturePipeline {
 
     /// A device to read from: its frames are mapped through the configuration's `device.axes`
     /// onto the screen, with the configuration's calibration, else the one udev gives the
-    /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, SPEC 6);
-    /// distances given in millimetres are converted with its resolution. Throws when the
-    /// device cannot be used (no axis ranges, configured axes it lacks, a protocol A device
-    /// without converter, millimetres without a resolution). A device with more slots than
+    /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, docs/configuration.md,
+    /// "`screen`: from the panel to points"); distances given in millimetres are converted with its
+    /// resolution. Throws when the device cannot be used (no axis ranges, configured axes it lacks, a
+    /// protocol A device without converter, millimetres without a resolution). A device with more slots than
     /// ``ContactTracker/maximumSlots`` gets a warning after its `added` event.
     public mutating func addDevice(_ description: DeviceDescription, udevProperties: [String: String]? = nil,
                                    message: String, at time: Timestamp) throws(PipelineError) {
@@ -253,8 +254,8 @@ public struct GesturePipeline {
                            held: engine.touchCount(route: .held))
     }
 
-    /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
-    /// rotation, and the size in points. Touches already down keep the screen they began on
+    /// A new screen for touches that begin from now on (`screen.set`, docs/protocol.md, "The screen"): the
+    /// panel's rotation, and the size in points. Touches already down keep the screen they began on
     /// (their mapping) and their recognizers; edge pans and distances in millimetres follow
     /// the new size. The stream announces it.
     /// `prepared` is the layout in force prepared off the driver's loop for
@@ -379,7 +380,8 @@ public struct GesturePipeline {
     }
 
     /// A new layout between two frames (`layout.set`, `view.update`, reload); touches already
-    /// down keep their views (SPEC 9). The stream announces it as revision `revision`.
+    /// down keep their views (docs/protocol.md, "Changing the layout"). The stream announces it as revision
+    /// `revision`.
     public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
         replaceLayout(PreparedLayout(tree: tree, basis: engine.basis), revision: revision, message: message, at: time)
     }

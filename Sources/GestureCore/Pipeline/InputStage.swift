@@ -79,7 +79,8 @@ struct InputStage {
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
-    ///   - screen: the screen and the panel's rotation and calibration (SPEC 2).
+    ///   - screen: the screen and the panel's rotation and calibration (docs/configuration.md, "`screen`:
+    /// from the panel to points").
     ///   - axes: the configuration's `device.axes`: other axes, ranges or resolutions.
     ///   - makeConverter: for a protocol A device; without it such a device cannot be used.
     init(description: DeviceDescription, screen: ScreenGeometry, axes: AxisOverrides,
@@ -123,8 +124,8 @@ struct InputStage {
     /// neither remapped axes nor a converter (nearly all of them) goes straight to the tracker
     /// after one test, instead of testing the monitor and unwrapping the optional `remap` (an
     /// ``AxisRemap`` holding a ``DeviceDescription``) and `converter` per event. Inlined into
-    /// the pipeline's `feed`: a position event costs some 20 instructions here, and a call
-    /// would add half as many again.
+    /// the pipeline's `feed`, where a call would cost half as much again as the work
+    /// (docs/performance.md, "Measured reasons behind the code's shape").
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
@@ -200,7 +201,7 @@ struct InputStage {
     var mapping: DeviceMapping { tracker.mapping }
 
     /// Contacts that begin from now on are mapped onto `screen`; contacts already down keep
-    /// the screen they began on (`screen.set`, SPEC 9).
+    /// the screen they began on (`screen.set`, docs/protocol.md, "The screen").
     mutating func setScreen(_ screen: ScreenGeometry) {
         tracker.mapping.screen = screen
     }

@@ -1,4 +1,4 @@
-/// The `code` of an error reply (SPEC 9), a word a client can branch on; the message says
+/// The `code` of an error reply (docs/protocol.md, "Errors"), a word a client can branch on; the message says
 /// what to change.
 public enum ProtocolErrorCode: String, Hashable, Sendable, CaseIterable {
     /// The line is not JSON.

@@ -1,7 +1,7 @@
 import GestureCore
 
-/// A line the server itself sends (SPEC 9), as a value: the greeting, the answer to a
-/// request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
+/// A line the server itself sends (docs/protocol.md, "Requests and replies"), as a value: the greeting, the
+/// answer to a request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
 /// JSON.
 public enum Reply: Sendable {
     /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect; with
@@ -35,7 +35,8 @@ public enum Reply: Sendable {
     }
 }
 
-/// What `status` answers (SPEC 9: the daemon, its input side, its clients and its counters).
+/// What `status` answers (docs/protocol.md, "Requests and replies": the daemon, its input side, its clients
+/// and its counters).
 public struct ServerStatus: Sendable {
     public var version: String
     public var pid: Int

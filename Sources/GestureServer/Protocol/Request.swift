@@ -1,7 +1,7 @@
 import GestureConfig
 import GestureCore
 
-/// One request of a client (SPEC 9), read from one line of JSON.
+/// One request of a client (docs/protocol.md, "Requests and replies"), read from one line of JSON.
 public enum Request: Sendable {
     case subscribe(Subscription)
     case unsubscribe

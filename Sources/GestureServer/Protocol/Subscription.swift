@@ -1,13 +1,13 @@
 import GestureCore
 
-/// What a client asked to receive (SPEC 9 `subscribe`). Filters combine with "and"; within a
-/// filter any entry may match. `views` applies to events that name views (touches, gesture,
+/// What a client asked to receive (`subscribe`, docs/protocol.md, "Subscriptions"). Filters combine with
+/// "and"; within a filter any entry may match. `views` applies to events that name views (touches, gesture,
 /// control, hitTest): one matches when its view or any responder does. `recognizers` applies to
 /// gesture events. `device`, `layout`, `screen` and `warning` events name neither and are
 /// chosen by `kinds` alone. `contacts` events go to the subscribers that ask for them
 /// (``contacts``), and to no other, whatever their filters.
 public struct Subscription: Hashable, Sendable {
-    /// The event types a subscription may name (SPEC 8).
+    /// The event types a subscription may name (docs/events.md).
     public static let knownKinds = ["touches", "gesture", "control", "hitTest", "device", "layout", "screen", "warning",
                                     "contacts"]
 
@@ -17,7 +17,7 @@ public struct Subscription: Hashable, Sendable {
     public var views: [Glob]?
     /// `nil`: any recognizer.
     public var recognizers: [Glob]?
-    /// Also `hitTest` events and `failed` gesture transitions (SPEC 8: emitted only when
+    /// Also `hitTest` events and `failed` gesture transitions (docs/events.md, "`hitTest`": emitted only when
     /// asked for). Asking for the `hitTest` kind asks for tracing too.
     public var trace: Bool
     /// Also a `contacts` event after every frame that changed a contact (docs/events.md): the
