@@ -107,11 +107,12 @@ public final class LiveDaemon: ServerHostDriver {
         self.sink = sink
         let stream = StreamLines(writesRoutes: configuration.routing != nil)
         let named = configuration.isMultiScreen
-        runners = zip(screens, configuration.screens).map { input, screen in
-            LiveRunner(loop: loop, provider: input.provider, setup: configuration.pipelineSetup(of: screen),
+        runners = zip(screens, configuration.screens).enumerated().map { index, pair in
+            let (input, screen) = pair
+            return LiveRunner(loop: loop, provider: input.provider, setup: configuration.pipelineSetup(of: screen),
                        tracing: options.trace, sink: sink, logger: named ? logger.screen(input.id) : logger, clock: clock,
                        makePanelCopy: makePanelCopy, panelCopyMode: panelCopyMode, stream: stream,
-                       screenID: named ? input.id : nil)
+                       screenID: named ? input.id : nil, ownsTimer: index > 0)
         }
         host = ServerHost(configuration: configuration,
                           screens: zip(configuration.screens, runners).map { ($0, $1 as any HostedPipeline) },

@@ -29,6 +29,11 @@ import Recordings
 /// replaced, a point hit-tested, tracing switched) through the methods under *Requests*.
 public final class LiveRunner {
     private let loop: EventLoop
+    /// The loop has one deadline: the first screen's runner uses it, every other screen's
+    /// runner a timer of its own (``ownsTimer``), so that one screen's deadlines never replace
+    /// another's (docs/architecture.md, "The host and its pipelines").
+    private let ownsTimer: Bool
+    private var timer: DeadlineTimer?
     private let provider: any InputSourceProvider
     private let sink: any EventSink
     private let logger: Logger
@@ -88,7 +93,9 @@ public final class LiveRunner {
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
                 recordSinks: [any RecordSink] = [], makePanelCopy: PanelCopyFactory? = nil,
-                panelCopyMode: PanelCopyMode = .routed, stream: StreamLines? = nil, screenID: String? = nil) {
+                panelCopyMode: PanelCopyMode = .routed, stream: StreamLines? = nil, screenID: String? = nil,
+                ownsTimer: Bool = false) {
+        self.ownsTimer = ownsTimer
         self.makePanelCopy = makePanelCopy
         self.panelCopyMode = panelCopyMode
         let panelWriter = makePanelCopy.map { _ in PanelCopyWriter(mode: panelCopyMode, logger: logger) }
@@ -123,6 +130,9 @@ public final class LiveRunner {
     /// learns at once; later the runner logs it and keeps waiting.
     public func start() throws(EvdevError) {
         do {
+            if ownsTimer && timer == nil {
+                timer = try DeadlineTimer(loop: loop) { [unowned self] in deadlineReached() }
+            }
             changeToken = try loop.watch(provider.changeDescriptor) { [unowned self] _ in devicesChanged() }
         } catch {
             throw .system(error)
@@ -154,7 +164,7 @@ public final class LiveRunner {
         pipeline.finish(at: clock())
         publish()
         removePanelCopy(because: "gestured is stopping")
-        loop.setDeadline(nil) {}
+        setDeadline(nil)
         armed = nil
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
@@ -435,7 +445,16 @@ public final class LiveRunner {
     private func armDeadline() {
         guard !isStopped, pipeline.nextDeadline != armed else { return }
         armed = pipeline.nextDeadline
-        loop.setDeadline(armed?.microseconds) { [unowned self] in deadlineReached() }
+        setDeadline(armed?.microseconds)
+    }
+
+    /// Arms this runner's deadline: the loop's own, or this screen's timer.
+    private func setDeadline(_ microseconds: Int64?) {
+        if let timer {
+            timer.arm(at: microseconds)
+        } else {
+            loop.setDeadline(microseconds) { [unowned self] in deadlineReached() }
+        }
     }
 
     /// Hands the pipeline's records to every record sink, in order (the JSON Lines first, then
