@@ -60,8 +60,8 @@ public final class LiveRunner {
     private let stream: StreamLines
     /// This runner's screen, written into its events when the daemon has several (nil: one).
     private let screenID: String?
-    /// The sinks beside the JSON Lines (the virtual panel's writer, the caller's), in order.
-    @exclusivity(unchecked) private var sinks: [any RecordSink]
+    /// The caller's sinks, after the JSON Lines and the virtual panel's writer, in order.
+    @exclusivity(unchecked) private var recordSinks: [any RecordSink]
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
@@ -100,7 +100,7 @@ public final class LiveRunner {
         self.panelCopyMode = panelCopyMode
         let panelWriter = makePanelCopy.map { _ in PanelCopyWriter(mode: panelCopyMode, logger: logger) }
         self.panelWriter = panelWriter
-        sinks = (panelWriter.map { [$0] } ?? []) + recordSinks
+        self.recordSinks = recordSinks
         self.stream = stream ?? StreamLines(writesRoutes: setup.routing != nil)
         self.screenID = screenID
         self.loop = loop
@@ -464,7 +464,14 @@ public final class LiveRunner {
         guard !pipeline.records.isEmpty else { return }
         stream.lines.screen = screenID
         stream.lines.consume(pipeline.records)
-        for index in sinks.indices { sinks[index].consume(pipeline.records) }
+        // The virtual panel takes the panel's frames only, read in place: handing it the batch
+        // through the sink protocol copied the batch's references every wake-up, which was all
+        // that a copy with nothing forwarded cost (docs/performance.md, "The virtual panel's
+        // existence").
+        if let panelWriter, panelWriter.writesRecords, !pipeline.records.panel.isEmpty {
+            pipeline.records.panel.withUnsafeBufferPointer { panelWriter.write($0) }
+        }
+        for index in recordSinks.indices { recordSinks[index].consume(pipeline.records) }
         if !pipeline.records.released.isEmpty { stream.lines.batch.released.add(contentsOf: pipeline.takeReleased()) }
         pipeline.removeRecords()
     }
