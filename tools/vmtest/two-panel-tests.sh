@@ -9,7 +9,9 @@
 # uinput-panel.py read: every event with the kernel's absolute time (CLOCK_MONOTONIC, as
 # gestured reads it). Those captures become recordings on ONE timeline (every time counted
 # from the same instant), so `gestured replay --screen counter=… --screen clerk=…`, merged by
-# time, must give the live transcript (normalise(): times, velocities, ids by screen, order).
+# time, must give the live transcript: every event with its time, velocities and touch ids
+# (normalise()), each screen's own order, the two screens' events in time order
+# (compare_merged(): live interleaves them as it reads the panels).
 
 TWO=$HERE/two-panels
 TWO_CONFIG=$TWO/two-panels.json5
