@@ -232,7 +232,8 @@ settle() { sleep 1.2; }
 # capture's count from its first event). Kept: every touch with its id, phase and position,
 # every view and responder list, every gesture with its state, translation and velocity, every
 # control event, and their order. Touch ids are renumbered by first appearance, so a stretch of
-# a longer run (after a replug) compares with a replay that starts from 1.
+# a longer run (after a replug) compares with a replay that starts from 1; in a daemon of several
+# screens each screen's ids on their own (a touch is known by its screen and its id).
 normalise() {
     grep -v '"type":"device"' "$1" \
         | sed -E 's/"seq":[0-9]+,//' \
@@ -244,9 +245,10 @@ normalise() {
             }
             { print }' \
         | awk '
-            function renumber(id) { if (!(id in ids)) ids[id] = ++count; return ids[id] }
+            function renumber(id) { id = screen SUBSEP id; if (!(id in ids)) ids[id] = ++count[screen]; return ids[id] }
             {
                 out = ""; line = $0
+                screen = match(line, /"screen":"[^"]*"/) ? substr(line, RSTART, RLENGTH) : ""
                 # "id":N (touches), "touch":N (hitTest, control), "touches":[N,...] (gesture)
                 while (match(line, /"(id|touch)":[0-9]+|"touches":\[[0-9,]+\]/)) {
                     token = substr(line, RSTART, RLENGTH)
@@ -1409,6 +1411,8 @@ test_routing_syn_dropped_lifts_vanished_fingers() {
 
 # shellcheck source=map-tests.sh
 . "$HERE/map-tests.sh"
+# shellcheck source=two-panel-tests.sh
+. "$HERE/two-panel-tests.sh"
 
 run_test() {
     local start end
@@ -1448,7 +1452,7 @@ TESTS="$*"
     test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
     test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
     test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers
-    test_map_binds_two_panels}
+    test_map_binds_two_panels test_two_panels_at_once test_two_panels_unplug_and_replug}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).
