@@ -52,7 +52,7 @@ captured() {
     ! grep -q '^E: [0-9.]* 0000 0003 ' "$W/$name.read" \
         || { log "the kernel dropped events for the $name reader (SYN_DROPPED)"; return 1; }
     [ "$have" -eq "$want" ] && [ "$want" -gt 0 ] \
-        || { log "the $name reader holds $have frames, the panel played $want"; return 1; }
+        || { log "the $name reader holds $have frames, the panel played $want (its file begins: $(head -c 300 "$W/$name.read" | tr '\n' '|'); readers alive: $(for p in "${HELPER_PIDS[@]}"; do kill -0 "$p" 2>/dev/null && printf '%s ' "$p"; done))"; return 1; }
 }
 
 first_event_us() {   # first_event_us FILE: the time of FILE's first E: line, in µs
