@@ -38,14 +38,7 @@ public enum ReplyEncoder {
             writer.key("code"); writer.string(error.code.rawValue)
             writer.key("message"); writer.string(error.message)
             if !error.problems.isEmpty {
-                writer.key("problems"); writer.beginArray()
-                for problem in error.problems {
-                    writer.beginObject()
-                    writer.key("path"); writer.string(problem.path)
-                    writer.key("message"); writer.string(problem.message)
-                    writer.endObject()
-                }
-                writer.endArray()
+                writer.key("problems"); problems(error.problems, into: &writer)
             }
             writer.endObject()
         case .bye(let reason, let message):
@@ -106,14 +99,8 @@ public enum ReplyEncoder {
                         writer.key("error"); writer.beginObject()
                         writer.key("code"); writer.string(ProtocolErrorCode.invalidLayout.rawValue)
                         writer.key("message"); writer.string(kept.message)
-                        writer.key("problems"); writer.beginArray()
-                        for problem in kept.problems {
-                            writer.beginObject()
-                            writer.key("path"); writer.string(problem.path)
-                            writer.key("message"); writer.string(problem.message)
-                            writer.endObject()
-                        }
-                        writer.endArray()
+                        writer.key("problems")
+                        problems(kept.problems.map { (path: $0.path, message: $0.message) }, into: &writer)
                         writer.endObject()
                     }
                     writer.endObject()
@@ -204,6 +191,18 @@ public enum ReplyEncoder {
                 writer.number(number.value)
             }
         }
+    }
+
+    /// An error's `problems`: each a key path and what is wrong there.
+    private static func problems(_ problems: [(path: String, message: String)], into writer: inout JSONWriter) {
+        writer.beginArray()
+        for problem in problems {
+            writer.beginObject()
+            writer.key("path"); writer.string(problem.path)
+            writer.key("message"); writer.string(problem.message)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     private static func strings(_ values: [String]?, into writer: inout JSONWriter) {
