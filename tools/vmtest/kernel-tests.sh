@@ -1126,6 +1126,14 @@ HOP_BOUND_US=${HOP_BOUND_US:-250000}
 
 takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; }   # Linux >= 6.5
 
+# fresh_player_files NAME: no $W/NAME.go, .go.N or .played left by an earlier test of the same
+# name (test_routing_hold's panel and the two-panel unplug test's are both "hold"): a stale go
+# file starts the new panel playing before its reader is open, and a stale played log says
+# "played" before it has.
+fresh_player_files() {
+    rm -f "$W/$1.go" "$W/$1.go".* "$W/$1.played"
+}
+
 # start_routed NAME CONFIG RECORDING [EVENTS...]: the package's udev rule installed, a uinput
 # panel made from RECORDING (uinput-panel.py play: it plays RECORDING once $W/NAME.go exists,
 # then each EVENTS file once $W/NAME.go.2, .3 … exists, logging to $W/NAME.played), and
@@ -1134,6 +1142,7 @@ takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; } 
 start_routed() {
     local name=$1 config=$2; shift 2
     install_package_rule
+    fresh_player_files "$name"
     "$PYTHON" -u "$UPANEL" play "$1" "$W/$name.go" "$W/$name.played" "${@:2}" > "$W/$name.panel.out" 2>&1 &
     PLAYER=$!; DEVICE_PIDS+=("$PLAYER")
     poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
@@ -1346,6 +1355,7 @@ test_routing_replug_recreates_the_copy() {
     # The kernel hands the numbers on: the new panel and copy may take the old ones, so what
     # follows is read after this line.
     local mark; mark=$(( $(wc -l < "$W/$name.libinput") + 1 ))
+    rm -f "$W/$name.go2" "$W/$name.played2"
     "$PYTHON" -u "$UPANEL" play "$W/$name.2.evemu" "$W/$name.go2" "$W/$name.played2" > "$W/$name.panel2.out" 2>&1 &
     DEVICE_PIDS+=("$!")
     poll node_in "$W/$name.panel2.out" || { log "no second uinput panel: $(cat "$W/$name.panel2.out")"; return 1; }

@@ -24,6 +24,7 @@ CLERK_PHYS=usb-0000:00:14.0-4/input0
 twin_panel() {
     local name=$1 phys=$2; shift 2
     : > "$W/$name.panel.out"
+    fresh_player_files "$name"
     "$PYTHON" -u "$UPANEL" play --phys "$phys" "$1" "$W/$name.go" "$W/$name.played" "${@:2}" > "$W/$name.panel.out" 2>&1 &
     PLAYER=$!; DEVICE_PIDS+=("$PLAYER")
     poll node_in "$W/$name.panel.out" || { log "no uinput panel $name: $(cat "$W/$name.panel.out")"; return 1; }
