@@ -55,6 +55,8 @@ public final class LiveDaemon: ServerHostDriver {
     /// One runner (a pipeline, its device, its deadlines) per screen, in the configuration's
     /// order, all on `loop` and all writing the one stream.
     private let runners: [LiveRunner]
+    /// With several screens, the turn that reads and steps them all in input time.
+    private let turns: LiveScreens?
     private var watchdog: DeadlineTimer?
     /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
     private var ready = false
@@ -113,6 +115,13 @@ public final class LiveDaemon: ServerHostDriver {
                        tracing: options.trace, sink: sink, logger: named ? logger.screen(input.id) : logger, clock: clock,
                        makePanelCopy: makePanelCopy, panelCopyMode: panelCopyMode, stream: stream,
                        screenID: named ? input.id : nil, ownsTimer: index > 0)
+        }
+        if runners.count > 1 {
+            let turns = LiveScreens(runners: runners, sink: sink, stream: stream, clock: clock)
+            for runner in runners { runner.turn = { [unowned turns] in turns.turn() } }
+            self.turns = turns
+        } else {
+            turns = nil
         }
         host = ServerHost(configuration: configuration,
                           screens: zip(configuration.screens, runners).map { ($0, $1 as any HostedPipeline) },

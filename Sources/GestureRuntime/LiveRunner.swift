@@ -74,6 +74,16 @@ public final class LiveRunner {
     /// Debugging and the kernel tests only: every frame read is written to the copy as it
     /// came, before routing decides anything (``PanelCopyMode/passThrough``).
     private let panelCopyMode: PanelCopyMode
+    /// Set by a daemon of several screens: what the device becoming readable or a deadline
+    /// coming due runs instead of this runner's own read, so that every screen is read and
+    /// stepped in one turn, in input time (``LiveScreens``). Nil (one screen): the runner reads
+    /// and feeds its panel on its own.
+    var turn: (() -> Void)?
+    /// Within a turn of ``LiveScreens``: the next of ``readings`` to feed, how the read ended
+    /// and why it failed.
+    @exclusivity(unchecked) private var turnCursor = 0
+    private var turnEnd: ReadEnd = .drained
+    private var turnFailure: EvdevError?
 
     /// - Parameters:
     ///   - provider: finds and opens the device, and signals hotplug.
@@ -131,7 +141,7 @@ public final class LiveRunner {
     public func start() throws(EvdevError) {
         do {
             if ownsTimer && timer == nil {
-                timer = try DeadlineTimer(loop: loop) { [unowned self] in deadlineReached() }
+                timer = try DeadlineTimer(loop: loop) { [unowned self] in deadlineFired() }
             }
             changeToken = try loop.watch(provider.changeDescriptor) { [unowned self] _ in devicesChanged() }
         } catch {
@@ -260,7 +270,7 @@ public final class LiveRunner {
         }
         let token: EventLoop.Token
         do {
-            token = try loop.watch(opened.fileDescriptor) { [unowned self] _ in readSource() }
+            token = try loop.watch(opened.fileDescriptor) { [unowned self] _ in readable() }
         } catch {
             throw .system(error)
         }
@@ -361,6 +371,11 @@ public final class LiveRunner {
 
     // MARK: - Input and time
 
+    /// The device can be read: this runner reads it, or the daemon's turn reads every screen.
+    private func readable() {
+        if let turn { turn() } else { readSource() }
+    }
+
     private func readSource() {
         guard !isStopped, let current = source else { return }
         // The input's batch is published at the end of this call, and no client can connect
@@ -383,6 +398,14 @@ public final class LiveRunner {
         if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
             readings.withUnsafeBufferPointer { panelWriter.write($0) }
         }
+        take(end, failure: failure, of: current)
+        armDeadline()
+        publish()
+    }
+
+    /// How a read ended, taken after its events were fed: a resynchronisation, or a removal
+    /// (`failure`: the read failed; the next hotplug notification decides, not a reopening now).
+    private func take(_ end: ReadEnd, failure: EvdevError?, of current: any InputSource) {
         switch end {
         case .drained:
             break
@@ -394,12 +417,15 @@ public final class LiveRunner {
                 ?? "\(current.path) was removed; every touch on it was cancelled",
                    lookAgainNow: failure == nil)
         }
-        armDeadline()
-        publish()
+    }
+
+    /// The timer went off: this runner's deadlines, or the daemon's turn for every screen.
+    private func deadlineFired() {
+        armed = nil
+        if let turn { turn() } else { deadlineReached() }
     }
 
     private func deadlineReached() {
-        armed = nil
         // Input stamped before the deadline may still be unread (the loop was busy): take it
         // first, so frames and deadlines go to the pipeline in input-time order, as in replay.
         if source != nil { readSource() }
@@ -453,8 +479,79 @@ public final class LiveRunner {
         if let timer {
             timer.arm(at: microseconds)
         } else {
-            loop.setDeadline(microseconds) { [unowned self] in deadlineReached() }
+            loop.setDeadline(microseconds) { [unowned self] in deadlineFired() }
         }
+    }
+
+    // MARK: - A turn of several screens (``LiveScreens``)
+
+    /// Reads what the device has (clamped in time, as ``readSource()`` does) without feeding
+    /// it: the first part of a turn.
+    func readForTurn() {
+        readings.removeAll(keepingCapacity: true)
+        turnCursor = 0
+        turnEnd = .drained
+        turnFailure = nil
+        guard !isStopped, let current = source else { return }
+        do {
+            turnEnd = try current.readAvailable(into: &readings)
+        } catch {
+            turnFailure = error
+            turnEnd = .removed
+        }
+        let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
+        if back > 0 { warnAboutTime(of: current, closing: false) }
+    }
+
+    /// When this screen's next step comes in input time: a deadline due before its next event
+    /// read, else that event; with every event read fed, a deadline due by `now`; nil when
+    /// there is nothing to do before the next turn. As ``Replayer/nextStepTime``.
+    func nextTurnStep(now: Timestamp) -> Timestamp? {
+        guard !isStopped else { return nil }
+        let deadline = pipeline.nextDeadline
+        if turnCursor < readings.count {
+            let time = readings[turnCursor].time
+            if let deadline, deadline < time { return deadline }
+            return time
+        }
+        if let deadline, deadline <= now { return deadline }
+        return nil
+    }
+
+    /// Takes the step ``nextTurnStep(now:)`` gave `time` for: the deadline due then, or the
+    /// events read that are stamped `time` (a frame's, normally: a device stamps one frame's
+    /// events alike), then hands the records to the one stream, named by this screen.
+    func takeTurnStep(at time: Timestamp) {
+        if turnCursor < readings.count, readings[turnCursor].time <= time {
+            let start = turnCursor
+            while turnCursor < readings.count && readings[turnCursor].time <= time { turnCursor += 1 }
+            readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<turnCursor])) }
+        } else {
+            pipeline.advance(to: time)
+            timeClamp.raise(to: time)
+        }
+        drain()
+    }
+
+    /// The end of a turn for this screen: the copy written in pass-through mode, the read's
+    /// end (a resynchronisation, a removal) taken, the deadline armed. The turn publishes.
+    func finishTurn() {
+        guard !isStopped, let current = source else { return }
+        if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
+            readings.withUnsafeBufferPointer { panelWriter.write($0) }
+        }
+        let (end, failure) = (turnEnd, turnFailure)
+        turnEnd = .drained
+        turnFailure = nil
+        take(end, failure: failure, of: current)
+        drain()
+    }
+
+    /// Arms this screen's deadline and hands the one stream's batch to the sink (the first
+    /// screen's call publishes every screen's lines; each logs its own notices).
+    func publishTurn() {
+        armDeadline()
+        publish()
     }
 
     /// Hands the pipeline's records to every record sink, in order (the JSON Lines first, then

@@ -64,22 +64,21 @@ public struct MergedReplay {
             // step costs one look at its replayer and a comparison per screen.
             var times = (0..<count).map { nextTime($0, stopping: false) }
             var stopped = false
+            // The screen stepping, and the first of the others (``ScreenChoice``): only the
+            // stepping screen's time changes, so the choice is made again only once it is no
+            // longer first, not at every step.
+            var choice = ScreenChoice()
             while true {
                 let stopping = stop?.isSet == true
                 if stopping && !stopped {
                     stopped = true
                     for index in 0..<count { times[index] = nextTime(index, stopping: true) }
+                    choice = ScreenChoice()
                 }
-                // The screen whose step comes first in input time (ties: the first given).
-                var best = -1
-                var bestTime = Timestamp(microseconds: .max)
-                for index in 0..<count {
-                    guard let time = times[index] else { continue }
-                    if best < 0 || time < bestTime {
-                        best = index
-                        bestTime = time
-                    }
+                if choice.best < 0 || !choice.stillFirst(times[choice.best]) {
+                    choice = ScreenChoice(times)
                 }
+                let best = choice.best
                 guard best >= 0 else { break }
                 if let pacer, !stopping, let due = (replayers + best).pointee.nextStepTime {
                     if !lines.batch.bytes.isEmpty {
@@ -116,5 +115,42 @@ public struct MergedReplay {
             notices += replayers[index].takeNotices().map { "screen \(id): \($0)" }
         }
         return notices
+    }
+}
+
+/// Which of several screens steps next (``MergedReplay``, ``LiveScreens``): the one whose next
+/// step comes first in input time, ties to the screen given first, and the first of the others,
+/// against which the stepping screen is compared after each of its steps. The others' times do
+/// not change while one screen steps, so the choice among them is made once per run of steps of
+/// one screen, not at every step: beside screens with nothing to do, a screen's step costs a
+/// comparison.
+struct ScreenChoice {
+    /// The screen that steps (-1: none has a step).
+    private(set) var best = -1
+    /// The first of the other screens and its time (-1: no other has a step).
+    private var second = -1
+    private var secondTime = Timestamp(microseconds: .max)
+
+    /// No choice made yet.
+    init() {}
+
+    /// The choice among screens whose next steps come at `times` (nil: the screen has none).
+    init(_ times: [Timestamp?]) {
+        var bestTime = Timestamp(microseconds: .max)
+        for index in times.indices {
+            guard let time = times[index] else { continue }
+            if best < 0 || time < bestTime {
+                if best >= 0 { (second, secondTime) = (best, bestTime) }
+                (best, bestTime) = (index, time)
+            } else if second < 0 || time < secondTime {
+                (second, secondTime) = (index, time)
+            }
+        }
+    }
+
+    /// The screen chosen still steps first now that its next step comes at `time`.
+    func stillFirst(_ time: Timestamp?) -> Bool {
+        guard best >= 0, let time else { return false }
+        return second < 0 || time < secondTime || (time == secondTime && best < second)
     }
 }

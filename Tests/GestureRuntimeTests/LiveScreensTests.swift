@@ -125,4 +125,64 @@ struct LiveScreensTests {
                 && client.lines.contains { $0.contains("deskHold") && $0.contains(#""state":"began""#) }
         })
     }
+
+    /// What both panels delivered before a turn is stepped in input time across the screens, as
+    /// the merged replay steps recordings: the stream's times never go back, whichever panel
+    /// the loop found readable first.
+    @Test func framesReadInOneTurnGoToTheStreamInInputTimeAcrossScreens() throws {
+        let customer = PipeSource(path: "/dev/input/event-a", description: LiveRunnerTests.touchscreen)
+        let clerk = PipeSource(path: "/dev/input/event-b", description: LiveRunnerTests.touchscreen)
+        let harness = try LiveDaemonHarness(configuration: Self.configuration, screens: [[customer], [clerk]])
+        try harness.daemon.start()
+        let client = try harness.subscriber()
+        // The clerk's panel is written first, the customer's frames interleave with its own
+        // (the test frames' times count from 1 s).
+        clerk.write(LiveDaemonTests.down(10, id: 1, x: 400, y: 500) + LiveDaemonTests.move(30, x: 420, y: 500)
+                    + LiveDaemonTests.up(50))
+        customer.write(LiveDaemonTests.down(0, id: 1, x: 400, y: 500) + LiveDaemonTests.move(20, x: 420, y: 500)
+                       + LiveDaemonTests.up(40))
+        #expect(try harness.drive { client.lines.count { $0.contains("touchUpInside") } == 2 })
+        let events = try harness.stdoutLines.map(Self.object).filter { $0["type"] as? String == "touches" }
+        let steps = events.map { "\($0["screen"] as? String ?? "?") \($0["time"] as? Int ?? -1)" }
+        #expect(steps == ["customer 1000000", "clerk 1010000", "customer 1020000", "clerk 1030000", "customer 1040000",
+                          "clerk 1050000"])
+    }
+
+    /// A screen's deadline due between two events of another screen read in the same turn fires
+    /// between them, at its own time (a deadline is a step of its own, as in replay).
+    @Test func aDeadlineFiresBetweenAnotherScreensEventsAtItsTime() throws {
+        let configuration = """
+            {
+              socket: { path: "/run/gestured/unused.sock" },
+              screens: [
+                { id: "customer", device: { phys: "usb-1/input0" },
+                  layout: { id: "pay", frame: [0, 0, 1920, 1080],
+                            recognizers: [{ id: "payHold", type: "longPress", minimumDuration: 0.1 }] } },
+                { id: "clerk", device: { phys: "usb-2/input0" }, screen: { width: 1920, height: 1080 },
+                  layout: { id: "desk", frame: [0, 0, 1920, 1080], subviews: [
+                    { id: "deskButton", frame: [0, 0, 1920, 1080], kind: "control" } ] } },
+              ],
+            }
+            """
+        let customer = PipeSource(path: "/dev/input/event-a", description: LiveRunnerTests.touchscreen)
+        let clerk = PipeSource(path: "/dev/input/event-b", description: LiveRunnerTests.touchscreen)
+        let harness = try LiveDaemonHarness(configuration: configuration, screens: [[customer], [clerk]])
+        try harness.daemon.start()
+        let client = try harness.subscriber()
+        clerk.write(LiveDaemonTests.down(50, id: 1, x: 400, y: 500) + LiveDaemonTests.up(150))
+        customer.write(LiveDaemonTests.down(0, id: 1, x: 400, y: 500))
+        #expect(try harness.drive {
+            client.lines.contains { $0.contains("payHold") && $0.contains(#""state":"began""#) }
+                && client.lines.contains { $0.contains("touchUpInside") }
+        })
+        // The input's events (not the panels' `device` events, stamped when they were opened).
+        let events = try harness.stdoutLines.map(Self.object).filter { $0["type"] as? String != "device" }
+        let times = events.compactMap { $0["time"] as? Int }
+        #expect(times == times.sorted(), "\(harness.stdoutLines)")
+        let began = try #require(events.firstIndex { $0["recognizer"] as? String == "payHold" && $0["state"] as? String == "began" })
+        #expect(events[began]["time"] as? Int == 1_100_000)
+        let clerkDown = try #require(events.firstIndex { $0["screen"] as? String == "clerk" && $0["phase"] as? String == "began" })
+        let clerkUp = try #require(events.firstIndex { $0["screen"] as? String == "clerk" && $0["phase"] as? String == "ended" })
+        #expect(clerkDown < began && began < clerkUp)
+    }
 }
