@@ -117,8 +117,8 @@ public final class LiveDaemon: ServerHostDriver {
                        screenID: named ? input.id : nil, ownsTimer: index > 0)
         }
         if runners.count > 1 {
-            let turns = LiveScreens(runners: runners, sink: sink, stream: stream, clock: clock)
-            for runner in runners { runner.turn = { [unowned turns] in turns.turn() } }
+            let turns = LiveScreens(loop: loop, runners: runners, sink: sink, stream: stream, clock: clock)
+            for runner in runners { runner.turn = { [unowned turns] in turns.schedule() } }
             self.turns = turns
         } else {
             turns = nil

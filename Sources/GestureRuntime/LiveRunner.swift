@@ -74,13 +74,14 @@ public final class LiveRunner {
     /// Debugging and the kernel tests only: every frame read is written to the copy as it
     /// came, before routing decides anything (``PanelCopyMode/passThrough``).
     private let panelCopyMode: PanelCopyMode
-    /// Set by a daemon of several screens: what the device becoming readable or a deadline
-    /// coming due runs instead of this runner's own read, so that every screen is read and
-    /// stepped in one turn, in input time (``LiveScreens``). Nil (one screen): the runner reads
-    /// and feeds its panel on its own.
+    /// Set by a daemon of several screens: what runs when the device has been read (without
+    /// feeding it) or a deadline comes due, so that the screens are stepped together in input
+    /// time once the loop has run every handler of its wake-up (``LiveScreens``). Nil (one
+    /// screen): the runner reads and feeds its panel on its own.
     var turn: (() -> Void)?
-    /// Within a turn of ``LiveScreens``: the next of ``readings`` to feed, how the read ended
-    /// and why it failed.
+    /// Within a turn of ``LiveScreens``: the panel was read in it, the next of ``readings`` to
+    /// feed, how the read ended and why it failed.
+    private var readInTurn = false
     @exclusivity(unchecked) private var turnCursor = 0
     private var turnEnd: ReadEnd = .drained
     private var turnFailure: EvdevError?
@@ -371,9 +372,15 @@ public final class LiveRunner {
 
     // MARK: - Input and time
 
-    /// The device can be read: this runner reads it, or the daemon's turn reads every screen.
+    /// The device can be read: this runner reads and feeds it, or reads it for the daemon's
+    /// turn of every screen.
     private func readable() {
-        if let turn { turn() } else { readSource() }
+        if let turn {
+            readForTurn()
+            turn()
+        } else {
+            readSource()
+        }
     }
 
     private func readSource() {
@@ -486,13 +493,10 @@ public final class LiveRunner {
     // MARK: - A turn of several screens (``LiveScreens``)
 
     /// Reads what the device has (clamped in time, as ``readSource()`` does) without feeding
-    /// it: the first part of a turn.
-    func readForTurn() {
-        readings.removeAll(keepingCapacity: true)
-        turnCursor = 0
-        turnEnd = .drained
-        turnFailure = nil
-        guard !isStopped, let current = source else { return }
+    /// it, for the turn that follows.
+    private func readForTurn() {
+        guard !isStopped, let current = source, !readInTurn else { return }
+        readInTurn = true
         do {
             turnEnd = try current.readAvailable(into: &readings)
         } catch {
@@ -533,9 +537,18 @@ public final class LiveRunner {
         drain()
     }
 
+    /// The time of the last event read for the turn (nil: none was read).
+    var lastTimeRead: Timestamp? { readings.last?.time }
+
     /// The end of a turn for this screen: the copy written in pass-through mode, the read's
     /// end (a resynchronisation, a removal) taken, the deadline armed. The turn publishes.
     func finishTurn() {
+        guard readInTurn else { return }
+        readInTurn = false
+        defer {
+            readings.removeAll(keepingCapacity: true)
+            turnCursor = 0
+        }
         guard !isStopped, let current = source else { return }
         if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
             readings.withUnsafeBufferPointer { panelWriter.write($0) }

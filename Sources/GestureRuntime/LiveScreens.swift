@@ -1,51 +1,65 @@
 import GestureCore
+import GestureSystem
 
 /// The turn of a daemon of several screens (docs/architecture.md, "The host and its
-/// pipelines"): whichever panel becomes readable, or whichever screen's deadline comes due,
-/// every screen's panel is read, and then the screens are stepped together in input time, as
-/// ``MergedReplay`` steps recordings: the next step is the screen whose next event read or due
-/// deadline comes first, and of two at the same instant the screen configured first. So the one
-/// stream gives the screens' events in time order, and a live run equals the merged replay of
-/// what its panels delivered.
+/// pipelines"). Each screen's panel is read when the loop finds it readable, but not fed; once
+/// the loop has run every handler of its wake-up, one turn steps the screens together in input
+/// time, as ``MergedReplay`` steps recordings: the next step is the screen whose next event
+/// read or due deadline comes first, and of two at the same instant the screen configured
+/// first. So the one stream gives the screens' events in time order, and a live run equals the
+/// merged replay of what its panels delivered.
 ///
-/// What one turn cannot order: an event the kernel delivers after a turn has written a later
-/// event of another screen (it was not yet readable when the turn read). The turn runs as soon
-/// as any panel is readable, so such an event is later than the one before it in the stream by
-/// at most the time between two turns (docs/decisions.md, "Several screens live: one turn").
+/// What a turn cannot order: a frame that became readable after the wake-up's panels were
+/// read, stamped before an event that turn wrote (docs/decisions.md, "Several screens live:
+/// one turn"). A panel the loop did not find readable is not read: a frame on one screen costs
+/// no system call on the others.
 ///
-/// One screen does not use it: its runner reads and feeds its panel on its own, at no cost
-/// for the others' existence.
+/// One screen does not use it: its runner reads and feeds its panel on its own.
 final class LiveScreens {
+    private let loop: EventLoop
     private let runners: [LiveRunner]
     private let sink: any EventSink
     private let stream: StreamLines
     private let clock: () -> Timestamp
-    /// A turn is under way: a device change inside it (a panel reattached) reads on its own.
-    private var turning = false
+    /// A turn waits for the end of the loop's wake-up, and when it was asked for.
+    private var scheduled = false
+    private var scheduledAt = Timestamp(microseconds: 0)
+    /// The turn, made once: handing the loop a new closure at every wake-up would allocate.
+    private var work: (() -> Void)?
     /// Each screen's next step in the turn (``LiveRunner/nextTurnStep(now:)``), kept between
     /// turns for its room.
     private var times: [Timestamp?] = []
 
-    init(runners: [LiveRunner], sink: any EventSink, stream: StreamLines, clock: @escaping () -> Timestamp) {
+    init(loop: EventLoop, runners: [LiveRunner], sink: any EventSink, stream: StreamLines,
+         clock: @escaping () -> Timestamp) {
+        self.loop = loop
         self.runners = runners
         self.sink = sink
         self.stream = stream
         self.clock = clock
+        work = { [unowned self] in turn() }
     }
 
-    /// One turn: every panel read, the screens stepped in input time up to now, each read's
-    /// end taken, one batch published.
-    func turn() {
-        guard !turning else { return }
-        turning = true
-        defer { turning = false }
+    /// A panel was read or a deadline came due: the turn runs once the loop has run the
+    /// handlers of this wake-up (other panels read in it too).
+    func schedule() {
+        guard !scheduled, let work else { return }
+        scheduled = true
+        scheduledAt = clock()
+        loop.runSoon(work)
+    }
+
+    /// One turn: the screens stepped in input time up to now, each read's end taken, one
+    /// batch published.
+    private func turn() {
+        scheduled = false
         // As a single runner's read: without a client to filter for, no summaries.
         stream.lines.keepsSummaries = sink.wantsSummaries
         defer { stream.lines.keepsSummaries = true }
-        for runner in runners { runner.readForTurn() }
-        // After the reads: every event read is stamped by now, so a deadline due before an
-        // event of another screen fires before it.
-        let now = clock()
+        // Now is when the turn was asked for, or the last event read if later: a deadline due
+        // before an event read of another screen fires before it.
+        var now = scheduledAt
+        for runner in runners { if let time = runner.lastTimeRead, time > now { now = time } }
         times.removeAll(keepingCapacity: true)
         for runner in runners { times.append(runner.nextTurnStep(now: now)) }
         // A screen's next step changes only when it steps (``ScreenChoice``).

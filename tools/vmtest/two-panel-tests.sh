@@ -11,7 +11,7 @@
 # from the same instant), so `gestured replay --screen counter=… --screen clerk=…`, merged by
 # time, must give the live transcript: every event with its time, velocities and touch ids
 # (normalise()), each screen's own order, the two screens' events in time order
-# (compare_merged(): live reads both panels in one turn and steps the screens in time order).
+# (compare_merged(): live steps the screens together in time order once it has read the panels).
 
 TWO=$HERE/two-panels
 TWO_CONFIG=$TWO/two-panels.json5
@@ -176,13 +176,13 @@ uinput_keeps_times() {
 
 # compare_merged LIVE REPLAY SCREEN...: a run of several screens equals the merged replay of
 # their panels' recordings: every event of every screen, its time, velocities and touch ids
-# (normalise()), in the stream's own order. The daemon reads every panel in one turn and steps
-# the screens in input time (Sources/GestureRuntime/LiveScreens.swift), so its interleaving of
-# the screens is the merged replay's (time order, ties in the SCREENs' order), after checking
-# the merged replay is in that order. What one turn cannot order is a frame that became
-# readable after the turn that wrote a later event of the other screen: on this kernel a frame is
-# stamped when it is written, so that takes two frames stamped within the microseconds of one
-# turn's reads. Where the kernel keeps uinput writers' own (earlier) stamps, the streams are
+# (normalise()), in the stream's own order. The daemon reads the panels the loop finds readable,
+# then steps the screens together in input time (Sources/GestureRuntime/LiveScreens.swift), so
+# its interleaving of the screens is the merged replay's (time order, ties in the SCREENs'
+# order), after checking the merged replay is in that order. What it cannot order is a frame
+# that became readable after the loop's wake-up, stamped before an event that wake-up wrote: on
+# this kernel a frame is stamped when it is written, so that takes two frames of the two panels
+# written within the microseconds between the wake-up and its reads. Where the kernel keeps uinput writers' own (earlier) stamps, the streams are
 # compared in time order instead and live's own order is logged.
 compare_merged() {
     local live=$1 replay=$2; shift 2
