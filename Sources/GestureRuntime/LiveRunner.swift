@@ -271,7 +271,9 @@ public final class LiveRunner {
         }
         let token: EventLoop.Token
         do {
-            token = try loop.watch(opened.fileDescriptor) { [unowned self] _ in readable() }
+            // One screen reads and feeds in the handler itself, as before there were several.
+            token = try turn == nil ? loop.watch(opened.fileDescriptor) { [unowned self] _ in readSource() }
+                : loop.watch(opened.fileDescriptor) { [unowned self] _ in readForTurnAndSchedule() }
         } catch {
             throw .system(error)
         }
@@ -372,15 +374,10 @@ public final class LiveRunner {
 
     // MARK: - Input and time
 
-    /// The device can be read: this runner reads and feeds it, or reads it for the daemon's
-    /// turn of every screen.
-    private func readable() {
-        if let turn {
-            readForTurn()
-            turn()
-        } else {
-            readSource()
-        }
+    /// The device can be read, in a daemon of several screens: read it for the turn.
+    private func readForTurnAndSchedule() {
+        readForTurn()
+        turn?()
     }
 
     private func readSource() {
