@@ -156,6 +156,40 @@ struct RenderTests {
         #expect(refused.status == 1 && refused.stderr.contains("--trace --contacts"), "\(refused.stderr)")
     }
 
+    /// With several screens, `--screen` picks the screen whose layout and panel are drawn; of a
+    /// merged stream of several screens, `--from-jsonl` draws that screen's events only, the
+    /// same picture as its recording drawn alone.
+    @Test func aScreenOfSeveralIsDrawnAlone() throws {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = ScreenReplayTests.config
+        let gallery = try Gestured.run(["render", "--config", config, "--screen", "gallery", "-o", directory + "/gallery.svg",
+                                        "config/recordings/one-finger-taps.evemu"])
+        #expect(gallery.status == 0, "\(gallery.stderr)")
+        let data = try #require(try python(["xml", directory + "/gallery.svg"])["data"] as? [String: Any])
+        #expect(data["screen"] as? String == "gallery")
+        let views = try #require(data["views"] as? [[String: Any]])
+        #expect(views.first?["id"] as? String != "lobby")
+
+        let merged = try Gestured.run(["replay", "--trace", "--contacts", "--config", config,
+                                       "--screen", ScreenReplayTests.lobby, "--screen", ScreenReplayTests.gallery])
+        #expect(merged.status == 0, "\(merged.stderr)")
+        let events = directory + "/merged.jsonl"
+        try merged.stdout.write(toFile: events, atomically: true, encoding: .utf8)
+        for screen in ["lobby", "gallery"] {
+            let recording = screen == "lobby" ? "config/recordings/lobby-session.evemu" : "config/recordings/one-finger-taps.evemu"
+            let alone = try Gestured.run(["render", "--config", config, "--screen", screen, recording])
+            let fromEvents = try Gestured.run(["render", "--config", config, "--screen", screen, "--from-jsonl", events])
+            #expect(alone.status == 0 && fromEvents.status == 0, "\(alone.stderr)\(fromEvents.stderr)")
+            let body = { (svg: String) in svg.split(separator: "\n").filter { !$0.contains("gestured render: ") && !$0.hasPrefix("{\"format\"") } }
+            #expect(body(alone.stdout) == body(fromEvents.stdout), "screen \(screen)")
+            #expect(alone.stdout.contains("\"screen\":\"\(screen)\""))
+        }
+
+        let unknown = try Gestured.run(["render", "--config", config, "--screen", "hall", "config/recordings/one-finger-taps.evemu"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("lobby, gallery"), "\(unknown.stderr)")
+    }
+
     /// A line that is not an event is named by file and line.
     @Test func aLineThatIsNotAnEventIsNamed() throws {
         let directory = try temporaryDirectory()
