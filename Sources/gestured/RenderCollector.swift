@@ -38,8 +38,6 @@ final class RenderCollector: RecordSink {
         var failures: [(recognizer: Int, transition: Int)] = []
     }
     private var instant = Instant()
-    /// What one instant keeps: more is a panel of 64 fingers and a layout of 64 recognizers at once.
-    private static let instantEntries = 256
 
     init(model: RenderModel) {
         self.model = model
@@ -165,7 +163,7 @@ final class RenderCollector: RecordSink {
         let time = relative(time)
         enterInstant(time)
         guard let index = recognizerIndex[recognizer] else { return }
-        if (state == .began || state == .recognized), instant.successes.count < Self.instantEntries {
+        if (state == .began || state == .recognized), instant.successes.count < RenderLimits.instantEntries {
             instant.successes.append((recognizer, state, touches))
         }
         let previous = model.recognizers[index].lastState
@@ -177,7 +175,7 @@ final class RenderCollector: RecordSink {
             return
         }
         model.recognizers[index].transitions.append(.init(time: time, state: state, touches: touches))
-        if state == .failed, instant.failures.count < Self.instantEntries {
+        if state == .failed, instant.failures.count < RenderLimits.instantEntries {
             instant.failures.append((index, model.recognizers[index].transitions.count - 1))
         }
     }
@@ -188,7 +186,7 @@ final class RenderCollector: RecordSink {
         let time = relative(time)
         enterInstant(time)
         for contact in contacts {
-            if contact.phase != .stationary, instant.contacts.count < Self.instantEntries {
+            if contact.phase != .stationary, instant.contacts.count < RenderLimits.instantEntries {
                 instant.contacts.append((contact.id, contact.phase))
             }
             guard contact.phase != .stationary, let index = touchPosition(contact.id, time: eventTime) else { continue }

@@ -35,6 +35,10 @@ enum RenderLimits {
     static let textCharacters = 48
     /// Characters of a warning kept, in the picture and in the embedded JSON alike.
     static let warningCharacters = 300
+    /// Entries one instant keeps for the context of its failures (recognizers that began or
+    /// recognized, contacts that changed, failures): more than 64 fingers and the recognizers
+    /// of one frame.
+    static let instantEntries = 256
     /// Views named in a touch's responder chain (the rest counted): a chain is at most as deep
     /// as the tree, 62 levels.
     static let responders = 64
