@@ -144,7 +144,7 @@ let package = Package(
         .testTarget(name: "GestureRuntimeTests",
                     dependencies: ["GestureRuntime", "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
                                    "GestureServer", "TestSupport", .product(name: "Logging", package: "swift-log"), systemPackage]),
-        .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"]),
+        .testTarget(name: "gesturedTests", dependencies: ["gestured", "TestSupport"], exclude: ["render"]),
         .testTarget(name: "CommandLineParsingTests", dependencies: ["CommandLineParsing"]),
         .testTarget(name: "GestureServerTests",
                     dependencies: ["GestureServer", "GestureCore", "GestureConfig", "GestureSystem", "TestSupport", systemPackage,

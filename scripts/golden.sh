@@ -58,4 +58,11 @@ mkdir -p Tests/Golden/contacts
 "$gestured" replay --contacts --config config/map.json5 config/recordings/map-session.evemu \
     > Tests/Golden/contacts/map-session.jsonl
 written=$((written + 1))
+# gestured render's pictures of the project's recordings (RenderTests, docs/render.md).
+mkdir -p Tests/Golden/render
+for pair in lobby:lobby-session map:map-session lobby:four-finger-drag; do
+    "$gestured" render --config "config/${pair%%:*}.json5" "config/recordings/${pair#*:}.evemu" \
+        > "Tests/Golden/render/${pair#*:}.svg"
+    written=$((written + 1))
+done
 echo "golden: $written transcripts written, $skipped recordings absent" >&2

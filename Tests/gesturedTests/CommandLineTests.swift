@@ -439,6 +439,7 @@ struct CommandLineInterfaceTests {
         (["check-config", "--help"], "gestured-check-config.help.txt"), (["help", "help"], "gestured-help.help.txt"),
         (["synth", "--help"], "gestured-synth.help.txt"), (["help", "synth"], "gestured-synth.help.txt"),
         (["map", "--help"], "gestured-map.help.txt"),
+        (["render", "--help"], "gestured-render.help.txt"), (["help", "render"], "gestured-render.help.txt"),
     ]
 
     @Test(arguments: helps)
@@ -456,7 +457,7 @@ struct CommandLineInterfaceTests {
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
     @Test(arguments: [[], ["run"], ["replay"], ["record"], ["synth"], ["devices"], ["tail"], ["hit-test"], ["check-config"],
-                      ["help"], ["map"]])
+                      ["help"], ["map"], ["render"]])
     func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
         // Before --version, as argument-parser ranked them.
         let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])
