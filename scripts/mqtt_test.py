@@ -176,7 +176,7 @@ def write_credentials(directory, name, username, password):
     return path
 
 
-def write_settings(directory, name, port, ca="ca.pem", metrics=None, queue=1000, node=NODE):
+def write_settings(directory, name, port, ca="ca.pem", metrics=None, queue=1000, node=NODE, states=None):
     path = os.path.join(directory, name)
     with open(path, "w") as f:
         f.write("{\n"
@@ -184,6 +184,7 @@ def write_settings(directory, name, port, ca="ca.pem", metrics=None, queue=1000,
                 f'  topics: {{ prefix: "gestured", node: "{node}" }},\n'
                 "  health: { interval: 5 },\n"
                 f"  queue: {{ limit: {queue} }},\n"
+                + (f"  events: {{ gestureStates: {json.dumps(states)} }},\n" if states else "")
                 + (f'  metrics: {{ directory: "{metrics}", interval: 1 }},\n' if metrics else "  metrics: null,\n")
                 + "}\n")
     os.chmod(path, 0o644)
@@ -430,8 +431,9 @@ def test(directory):
                             if m["topic"] == f"gestured/{NODE}/availability"][-1:] == ["offline"], 10),
           "kill -9: the broker publishes availability offline (the last will)")
     daemon2_socket = os.path.join(directory, "gestured2.sock")
-    # --wait-clients 2: the daemon serves requests and waits for a second subscriber that never comes.
-    daemon2 = start([GESTURED, "replay", "--config", config, "--socket", daemon2_socket, "--wait-clients", "2", RECORDING],
+    # --wait-clients 3: the daemon serves requests and waits for a third subscriber that never
+    # comes (the two sidecars below are the first two).
+    daemon2 = start([GESTURED, "replay", "--config", config, "--socket", daemon2_socket, "--wait-clients", "3", RECORDING],
                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     wait_for(lambda: os.path.exists(daemon2_socket), 10)
     sidecar = Sidecar(directory, "again", settings, daemon2_socket, config, credentials)
@@ -478,7 +480,9 @@ def test(directory):
     sidecar.stop()
     daemon2.terminate()
     daemon2.wait(10)
-    small = write_settings(directory, "mqtt-small.json5", port, metrics=metrics, queue=20)
+    # Pans' changed states too: a few hundred messages for a queue of 20.
+    small = write_settings(directory, "mqtt-small.json5", port, metrics=metrics, queue=20,
+                           states=["recognized", "began", "changed", "ended", "cancelled"])
     daemon3_socket = os.path.join(directory, "gestured3.sock")
     daemon3 = start([GESTURED, "replay", "--config", config, "--socket", daemon3_socket, "--wait-clients", "2",
                      "--realtime", RECORDING], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -504,7 +508,8 @@ def test(directory):
     check(rss_before is not None and rss_after is not None and rss_after - rss_before < 2048,
           f"memory bounded over a {OUTAGE} s outage (RSS {rss_before} KiB -> {rss_after} KiB)")
     attempts_logged = [l for l in sidecar.lines() if "cannot publish to the MQTT broker" in l]
-    check(len(attempts_logged) == 1, f"the outage is logged once ({len(attempts_logged)} lines)")
+    # One line for the lost connection, one for why reconnecting fails; not one per attempt.
+    check(1 <= len(attempts_logged) <= 2, f"the outage is logged once, not per attempt ({attempts_logged})")
     connections_before = broker.connections()
     broker.start()
     subscriber = Subscriber(directory, port, "after")
