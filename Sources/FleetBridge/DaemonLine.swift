@@ -11,6 +11,34 @@ public enum DaemonLine: Sendable {
     /// A line that is not JSON or has no `type`: a daemon bug, logged and skipped.
     case unreadable(String)
 
+    /// Whether `line` is a `touches` delivery other than `began`: the sidecar counts touches
+    /// that begin and nothing else of these, and they are most of a busy panel's lines (ten
+    /// fingers moving: 100 a second), so they are recognised by their fixed start
+    /// (`{"type":"touches","seq":…,"time":…,"phase":"…"`, docs/events.md: fields come in a fixed
+    /// order) and never parsed. Anything else, or a line not in that form, is parsed.
+    public static func isTouchesWithoutBegan(_ line: some Collection<UInt8>) -> Bool {
+        let prefix = Self.touchesPrefix
+        guard line.count > prefix.count, line.starts(with: prefix) else { return false }
+        // The delivery's phase is the first "phase" key: before the touches array, after the
+        // numbers seq and time (and the screen id in a daemon of several screens).
+        let key = Self.phaseKey
+        var window = line.dropFirst(prefix.count)
+        var scanned = 0
+        while !window.isEmpty, scanned < 256 {
+            if window.starts(with: key) {
+                return !window.dropFirst(key.count).starts(with: Self.began)
+            }
+            if window.first == UInt8(ascii: "[") { return false }
+            window = window.dropFirst()
+            scanned += 1
+        }
+        return false
+    }
+
+    private static let touchesPrefix = Array(#"{"type":"touches","#.utf8)
+    private static let phaseKey = Array(#""phase":""#.utf8)
+    private static let began = Array(#"began""#.utf8)
+
     public static func parse(_ bytes: some Collection<UInt8>) -> DaemonLine {
         let raw = Array(bytes)
         let document: JSONParser.Document

@@ -16,6 +16,8 @@ final class DaemonConnection {
     private var readBuffer = [UInt8](repeating: 0, count: 64 << 10)
     private var output: [UInt8] = []
     private var written = 0
+    /// Touch deliveries read and not parsed (``DaemonLine/isTouchesWithoutBegan(_:)``).
+    private(set) var skipped: UInt64 = 0
 
     init(path: String) throws(SystemError) {
         let address: UnixSocketAddress
@@ -55,7 +57,12 @@ final class DaemonConnection {
             framer.append(readBuffer[..<count])
             while let output = framer.nextRawLine() {
                 switch output {
-                case .line(let bytes): lines.append(DaemonLine.parse(bytes))
+                case .line(let bytes):
+                    if DaemonLine.isTouchesWithoutBegan(bytes) {
+                        skipped += 1
+                    } else {
+                        lines.append(DaemonLine.parse(bytes))
+                    }
                 case .tooLong: return .closed("the daemon sent a line over \(FleetLimits.lineLimit) bytes")
                 }
             }

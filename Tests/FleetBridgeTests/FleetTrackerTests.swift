@@ -98,3 +98,18 @@ struct FleetTrackerTests {
         #expect(tracker.controls[.init(view: "_other", event: "_other")] == 10)
     }
 }
+
+/// The touch deliveries the sidecar skips without parsing: only those whose phase is not began.
+struct TouchesPrefilterTests {
+    @Test(arguments: [
+        (#"{"type":"touches","seq":3,"time":0,"phase":"moved","view":"w","responders":["w"],"touches":[{"id":1,"phase":"began"}]}"#, true),
+        (#"{"type":"touches","seq":3,"time":0,"screen":"a","phase":"ended","view":"w","touches":[]}"#, true),
+        (#"{"type":"touches","seq":3,"time":0,"phase":"began","view":"w","touches":[]}"#, false),
+        (#"{"type":"touches","seq":3,"time":0,"touches":[{"phase":"moved"}],"phase":"began"}"#, false),
+        (#"{"type":"gesture","seq":3,"time":0,"phase":"moved"}"#, false),
+        (#"{"type":"touches""#, false),
+    ])
+    func onlyDeliveriesOtherThanBeganAreSkipped(line: String, skipped: Bool) {
+        #expect(DaemonLine.isTouchesWithoutBegan(Array(line.utf8)) == skipped)
+    }
+}
