@@ -177,7 +177,7 @@ let package = Package(
                                                            .product(name: "NIOEmbedded", package: "swift-nio"),
                                                            .product(name: "NIOWebSocket", package: "swift-nio")],
                     exclude: ["web"]),
-        .testTarget(name: "FleetBridgeTests", dependencies: ["FleetBridge", "GestureCore", "GestureConfig"]),
+        .testTarget(name: "FleetBridgeTests", dependencies: ["FleetBridge", "GestureCore", "GestureConfig", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -67,7 +67,14 @@ public struct FleetTracker: Sendable {
         daemonPID = reply.integer("pid") ?? daemonPID
         if let input = reply.object("input") {
             source = input.string("source")
-            if case .string(let name)? = input["device"] { deviceName = name }
+            // A sidecar that connects after the panel came has seen no device event: the
+            // status says whether the daemon has one (its name, or null while it waits).
+            if case .string(let name)? = input["device"] {
+                deviceName = name
+                if deviceAction == nil || deviceAction == "removed" { deviceAction = "added" }
+            } else {
+                deviceAction = "removed"
+            }
         }
         if let revision = reply.object("layout")?.integer("revision") { layoutRevision = revision }
         if let counters = reply.object("counters") {

@@ -181,7 +181,10 @@ final class Sidecar {
     /// libmosquitto call, before any other descriptor is opened, so a number it closed and the
     /// kernel reused is never mistaken for the old socket.
     private func syncBrokerSocket() {
-        let fd = client.socket
+        // While waiting to retry, a socket libmosquitto still holds (a refused connection the
+        // broker has not closed yet) is not watched: the retry closes it.
+        var fd = client.socket
+        if case .waiting = broker { fd = -1 }
         if fd != brokerFD {
             if let brokerToken { loop.unwatch(brokerToken) }
             brokerToken = nil

@@ -1,4 +1,8 @@
 import Testing
+import TestSupport
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import FleetBridge
 
 /// gestured-mqtt's file: defaults, every section read, and the problems named by file, line,
@@ -82,4 +86,31 @@ struct FleetSettingsReaderTests {
 
 extension FleetSettingsReader.Failure: Equatable {
     public static func == (a: Self, b: Self) -> Bool { a.problems == b.problems }
+}
+
+/// The sample users copy (examples/mqtt/mqtt.json5) must be valid.
+struct FleetSampleFileTests {
+    @Test func theSampleIsValid() throws {
+        let path = PackagePaths.root + "/examples/mqtt/mqtt.json5"
+        let text = try String(decoding: #require(FileManagerless.read(path)), as: UTF8.self)
+        let settings = try FleetSettingsReader.read(text, file: path, defaultNode: "x")
+        #expect(settings.node == "lobby-1")
+        #expect(settings.tls?.caFile == "/etc/gestured/broker-ca.pem")
+    }
+}
+
+/// Reads a small file without Foundation.
+enum FileManagerless {
+    static func read(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count == 0 { break }
+            bytes += buffer[..<count]
+        }
+        return bytes
+    }
 }

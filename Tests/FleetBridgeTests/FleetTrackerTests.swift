@@ -58,6 +58,10 @@ struct FleetTrackerTests {
         #expect(tracker.event(type: l, layout, now: 0) == [OutboundMessage(
             topic: "gestured/k1/layout", payload: Array(#"{"revision":3,"hash":null,"message":"layout replaced"}"#.utf8),
             qos: 1, retain: true)])
+        // The status named the panel: the sidecar came after its device event.
+        #expect(tracker.state == "ok")
+        let (r, removed) = object(#"{"type":"device","seq":1,"time":0,"action":"removed","name":"panel","message":"m"}"#)
+        _ = tracker.event(type: r, removed, now: 0)
         #expect(tracker.state == "no-device")
         let (v, device) = object(#"{"type":"device","seq":1,"time":0,"action":"added","name":"panel","message":"m"}"#)
         let health = tracker.event(type: v, device, now: 30_000_000)
