@@ -4,8 +4,15 @@
 public struct FleetSettings: Hashable, Sendable {
     /// Where the broker is: a host and port. (Debian 12's libmosquitto 2.0.11 cannot connect
     /// to a Unix socket; docs/fleet.md, "What is missing".)
-    public enum BrokerAddress: Hashable, Sendable {
+    public enum BrokerAddress: Hashable, Sendable, CustomStringConvertible {
         case tcp(host: String, port: Int)
+
+        /// `host:port`, as log lines name the broker.
+        public var description: String {
+            switch self {
+            case .tcp(let host, let port): "\(host):\(port)"
+            }
+        }
     }
 
     /// TLS files: the CA to verify the broker with, and a client certificate and key.
