@@ -10,6 +10,8 @@ let package = Package(
         .executable(name: "gestured", targets: ["gestured"]),
         // The web bridge (docs/web.md): a program of its own, so SwiftNIO never reaches the daemon.
         .executable(name: "gestured-web", targets: ["gestured-web"]),
+        // The MQTT sidecar (docs/fleet.md): a program of its own, so libmosquitto never reaches the daemon.
+        .executable(name: "gestured-mqtt", targets: ["gestured-mqtt"]),
         // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
         // never slow down the main build and tests).
         .library(name: "GestureCore", targets: ["GestureCore"]),
@@ -44,6 +46,13 @@ let package = Package(
             name: "CZlib",
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
+        ),
+
+        // libmosquitto, the MQTT client of gestured-mqtt (docs/fleet.md, "Why libmosquitto").
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
         ),
 
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd, inotify).
@@ -132,6 +141,15 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
+        // gestured-mqtt's pure parts (docs/fleet.md): its settings, topics, payloads, the bounded
+        // queue, Home Assistant's discovery and the metrics text. No I/O.
+        .target(name: "FleetBridge", dependencies: ["GestureCore", "GestureConfig", "GestureServer"]),
+        .executableTarget(
+            name: "gestured-mqtt",
+            dependencies: ["FleetBridge", "CMosquitto", "GestureConfig", "GestureServer", "GestureSystem", systemPackage,
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Build-time tool and plugin that turn web/dist/gestured.min.js and its map into Swift string literals.
         .executableTarget(name: "embed-text", path: "Plugins/embed-text"),
         .plugin(name: "EmbedClientModule", capability: .buildTool(), dependencies: ["embed-text"]),
@@ -159,6 +177,7 @@ let package = Package(
                                                            .product(name: "NIOEmbedded", package: "swift-nio"),
                                                            .product(name: "NIOWebSocket", package: "swift-nio")],
                     exclude: ["web"]),
+        .testTarget(name: "FleetBridgeTests", dependencies: ["FleetBridge", "GestureCore", "GestureConfig", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

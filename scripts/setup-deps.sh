@@ -9,7 +9,8 @@ set -euo pipefail
 # the bridge gzips the client module it serves; esbuild and node-typescript: scripts/build-web.sh
 # minifies the page library and type-checks its sample page (the tests check the committed build).
 packages=(libevdev-dev libmtdev-dev zlib1g-dev pkg-config systemd python3 chromium chromium-driver python3-selenium fonts-dejavu-core
-          esbuild node-typescript)
+          esbuild node-typescript
+          mosquitto mosquitto-clients libmosquitto-dev prometheus-node-exporter)  # gestured-mqtt, scripts/mqtt-test.sh
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

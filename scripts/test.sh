@@ -41,6 +41,10 @@ fi
 if [ "${GESTURED_SOAK_SECONDS:-180}" != 0 ]; then
     scripts/soak.sh "${GESTURED_SOAK_SECONDS:-180}" || status=1
 fi
+# gestured-mqtt against a real Mosquitto (about a minute; GESTURED_SKIP_MQTT_TEST=1 skips it).
+if [ "${GESTURED_SKIP_MQTT_TEST:-0}" != 1 ]; then
+    scripts/mqtt-test.sh || status=1
+fi
 if [ "${GESTURED_SKIP_KERNEL_TESTS:-0}" != 1 ]; then
     scripts/kernel-tests.sh || status=1
 fi
