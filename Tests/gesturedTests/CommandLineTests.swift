@@ -438,7 +438,7 @@ struct CommandLineInterfaceTests {
         (["tail", "--bogus", "--help"], "gestured-tail.help.txt"), (["hit-test", "L", "1", "-h"], "gestured-hit-test.help.txt"),
         (["check-config", "--help"], "gestured-check-config.help.txt"), (["help", "help"], "gestured-help.help.txt"),
         (["synth", "--help"], "gestured-synth.help.txt"), (["help", "synth"], "gestured-synth.help.txt"),
-        (["map", "--help"], "gestured-map.help.txt"),
+        (["map", "--help"], "gestured-map.help.txt"), (["calibrate", "--help"], "gestured-calibrate.help.txt"),
     ]
 
     @Test(arguments: helps)
@@ -456,7 +456,7 @@ struct CommandLineInterfaceTests {
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
     @Test(arguments: [[], ["run"], ["replay"], ["record"], ["synth"], ["devices"], ["tail"], ["hit-test"], ["check-config"],
-                      ["help"], ["map"]])
+                      ["help"], ["map"], ["calibrate"]])
     func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
         // Before --version, as argument-parser ranked them.
         let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])
