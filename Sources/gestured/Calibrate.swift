@@ -139,7 +139,8 @@ struct Calibrate: ParsableCommand {
     func run() throws {
         let target = try resolveTarget()
         var session = CalibrationSession(pointCount: points, width: target.width, height: target.height, misclickPixels: misclick)
-        let identity: PanelIdentity
+        // The panel, and every panel it must be told apart from (as `gestured map` chooses the keys).
+        let identities: [PanelIdentity]
         let name: String
         var pageServer: CalibratePage?
         var liveReader: CalibrateLive?
@@ -159,7 +160,7 @@ struct Calibrate: ParsableCommand {
             for event in recording.events where session.current != nil {
                 if let touch = reader.take(event) { take(touch, &session, page: nil) }
             }
-            identity = PanelIdentity(description: description, udevProperties: nil, phys: nil)
+            identities = [PanelIdentity(description: description, udevProperties: nil, phys: nil)]
             name = description.name
         } else {
             let panel = try choosePanel(target)
@@ -190,7 +191,7 @@ struct Calibrate: ParsableCommand {
             }
             pageServer = shown
             liveReader = live
-            identity = panel.identity
+            identities = panel.identities
             name = description.name
         }
         guard session.current == nil else {
@@ -207,7 +208,7 @@ struct Calibrate: ParsableCommand {
         }
         pageServer?.show(.finished(matrix: Self.rounded(fit.matrix), rmsPixels: fit.rmsPixels))
         report(fit, target)
-        try writeRule(fit.matrix, target: target, identity: identity, name: name)
+        try writeRule(fit.matrix, target: target, identities: identities, name: name)
         // The page asks five times a second: long enough for it to show the result.
         if pageServer != nil { liveReader?.serveBriefly() }
     }
@@ -281,10 +282,11 @@ struct Calibrate: ParsableCommand {
     }
 
     /// The rule, matched as `gestured map` matches the panel, printed or written whole.
-    private func writeRule(_ matrix: CalibrationMatrix, target: Target, identity: PanelIdentity, name: String) throws {
+    /// `identities[0]` is the panel calibrated, the others the panels plugged in beside it.
+    private func writeRule(_ matrix: CalibrationMatrix, target: Target, identities: [PanelIdentity], name: String) throws {
         let values = Self.rounded(matrix)
         let match: PanelMatch
-        switch PanelMatch.choose(for: 0, among: [identity]) {
+        switch PanelMatch.choose(for: 0, among: identities) {
         case .success(let chosen): match = chosen
         case .failure(let ambiguity): throw failure("gestured calibrate: the panel cannot be matched in a rule: \(ambiguity)")
         }
@@ -351,15 +353,16 @@ struct Calibrate: ParsableCommand {
 
     /// The panel: --device, the configuration's screen's, the only one, or the first touched
     /// (as `gestured map` binds a screen).
-    private func choosePanel(_ target: Target) throws -> (entry: DeviceEntry, identity: PanelIdentity) {
+    private func choosePanel(_ target: Target) throws -> (entry: DeviceEntry, identities: [PanelIdentity]) {
         let entries = DeviceDirectory.entries(in: directory)
         let panels = entries.filter { $0.classification?.kind == .touchscreen && !$0.isPanelCopy }
-        func identified(_ entry: DeviceEntry) throws -> (entry: DeviceEntry, identity: PanelIdentity) {
+        func identified(_ entry: DeviceEntry) throws -> (entry: DeviceEntry, identities: [PanelIdentity]) {
             guard let identity = PanelIdentity(entry) else {
                 throw failure("gestured calibrate: \(entry.path) cannot be read"
                     + (entry.error.map { " (\($0))" } ?? "") + "; see gestured devices")
             }
-            return (entry, identity)
+            let others = panels.filter { $0.path != entry.path }.compactMap(PanelIdentity.init)
+            return (entry, [identity] + others)
         }
         if let device {
             let resolved = DeviceDirectory.resolve(device) ?? device

@@ -18,6 +18,8 @@ test_calibrate() {
         done
     } > "$W/calibrate.touches"
     "$G" synth "$W/calibrate.touches" -o "$W/calibrate.evemu" || return 1
+    # The page is served on 127.0.0.1: the guest starts with its loopback interface down.
+    ip link set lo up 2>/dev/null || busybox ip link set lo up || { log "cannot bring up the loopback interface"; return 1; }
     make_device "$desc" || return 1
     local dev=$DEVPID node=$NODE
     "$G" calibrate --device "$node" --size 1920x1080 --points 5 --page "$port" --timeout 60 \
