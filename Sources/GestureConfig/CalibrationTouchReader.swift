@@ -5,7 +5,9 @@ import GestureCore
 /// (``CalibrationFit/normalise(_:_:)``). A touch is one finger from down to up; its position is
 /// the last one it reported before it lifted (the finger has settled on the target by then). A
 /// touch during which another finger was down is not a calibration touch and is reported as
-/// such. Pure: events in, touches out; bounded state (the slots of ``maximumSlots``).
+/// such. The configuration's `device.axes` apply as gestured applies them (``AxisRemap``): the
+/// named axes and ranges are the panel's coordinates. Pure: events in, touches out; bounded
+/// state (the slots of ``maximumSlots``).
 public struct CalibrationTouchReader: Sendable {
     /// One finished touch.
     public enum Touch: Hashable, Sendable {
@@ -21,6 +23,8 @@ public struct CalibrationTouchReader: Sendable {
     public let yAxis: AbsInfo
     private let multitouch: Bool
     private let xCode: UInt16, yCode: UInt16
+    /// The configuration's `device.axes`, when it names axes.
+    private let remap: AxisRemap?
 
     private var slot = 0
     /// Per slot: down, and its position.
@@ -37,7 +41,15 @@ public struct CalibrationTouchReader: Sendable {
 
     /// A reader for a device described by `description`; nil (with the reason) when it has no
     /// absolute position axes to read.
-    public static func make(for description: DeviceDescription) -> Result<CalibrationTouchReader, CalibrationFit.Problem> {
+    public static func make(for device: DeviceDescription, axes: AxisOverrides = .none)
+        -> Result<CalibrationTouchReader, CalibrationFit.Problem> {
+        let remap: AxisRemap
+        do {
+            remap = try AxisRemap(device, overrides: axes)
+        } catch {
+            return .failure(CalibrationFit.Problem("\(error)"))
+        }
+        let description = remap.description
         let multitouch = description.absInfo[AbsCode.mtPositionX] != nil && description.absInfo[AbsCode.mtPositionY] != nil
         let xCode = multitouch ? AbsCode.mtPositionX : AbsCode.x, yCode = multitouch ? AbsCode.mtPositionY : AbsCode.y
         guard let xAxis = description.absInfo[xCode], let yAxis = description.absInfo[yCode] else {
@@ -49,10 +61,12 @@ public struct CalibrationTouchReader: Sendable {
                 + "(x \(xAxis.minimum)…\(xAxis.maximum), y \(yAxis.minimum)…\(yAxis.maximum)); its positions cannot be "
                 + "normalised"))
         }
-        return .success(CalibrationTouchReader(xAxis: xAxis, yAxis: yAxis, multitouch: multitouch, xCode: xCode, yCode: yCode))
+        return .success(CalibrationTouchReader(xAxis: xAxis, yAxis: yAxis, multitouch: multitouch, xCode: xCode, yCode: yCode,
+                                               remap: remap.rewritesEvents ? remap : nil))
     }
 
-    private init(xAxis: AbsInfo, yAxis: AbsInfo, multitouch: Bool, xCode: UInt16, yCode: UInt16) {
+    private init(xAxis: AbsInfo, yAxis: AbsInfo, multitouch: Bool, xCode: UInt16, yCode: UInt16, remap: AxisRemap?) {
+        self.remap = remap
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.multitouch = multitouch
@@ -64,7 +78,8 @@ public struct CalibrationTouchReader: Sendable {
     }
 
     /// Takes one event; returns a touch when a frame (`SYN_REPORT`) ended one.
-    public mutating func take(_ event: RawEvent) -> Touch? {
+    public mutating func take(_ raw: RawEvent) -> Touch? {
+        guard let event = remap.map({ $0.apply(raw) }) ?? raw else { return nil }
         switch event.type {
         case EventType.abs:
             if multitouch {

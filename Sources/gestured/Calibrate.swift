@@ -134,6 +134,8 @@ struct Calibrate: ParsableCommand {
         var rotation: ScreenRotation = .none
         var configuredCalibration: CalibrationMatrix?
         var selector: DeviceSelector?
+        /// The configuration's `device.axes`: gestured reads the panel through them.
+        var axes: AxisOverrides = .none
     }
 
     func run() throws {
@@ -155,7 +157,7 @@ struct Calibrate: ParsableCommand {
                 throw failure("gestured calibrate: \(fromRecording): the recording has no device description (its axis "
                     + "ranges are needed to normalise the touches); record with gestured record or evemu-record")
             }
-            var reader = try touchReader(description)
+            var reader = try touchReader(description, target)
             announce(session, page: nil)
             for event in recording.events where session.current != nil {
                 if let touch = reader.take(event) { take(touch, &session, page: nil) }
@@ -167,7 +169,7 @@ struct Calibrate: ParsableCommand {
             guard let description = panel.entry.description else {
                 throw failure("gestured calibrate: \(panel.entry.path) cannot be read")
             }
-            let reader = try touchReader(description)
+            let reader = try touchReader(description, target)
             let live = try CalibrateLive(path: panel.entry.path, grab: grab)
             var shown: CalibratePage?
             if let page {
@@ -213,8 +215,13 @@ struct Calibrate: ParsableCommand {
         if pageServer != nil { liveReader?.serveBriefly() }
     }
 
-    private func touchReader(_ description: DeviceDescription) throws -> CalibrationTouchReader {
-        switch CalibrationTouchReader.make(for: description) {
+    private func touchReader(_ description: DeviceDescription, _ target: Target) throws -> CalibrationTouchReader {
+        if target.axes != .none {
+            printError("gestured calibrate: the panel is read through the configuration's device.axes, as gestured reads "
+                + "it; libinput reads the axes the panel declares, so the matrix is right for gestured and not for the "
+                + "desktop (put it in screen.calibration if the desktop does not use the panel)")
+        }
+        switch CalibrationTouchReader.make(for: description, axes: target.axes) {
         case .success(let reader): return reader
         case .failure(let problem): throw failure("gestured calibrate: \(problem)")
         }
@@ -348,7 +355,8 @@ struct Calibrate: ParsableCommand {
         let geometry = chosen.screen
         return Target(width: geometry.size.width, height: geometry.size.height,
                       id: configuration.hasScreensSection ? chosen.id : nil, output: chosen.output,
-                      rotation: geometry.rotation, configuredCalibration: geometry.calibration, selector: chosen.device)
+                      rotation: geometry.rotation, configuredCalibration: geometry.calibration, selector: chosen.device,
+                      axes: chosen.deviceOverrides.axes)
     }
 
     /// The panel: --device, the configuration's screen's, the only one, or the first touched

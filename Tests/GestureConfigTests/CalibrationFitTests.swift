@@ -308,6 +308,31 @@ struct CalibrationFitTests {
         #expect(events.compactMap { reader.take($0) } == [.multiple(endedAt: 9)])
     }
 
+    /// A panel that reports its position on ABS_Z/ABS_RX (the eGalax 0eef:0001 firmware the
+    /// configuration's `device.axes` exists for) is read through them, as gestured reads it.
+    @Test func theConfigurationsAxesAreTheOnesRead() throws {
+        let egalax = DeviceDescription(
+            name: "eGalax", codes: [EventType.key: [KeyCode.btnTouch], EventType.abs: [AbsCode.x, AbsCode.y, AbsCode.z, AbsCode.rx]],
+            absInfo: [AbsCode.x: AbsInfo(minimum: 0, maximum: 2047), AbsCode.y: AbsInfo(minimum: 0, maximum: 2047),
+                      AbsCode.z: AbsInfo(minimum: 0, maximum: 4095), AbsCode.rx: AbsInfo(minimum: 0, maximum: 4095)])
+        var reader = try CalibrationTouchReader.make(
+            for: egalax, axes: AxisOverrides(x: AxisOverride(code: AbsCode.z), y: AxisOverride(code: AbsCode.rx))).get()
+        let events = [
+            Self.event(0, EventType.key, KeyCode.btnTouch, 1), Self.event(0, EventType.abs, AbsCode.x, 5),
+            Self.event(0, EventType.abs, AbsCode.z, 1024), Self.event(0, EventType.abs, AbsCode.rx, 3072),
+            Self.event(0, EventType.syn, SynCode.report, 0),
+            Self.event(8, EventType.key, KeyCode.btnTouch, 0), Self.event(8, EventType.syn, SynCode.report, 0),
+        ]
+        #expect(events.compactMap { reader.take($0) } == [.single(NormalizedPoint(u: 0.25, v: 0.75), endedAt: 8)])
+        // An axis the device does not have, without a range: the mapping's own message.
+        guard case .failure(let problem) = CalibrationTouchReader.make(for: egalax, axes: AxisOverrides(x: AxisOverride(code: AbsCode.throttle),
+                                                                                                       y: AxisOverride(code: AbsCode.rx))) else {
+            Issue.record("an undeclared axis was read")
+            return
+        }
+        #expect(problem.message.contains("ABS_THROTTLE"), "\(problem.message)")
+    }
+
     @Test func aDeviceWithoutPositionAxesIsRefused() {
         guard case .failure(let problem) = CalibrationTouchReader.make(for: DeviceDescription(name: "Keys")) else {
             Issue.record("a keyboard was read")
