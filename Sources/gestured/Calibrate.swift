@@ -147,22 +147,27 @@ struct Calibrate: ParsableCommand {
         var pageServer: CalibratePage?
         var liveReader: CalibrateLive?
         if let fromRecording {
-            let recording: Recording
+            // Streamed, as gestured replay reads it: memory does not grow with the recording.
+            var stream: RecordingStream
             do {
-                recording = try RecordingReader.read(path: fromRecording)
+                stream = try RecordingReader.open(path: fromRecording)
             } catch {
                 throw failure("gestured calibrate: \(error)")
             }
-            guard let description = recording.description else {
+            guard let description = stream.description else {
                 throw failure("gestured calibrate: \(fromRecording): the recording has no device description (its axis "
                     + "ranges are needed to normalise the touches); record with gestured record or evemu-record")
             }
             var reader = try touchReader(description, target)
             announce(session, page: nil)
-            for event in recording.events where session.current != nil {
-                if let touch = reader.take(event) { take(touch, &session, page: nil) }
+            do {
+                while session.current != nil, let event = try stream.next() {
+                    if let touch = reader.take(event) { take(touch, &session, page: nil) }
+                }
+            } catch {
+                throw failure("gestured calibrate: \(error)")
             }
-            identities = [PanelIdentity(description: description, udevProperties: nil, phys: nil)]
+            identities = [PanelIdentity(description: description, udevProperties: stream.udevProperties, phys: nil)]
             name = description.name
         } else {
             let panel = try choosePanel(target)

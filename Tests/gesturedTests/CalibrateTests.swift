@@ -134,6 +134,25 @@ struct CalibrateTests {
         #expect(!FileManager.default.fileExists(atPath: rule))
     }
 
+    /// A recording that cannot be read, or that has no description (Android getevent): the
+    /// reason, status 1.
+    @Test(arguments: [
+        ("", "gestured calibrate: "),
+        ("[    1.000000] /dev/input/event2: 0003 0039 00000001\n[    1.000000] /dev/input/event2: 0003 0035 000001f4\n"
+            + "[    1.000000] /dev/input/event2: 0000 0000 00000000\n", "the recording has no device description"),
+    ])
+    func aRecordingThatCannotBeUsedIsSaidSo(_ text: String, _ message: String) throws {
+        let directory = Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let recording = directory + "/getevent.txt"
+        // No text: no file at all.
+        if !text.isEmpty { try text.write(toFile: recording, atomically: true, encoding: .utf8) }
+        let result = try Gestured.run(["calibrate", "--size", "1920x1080", "--from-recording", recording])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
     @Test(arguments: [
         (["--size", "1920x1080", "--points", "3"], "--points is 3; use 4 to 9 targets"),
         (["--size", "1920x1080", "--misclick", "0"], "--misclick is 0; use 5 to 500 pixels"),
