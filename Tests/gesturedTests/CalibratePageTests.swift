@@ -58,6 +58,37 @@ struct CalibratePageTests {
         #expect(object == ["state": "stopped", "reason": "a \"quoted\"\nreason"])
     }
 
+    /// A real browser (headless Chromium, when the machine has it) draws the cross where the
+    /// target is: the page's script runs, polls /target and places the cross at the target's
+    /// fraction of its viewport.
+    @Test func aBrowserDrawsTheTargetWhereItIs() throws {
+        guard let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            // scripts/setup-deps.sh installs it; CI must have it.
+            if ProcessInfo.processInfo.environment["CI"] == "true" { Issue.record("no chromium: run scripts/setup-deps.sh") }
+            return
+        }
+        let loop = try EventLoop()
+        let page = try CalibratePage(port: 0, loop: loop)
+        page.show(.target(index: 1, count: 4, point: NormalizedPoint(u: 0.875, v: 0.125)))
+        let profile = NSTemporaryDirectory() + "gestured-calibrate-chromium-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: profile) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: chromium)
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + profile, "--window-size=800,600",
+                             "--virtual-time-budget=3000", "--dump-dom", "http://127.0.0.1:\(page.port)/"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // The page is served by this loop: turn it until the browser is done.
+        while process.isRunning { _ = try loop.runReady(waitingAtMost: 20) }
+        let dom = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(dom.contains("Touch the centre of the cross (2 of 4)"), "\(dom)")
+        // 7/8 of the 800-pixel-wide viewport (its height is the window's less the headless
+        // browser's own bars, so only its presence is checked).
+        #expect(dom.contains(#"<div id="cross" style="left: 700px; top: "#) && dom.contains("px; display: block;"), "\(dom)")
+    }
+
     @Test(arguments: [
         ("GET /etc/passwd HTTP/1.1\r\n\r\n", "HTTP/1.1 404 Not Found"),
         ("POST /target HTTP/1.1\r\n\r\n", "HTTP/1.1 405 Method Not Allowed"),
