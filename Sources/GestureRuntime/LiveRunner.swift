@@ -409,6 +409,7 @@ public final class LiveRunner {
 
     /// How a read ended, taken after its events were fed: a resynchronisation, or a removal
     /// (`failure`: the read failed; the next hotplug notification decides, not a reopening now).
+    @inline(__always)
     private func take(_ end: ReadEnd, failure: EvdevError?, of current: any InputSource) {
         switch end {
         case .drained:

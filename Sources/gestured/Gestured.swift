@@ -20,7 +20,7 @@ enum Gestured {
                 """,
             version: GesturedVersion.string,
             commands: [Run.self, Replay.self, Record.self, Synth.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self,
-                       Map.self, Render.self])
+                       Map.self, Render.self, Calibrate.self])
     }
 
     static func main() {

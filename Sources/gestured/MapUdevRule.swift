@@ -45,8 +45,9 @@ enum MapUdevRule {
         return (text, problems)
     }
 
-    /// One rule: the panel's match keys, then the assignments.
-    static func line(_ screen: MapScreen, _ match: PanelMatch) -> Result<String, Problem> {
+    /// One rule: the panel's match keys, then the assignments. `setsScreen` false leaves
+    /// `GESTURED_SCREEN` out (`gestured calibrate` of a configuration without `screens`).
+    static func line(_ screen: MapScreen, _ match: PanelMatch, setsScreen: Bool = true) -> Result<String, Problem> {
         var matches: [(key: String, value: String, name: String)] = []
         func model(_ vendor: String, _ product: String, fromUdev: Bool) {
             if fromUdev {
@@ -78,7 +79,7 @@ enum MapUdevRule {
             }
             rule += ", \(match.key)==\"\(match.value)\""
         }
-        rule += ", ENV{\(screenProperty)}=\"\(assigned(screen.id))\""
+        if setsScreen { rule += ", ENV{\(screenProperty)}=\"\(assigned(screen.id))\"" }
         if let output = screen.output {
             guard assignProblem(output) == nil else {
                 return .failure(Problem(screen: screen.id, message: "its output \(assignProblem(output)!)"))

@@ -440,6 +440,7 @@ struct CommandLineInterfaceTests {
         (["synth", "--help"], "gestured-synth.help.txt"), (["help", "synth"], "gestured-synth.help.txt"),
         (["map", "--help"], "gestured-map.help.txt"),
         (["render", "--help"], "gestured-render.help.txt"), (["help", "render"], "gestured-render.help.txt"),
+        (["calibrate", "--help"], "gestured-calibrate.help.txt"),
     ]
 
     @Test(arguments: helps)
@@ -457,7 +458,7 @@ struct CommandLineInterfaceTests {
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
     @Test(arguments: [[], ["run"], ["replay"], ["record"], ["synth"], ["devices"], ["tail"], ["hit-test"], ["check-config"],
-                      ["help"], ["map"], ["render"]])
+                      ["help"], ["map"], ["render"], ["calibrate"]])
     func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
         // Before --version, as argument-parser ranked them.
         let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])

@@ -1423,6 +1423,8 @@ test_routing_syn_dropped_lifts_vanished_fingers() {
 . "$HERE/map-tests.sh"
 # shellcheck source=two-panel-tests.sh
 . "$HERE/two-panel-tests.sh"
+# shellcheck source=calibrate-tests.sh
+. "$HERE/calibrate-tests.sh"
 
 run_test() {
     local start end
@@ -1462,7 +1464,8 @@ TESTS="$*"
     test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
     test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
     test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers
-    test_map_binds_two_panels test_two_panels_at_once test_two_panels_unplug_and_replug}
+    test_map_binds_two_panels test_two_panels_at_once test_two_panels_unplug_and_replug
+    test_calibrate}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).
