@@ -214,7 +214,7 @@ struct GestureArena {
             let first = currentBase + viewStarts[ancestor], end = currentBase + viewStarts[ancestor + 1]
             count(visits: end - first)
             for index in first..<end {
-                guard slots[index].spec.enabled, !slots[index].isTerminal, !slots[index].machine.isFinishedInPlace() else {
+                guard slots[index].spec.enabled, !slots[index].isTerminal, !slots[index].machine.isFinished else {
                     continue
                 }
                 result.append(index)
@@ -617,7 +617,7 @@ struct GestureArena {
         guard state != .failed || tracing else { return }
         // The values read in place, then each field on its own: read whole (or through a
         // getter reading two of its fields), the 2 KB slot was copied.
-        let values = slots[index].machine.valuesInPlace()
+        let values = slots[index].machine.values
         // The owned touches (the sequence's, less those held aside) go straight into the pool.
         let entry = events.gesturePoolForAdding().add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
                                     kind: slots[index].spec.kind,

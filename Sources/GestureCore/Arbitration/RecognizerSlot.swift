@@ -66,18 +66,8 @@ struct RecognizerSlot: Sendable {
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
         claims = spec.claims ?? false
-        switch parameters {
-        case .tap(let tap):
-            yieldsToControls = tap.taps == 1 && tap.touches == 1
-            liftedTouchLimit = max(1, tap.taps * tap.touches)
-        case .longPress(let longPress):
-            // Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.
-            yieldsToControls = false
-            liftedTouchLimit = max(LayoutLimits.touches.upperBound, longPress.taps * longPress.touches)
-        case .pan, .swipe, .pinch, .rotation, .edgePan:
-            yieldsToControls = false
-            liftedTouchLimit = LayoutLimits.touches.upperBound
-        }
+        yieldsToControls = parameters.kind.machine.yieldsToControls(parameters)
+        liftedTouchLimit = parameters.kind.machine.liftedTouchLimit(parameters)
     }
 
     /// Past ``liftedTouchLimit``, the oldest lifted touches leave the sequence: the recognizer
@@ -131,13 +121,13 @@ struct RecognizerSlot: Sendable {
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a
     /// touch may be set aside when it lands, and taken back when a pinch re-forms its pair.
     mutating func noteIgnoring(after touch: TouchID) {
-        let status = machine.touchStatusInPlace(touch)
+        let status = machine.touchStatus(touch)
         if status.tracking && status.ignoring && !ignoredTouches.contains(touch) {
             ignoredTouches.append(touch)
         }
         var i = 0
         while i < ignoredTouches.count {
-            let held = machine.touchStatusInPlace(ignoredTouches[i])
+            let held = machine.touchStatus(ignoredTouches[i])
             if held.tracking && !held.ignoring {
                 ignoredTouches.remove(at: i)
             } else {

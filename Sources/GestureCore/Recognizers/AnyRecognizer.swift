@@ -1,5 +1,4 @@
-/// One recognizer state machine of any built-in kind, so the arena can hold them in one
-/// array without existentials; every call dispatches with a switch.
+/// One recognizer state machine of any kind, so the arena can hold them in one array.
 ///
 /// How to drive it (docs/recognizers.md § Driving a machine): give it, per input frame, the
 /// frame's touch changes for the touches attached to it, in frame order, then `.frameEnd`
@@ -8,24 +7,15 @@
 /// after it arrives). After a terminal verdict it returns `.none` to everything, still
 /// forgetting touches that end; call `reset()` once `trackedTouchCount` is 0.
 public struct AnyRecognizer: Sendable {
-    // One optional per kind, only `kind`'s set (by `init`, the only writer of which one is).
-    // Unlike an enum payload, a machine behind `machine!` is mutated in place. Measured
-    // (callgrind, `gestured replay --config config/map.json5 wacom-dth2242-finger.10f.evemu`):
-    // an enum of the seven machines, mutated through `switch consume self` and put back, moves
-    // the 200–300-byte machine out and back on every input and costs 119.6 M instructions
-    // against 111.1 M for this representation (+7.6 %), so the optionals stay.
-    private var tap: TapRecognizer?
-    private var longPress: LongPressRecognizer?
-    private var pan: PanRecognizer?
-    private var swipe: SwipeRecognizer?
-    private var pinch: PinchRecognizer?
-    private var rotation: RotationRecognizer?
-    private var edgePan: EdgePanRecognizer?
+    /// The kind's machine behind one class reference, so that a slot of the arena stays a
+    /// plain value (an `any` machine made every slot a value the compiler copies through its
+    /// witnesses: +21 % instructions, docs/performance.md § One file per recognizer kind).
+    /// Copy-on-write: a storage that another value also holds is copied before it changes.
+    private var storage: RecognizerStorage
 
     public let kind: RecognizerKind
     /// The next time the machine needs a `.deadline` input, or nil. Kept here after every
-    /// input, because the arena asks for it twice per frame for every recognizer and reading
-    /// it through the machine copies the machine.
+    /// input, because the arena asks for it twice per frame for every recognizer.
     public private(set) var deadline: Timestamp?
     /// Impossible inputs ignored so far (never reset): a sign of an arena or input bug. Kept
     /// here after every input, like ``deadline``.
@@ -34,32 +24,19 @@ public struct AnyRecognizer: Sendable {
     /// `parameters` as resolved by ``GestureSettings/resolved(_:)``.
     public init(parameters: ResolvedParameters, context: RecognizerContext) {
         kind = parameters.kind
-        switch parameters {
-        case .tap(let p): tap = TapRecognizer(parameters: p, context: context)
-        case .longPress(let p): longPress = LongPressRecognizer(parameters: p, context: context)
-        case .pan(let p): pan = PanRecognizer(parameters: p, context: context)
-        case .swipe(let p): swipe = SwipeRecognizer(parameters: p, context: context)
-        case .pinch(let p): pinch = PinchRecognizer(parameters: p, context: context)
-        case .rotation(let p): rotation = RotationRecognizer(parameters: p, context: context)
-        case .edgePan(let p): edgePan = EdgePanRecognizer(parameters: p, context: context)
-        }
+        storage = parameters.kind.machine.storage(parameters, context: context)
         deadline = nil
     }
 
+    /// The storage, copied first if another value holds it too.
+    @inline(__always)
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+    }
+
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        let verdict: RecognizerVerdict
-        // The machine's deadline and anomaly count are read within the same in-place access as
-        // its input: `pinch!.deadline` on its own copied the optional machine to read a field.
-        switch kind {
-        case .tap: verdict = tap!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .longPress: verdict = longPress!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .pan: verdict = pan!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .swipe: verdict = swipe!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .pinch: verdict = pinch!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .rotation: verdict = rotation!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .edgePan: verdict = edgePan!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        }
-        return verdict
+        unique()
+        return storage.handle(input, deadline: &deadline, anomalies: &anomalies)
     }
 
     /// A move of `sample`'s touch, answered without ``handle(_:)`` when the machine does not
@@ -69,197 +46,108 @@ public struct AnyRecognizer: Sendable {
     @inline(__always)
     mutating func moveQuietly(_ sample: TouchSample) -> Bool {
         if let deadline, sample.time >= deadline { return false }
-        switch kind {
-        case .pan where !PanRecognizer.judgesMoves:
-            pan!.moveQuietly(sample, anomalies: &anomalies)
-        case .pinch where !PinchRecognizer.judgesMoves:
-            pinch!.moveQuietly(sample, anomalies: &anomalies)
-        case .rotation where !RotationRecognizer.judgesMoves:
-            rotation!.moveQuietly(sample, anomalies: &anomalies)
-        default:
-            return false
-        }
-        return true
+        unique()
+        return storage.quietMove(sample, anomalies: &anomalies)
     }
 
     public mutating func reset() {
-        switch kind {
-        case .tap: tap!.reset(); deadline = tap!.deadline
-        case .longPress: longPress!.reset(); deadline = longPress!.deadline
-        case .pan: pan!.reset(); deadline = pan!.deadline
-        case .swipe: swipe!.reset(); deadline = swipe!.deadline
-        case .pinch: pinch!.reset(); deadline = pinch!.deadline
-        case .rotation: rotation!.reset(); deadline = rotation!.deadline
-        case .edgePan: edgePan!.reset(); deadline = edgePan!.deadline
-        }
+        unique()
+        deadline = storage.reset()
     }
 
     /// The current values (valid after began/changed/ended/recognized).
-    /// ``values`` read in place: each machine is reached through a mutating access, which the
-    /// language makes in place, where reading `pan!.values` copied the optional machine out
-    /// (and, from a slot in the arena's array, the whole slot) for every gesture event.
-    public mutating func valuesInPlace() -> GestureValues {
-        switch kind {
-        case .tap: tap!.valuesInPlace()
-        case .longPress: longPress!.valuesInPlace()
-        case .pan: pan!.valuesInPlace()
-        case .swipe: swipe!.valuesInPlace()
-        case .pinch: pinch!.valuesInPlace()
-        case .rotation: rotation!.valuesInPlace()
-        case .edgePan: edgePan!.valuesInPlace()
-        }
-    }
-
-    public var values: GestureValues {
-        switch kind {
-        case .tap: tap!.values
-        case .longPress: longPress!.values
-        case .pan: pan!.values
-        case .swipe: swipe!.values
-        case .pinch: pinch!.values
-        case .rotation: rotation!.values
-        case .edgePan: edgePan!.values
-        }
-    }
-
-
-    /// The machine's touch table: the touches it holds, in the order they began, and which
-    /// of them it holds aside.
-    private var touchTable: RecognizerTouches {
-        switch kind {
-        case .tap: tap!.touches
-        case .longPress: longPress!.touches
-        case .pan: pan!.touches
-        case .swipe: swipe!.touches
-        case .pinch: pinch!.touches
-        case .rotation: rotation!.touches
-        case .edgePan: edgePan!.touches
-        }
-    }
+    public var values: GestureValues { storage.values }
 
     /// The touches it holds (down, delivered to it), in the order they began. Allocates:
     /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
-    public var trackedTouches: [TouchID] { touchTable.ids }
+    public var trackedTouches: [TouchID] { storage.touches.ids }
 
-    public var trackedTouchCount: Int { touchTable.count }
+    public var trackedTouchCount: Int { storage.touches.count }
 
-    public func isTracking(_ touch: TouchID) -> Bool { touchTable.index(of: touch) != nil }
+    public func isTracking(_ touch: TouchID) -> Bool { storage.touchStatus(touch).tracking }
 
     /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
-    /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
-    public func isIgnoring(_ touch: TouchID) -> Bool { touchTable.isIgnored(touch) }
+    /// it follows (docs/recognizers.md). Such a touch reaches the views as if the recognizer
+    /// were not there.
+    public func isIgnoring(_ touch: TouchID) -> Bool { storage.touchStatus(touch).ignoring }
 
     /// Whether it holds `touch`, and holds it aside: ``isTracking(_:)`` and
-    /// ``isIgnoring(_:)`` in one search, with the machine read in place (those two copy the
-    /// machine's touch table out of it, twice per touch that begins or ends, for every
-    /// recognizer of the touch).
-    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
-        switch kind {
-        case .tap: tap!.touchStatusInPlace(touch)
-        case .longPress: longPress!.touchStatusInPlace(touch)
-        case .pan: pan!.touchStatusInPlace(touch)
-        case .swipe: swipe!.touchStatusInPlace(touch)
-        case .pinch: pinch!.touchStatusInPlace(touch)
-        case .rotation: rotation!.touchStatusInPlace(touch)
-        case .edgePan: edgePan!.touchStatusInPlace(touch)
-        }
-    }
-
-    /// ``isFinished`` with the machine read in place: `tap!.isFinished` copies the machine
-    /// (a touch that begins asks it of every recognizer of its view and their ancestors).
-    mutating func isFinishedInPlace() -> Bool {
-        switch kind {
-        case .tap: tap!.isFinishedInPlace()
-        case .longPress: longPress!.isFinishedInPlace()
-        case .pan: pan!.isFinishedInPlace()
-        case .swipe: swipe!.isFinishedInPlace()
-        case .pinch: pinch!.isFinishedInPlace()
-        case .rotation: rotation!.isFinishedInPlace()
-        case .edgePan: edgePan!.isFinishedInPlace()
-        }
-    }
+    /// ``isIgnoring(_:)`` in one search.
+    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) { storage.touchStatus(touch) }
 
     /// After a terminal verdict, until `reset()`.
-    public var isFinished: Bool {
-        switch kind {
-        case .tap: tap!.isFinished
-        case .longPress: longPress!.isFinished
-        case .pan: pan!.isFinished
-        case .swipe: swipe!.isFinished
-        case .pinch: pinch!.isFinished
-        case .rotation: rotation!.isFinished
-        case .edgePan: edgePan!.isFinished
-        }
+    public var isFinished: Bool { storage.isFinished }
+}
+
+/// Where an ``AnyRecognizer`` keeps its machine: one subclass per kind
+/// (``MachineStorage``), whose overrides call the kind's machine directly.
+///
+/// `@unchecked Sendable`: the only holder is ``AnyRecognizer``, which copies a storage before
+/// every change unless its reference is the only one (`isKnownUniquelyReferenced`, as
+/// `Array` does). A storage reachable from two values is therefore never written, so no two
+/// threads can reach one machine while either writes it.
+class RecognizerStorage: @unchecked Sendable {
+    func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
+        Self.abstract()
+    }
+    func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool { Self.abstract() }
+    /// Resets the machine; returns its deadline after.
+    func reset() -> Timestamp? { Self.abstract() }
+    var values: GestureValues { Self.abstract() }
+    var touches: RecognizerTouches { Self.abstract() }
+    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) { Self.abstract() }
+    var isFinished: Bool { Self.abstract() }
+    /// A new storage holding a copy of the machine.
+    func copy() -> RecognizerStorage { Self.abstract() }
+
+    private static func abstract() -> Never {
+        preconditionFailure("engine bug: RecognizerStorage is only made as a MachineStorage")
     }
 }
 
-/// A machine whose values a gesture event reports, read through ``valuesInPlace()``.
-protocol ReportsGestureValues {
-    var values: GestureValues { get }
-}
+/// One kind's machine in its own allocation, reached through a pointer: a class's stored
+/// property would be checked for exclusive access at run time on every input.
+final class MachineStorage<Machine: RecognizerKindMachine>: RecognizerStorage, @unchecked Sendable {
+    private let machine: UnsafeMutablePointer<Machine>
 
-extension ReportsGestureValues {
-    /// Mutating only so that its caller reaches the machine in place (see
-    /// ``AnyRecognizer/valuesInPlace()``); it changes nothing.
-    mutating func valuesInPlace() -> GestureValues { values }
-}
-
-extension TapRecognizer: ReportsGestureValues {}
-extension LongPressRecognizer: ReportsGestureValues {}
-extension PanRecognizer: ReportsGestureValues {}
-extension SwipeRecognizer: ReportsGestureValues {}
-extension TwoFingerRecognizer: ReportsGestureValues {}
-extension EdgePanRecognizer: ReportsGestureValues {}
-
-/// A machine whose touch table and end ``AnyRecognizer`` reads in place.
-protocol ReportsTouches {
-    var touches: RecognizerTouches { get }
-    var isFinished: Bool { get }
-}
-
-extension ReportsTouches {
-    /// Mutating only so that its caller reaches the machine in place (see
-    /// ``AnyRecognizer/touchStatusInPlace(_:)``); it changes nothing.
-    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
-        guard let index = touches.index(of: touch) else { return (false, false) }
-        return (true, touches.entries[index].ignored)
+    init(_ machine: Machine) {
+        self.machine = .allocate(capacity: 1)
+        self.machine.initialize(to: machine)
     }
 
-    /// Mutating only so that its caller reaches the machine in place; it changes nothing.
-    mutating func isFinishedInPlace() -> Bool { isFinished }
+    deinit {
+        machine.deinitialize(count: 1)
+        machine.deallocate()
+    }
+
+    override func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
+        machine.pointee.handle(input, deadline: &deadline, anomalies: &anomalies)
+    }
+
+    override func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        machine.pointee.quietMove(sample, anomalies: &anomalies)
+    }
+
+    override func reset() -> Timestamp? {
+        machine.pointee.reset()
+        return machine.pointee.deadline
+    }
+
+    override var values: GestureValues { machine.pointee.values }
+    override var touches: RecognizerTouches { machine.pointee.touches }
+
+    override func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
+        machine.pointee.touchStatus(touch)
+    }
+
+    override var isFinished: Bool { machine.pointee.isFinished }
+
+    override func copy() -> RecognizerStorage { MachineStorage(machine.pointee) }
 }
 
-extension TapRecognizer: ReportsTouches {}
-extension LongPressRecognizer: ReportsTouches {}
-extension PanRecognizer: ReportsTouches {}
-extension SwipeRecognizer: ReportsTouches {}
-extension TwoFingerRecognizer: ReportsTouches {}
-extension EdgePanRecognizer: ReportsTouches {}
-
-/// A machine as ``AnyRecognizer`` drives it: an input, then the deadline and anomaly count it
-/// keeps beside the machine.
-protocol DrivenMachine {
-    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict
-    var deadline: Timestamp? { get }
-    var anomalies: Int { get }
-}
-
-extension DrivenMachine {
-    /// ``handle(_:)``, then the machine's deadline and anomaly count handed out, all within
-    /// one mutating access: read on their own afterwards (`pinch!.deadline`), each copied the
-    /// optional machine.
-    @inline(__always)
-    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        let verdict = handle(input)
-        deadline = self.deadline
-        anomalies = self.anomalies
-        return verdict
+extension RecognizerKindMachine {
+    /// A machine of this kind with `parameters` in force, in its storage.
+    static func storage(_ parameters: ResolvedParameters, context: RecognizerContext) -> RecognizerStorage {
+        MachineStorage(Self(resolved: parameters, context: context))
     }
 }
-
-extension TapRecognizer: DrivenMachine {}
-extension LongPressRecognizer: DrivenMachine {}
-extension PanRecognizer: DrivenMachine {}
-extension SwipeRecognizer: DrivenMachine {}
-extension TwoFingerRecognizer: DrivenMachine {}
-extension EdgePanRecognizer: DrivenMachine {}

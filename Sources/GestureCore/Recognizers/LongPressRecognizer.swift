@@ -241,3 +241,68 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         return .failed
     }
 }
+
+/// A long press's parameters in force. Its taps before the press follow the tap rules of the
+/// configuration (`gestures.tap`'s `maxMovement`, `maxDuration` and `maxInterval`, else the
+/// tap defaults), as a multi-tap's do: they are not long press keys
+/// (``LongPressRecognizer/completing(_:settings:)`` fills them in).
+public struct LongPressParameters: Hashable, Sendable {
+    /// `numberOfTapsRequired`: taps before the finger touches down again and holds; 0 (UIKit's
+    /// default) for a plain press.
+    public var taps: Int
+    public var touches: Int
+    public var minimumDuration: Double
+    public var allowableMovement: Double
+    /// How far each tap's fingers may move, and how far each later tap (and the press) may
+    /// land from the first tap's place, in points.
+    public var tapMaxMovement: Double
+    /// How long each tap may last, in seconds.
+    public var tapMaxDuration: Double
+    /// How soon after a tap's end the next tap (or the press) must begin, in seconds.
+    public var tapMaxInterval: Double
+}
+
+extension RecognizerKind {
+    /// `longPress`: ``LongPressRecognizer``.
+    public static let longPress = RecognizerKind(LongPressRecognizer.self)
+}
+
+extension LongPressRecognizer: RecognizerKindMachine {
+    static var name: String { "longPress" }
+    static var quotedName: StaticString { #""longPress""# }
+    static var isDiscrete: Bool { false }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("minimumDuration", .seconds), .init("allowableMovement", .points),
+         .init("touches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("taps", .count(LayoutLimits.longPressTaps, noun: "taps"))]
+    }
+
+    /// UILongPressGestureRecognizer: numberOfTapsRequired 0, minimumPressDuration 0.5 s,
+    /// allowableMovement 10 pt.
+    static var defaults: RecognizerParameters {
+        ["taps": 0, "touches": 1, "minimumDuration": 0.5, "allowableMovement": 10.0]
+    }
+
+    /// The taps before the press follow the taps' rules in force, as a multi-tap's do.
+    static func completing(_ parameters: RecognizerParameters, settings: GestureSettings) -> RecognizerParameters {
+        let tap = settings.resolved(RecognizerSpec(id: "", kind: .tap))
+        var completed = parameters
+        completed["tapMaxMovement"] = .number(tap.number("maxMovement"))
+        completed["tapMaxDuration"] = .number(tap.number("maxDuration"))
+        completed["tapMaxInterval"] = .number(tap.number("maxInterval"))
+        return completed
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: LongPressParameters(
+            taps: p.count("taps"), touches: p.count("touches"), minimumDuration: p.number("minimumDuration"),
+            allowableMovement: p.number("allowableMovement"), tapMaxMovement: p.number("tapMaxMovement"),
+            tapMaxDuration: p.number("tapMaxDuration"), tapMaxInterval: p.number("tapMaxInterval")), context: context)
+    }
+
+    /// Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.
+    static func liftedTouchLimit(_ p: ResolvedParameters) -> Int {
+        max(LayoutLimits.touches.upperBound, p.count("taps") * p.count("touches"))
+    }
+}

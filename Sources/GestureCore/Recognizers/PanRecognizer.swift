@@ -229,3 +229,39 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         return .failed
     }
 }
+
+/// A pan's parameters in force.
+public struct PanParameters: Hashable, Sendable {
+    public var minimumTouches: Int
+    public var maximumTouches: Int
+    public var slop: Double
+}
+
+extension RecognizerKind {
+    /// `pan`: ``PanRecognizer``.
+    public static let pan = RecognizerKind(PanRecognizer.self)
+}
+
+extension PanRecognizer: RecognizerKindMachine {
+    static var name: String { "pan" }
+    static var quotedName: StaticString { #""pan""# }
+    static var isDiscrete: Bool { false }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("minimumTouches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("maximumTouches", .count(LayoutLimits.touches, noun: "touches")), .init("slop", .points)]
+    }
+
+    /// A pan begins once the touches have moved 10 pt (UIKit's hysteresis);
+    /// UIPanGestureRecognizer's maximumNumberOfTouches defaults to NSUIntegerMax (Int.max:
+    /// no maximum, which a file cannot write).
+    static var defaults: RecognizerParameters {
+        ["minimumTouches": 1, "maximumTouches": .count(Int.max), "slop": 10.0]
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: PanParameters(minimumTouches: p.count("minimumTouches"),
+                                            maximumTouches: p.count("maximumTouches"), slop: p.number("slop")),
+                  context: context)
+    }
+}

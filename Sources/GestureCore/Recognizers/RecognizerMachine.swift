@@ -76,6 +76,9 @@ public struct GestureValues: Hashable, Sendable {
     public var rotationVelocity: Double?
     /// swipe: the direction recognized.
     public var direction: SwipeDirection?
+    /// transform: the matrix that carries the gesture's fingers from where they landed to
+    /// where they are (translation, scale and rotation in one).
+    public var matrix: AffineMatrix?
 
     public init() {}
 }

@@ -176,3 +176,49 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
         return .failed
     }
 }
+
+/// A swipe direction.
+public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
+    case right, left, up, down
+}
+
+/// A swipe's parameters in force; `directions` is the `direction` key.
+public struct SwipeParameters: Hashable, Sendable {
+    public var directions: [SwipeDirection]
+    public var touches: Int
+    public var minimumDistance: Double
+    public var minimumVelocity: Double
+    public var maxDuration: Double
+}
+
+extension RecognizerKind {
+    /// `swipe`: ``SwipeRecognizer``.
+    public static let swipe = RecognizerKind(SwipeRecognizer.self)
+}
+
+extension SwipeRecognizer: RecognizerKindMachine {
+    static var name: String { "swipe" }
+    static var quotedName: StaticString { #""swipe""# }
+    static var isDiscrete: Bool { true }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("direction", .words(SwipeDirection.allCases.map(\.rawValue), noun: "a swipe direction")),
+         .init("touches", .count(LayoutLimits.touches, noun: "touches")), .init("minimumDistance", .points),
+         .init("minimumVelocity", .pointsPerSecond), .init("maxDuration", .seconds)]
+    }
+
+    /// UIKit does not document its swipe thresholds. 50 pt in at most 0.5 s at an average of
+    /// at least 200 pt/s matches a flick on a phone-sized panel; on large kiosk panels raise
+    /// minimumDistance in `gestures.swipe`.
+    static var defaults: RecognizerParameters {
+        ["direction": ["right"], "touches": 1, "minimumDistance": 50.0, "minimumVelocity": 200.0, "maxDuration": 0.5]
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: SwipeParameters(directions: p.words("direction", as: SwipeDirection.self),
+                                              touches: p.count("touches"), minimumDistance: p.number("minimumDistance"),
+                                              minimumVelocity: p.number("minimumVelocity"),
+                                              maxDuration: p.number("maxDuration")),
+                  context: context)
+    }
+}

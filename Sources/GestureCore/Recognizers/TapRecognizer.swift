@@ -163,3 +163,54 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
         return .failed
     }
 }
+
+/// A tap's parameters in force.
+public struct TapParameters: Hashable, Sendable {
+    public var taps: Int
+    public var touches: Int
+    public var maxMovement: Double
+    public var maxDuration: Double
+    public var maxInterval: Double
+}
+
+extension RecognizerKind {
+    /// `tap`: ``TapRecognizer``.
+    public static let tap = RecognizerKind(TapRecognizer.self)
+}
+
+extension TapRecognizer: RecognizerKindMachine {
+    static var name: String { "tap" }
+    static var quotedName: StaticString { #""tap""# }
+    static var isDiscrete: Bool { true }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("taps", .count(LayoutLimits.taps, noun: "taps")), .init("touches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("maxMovement", .points), .init("maxDuration", .seconds), .init("maxInterval", .seconds)]
+    }
+
+    /// maxMovement 45 pt and maxInterval 0.35 s are UIKit's observed tap limits; a tap of
+    /// 0.75 s is still a tap and not yet a press.
+    static var defaults: RecognizerParameters {
+        ["taps": 1, "touches": 1, "maxMovement": 45.0, "maxDuration": 0.75, "maxInterval": 0.35]
+    }
+
+    /// The parameters in force for taps: also what a long press's taps follow.
+    static func parameters(_ p: ResolvedParameters) -> TapParameters {
+        TapParameters(taps: p.count("taps"), touches: p.count("touches"), maxMovement: p.number("maxMovement"),
+                      maxDuration: p.number("maxDuration"), maxInterval: p.number("maxInterval"))
+    }
+
+    init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: Self.parameters(parameters), context: context)
+    }
+
+    /// A single one-finger tap gives way to a control under its finger (UIKit).
+    static func yieldsToControls(_ p: ResolvedParameters) -> Bool {
+        p.count("taps") == 1 && p.count("touches") == 1
+    }
+
+    /// Every finger of every tap stays in the sequence until it decides.
+    static func liftedTouchLimit(_ p: ResolvedParameters) -> Int {
+        max(1, p.count("taps") * p.count("touches"))
+    }
+}

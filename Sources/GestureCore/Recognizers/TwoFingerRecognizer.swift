@@ -17,6 +17,14 @@ protocol PairMeasure: Sendable {
     static func store(_ value: Double, velocity: Double, in values: inout GestureValues)
     /// The value last stored in `values`.
     static func stored(in values: GestureValues) -> Double?
+
+    /// The kind's name, quoted name, parameters and defaults (``RecognizerKindMachine``).
+    static var name: String { get }
+    static var quotedName: StaticString { get }
+    static var parameterKeys: [ParameterKey] { get }
+    static var defaults: RecognizerParameters { get }
+    /// The measure's parameters from the recognizer's parameters in force.
+    static func parameters(_ resolved: ResolvedParameters) -> Parameters
 }
 
 /// Recognizes two fingers whose line changes — in length for a pinch
@@ -194,3 +202,15 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
 typealias PinchRecognizer = TwoFingerRecognizer<PinchMeasure>
 /// The rotation: two fingers turning around each other.
 typealias RotationRecognizer = TwoFingerRecognizer<RotationMeasure>
+
+extension TwoFingerRecognizer: RecognizerKindMachine {
+    static var name: String { Measure.name }
+    static var quotedName: StaticString { Measure.quotedName }
+    static var isDiscrete: Bool { false }
+    static var parameterKeys: [ParameterKey] { Measure.parameterKeys }
+    static var defaults: RecognizerParameters { Measure.defaults }
+
+    init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: Measure.parameters(parameters), context: context)
+    }
+}

@@ -1,0 +1,137 @@
+/// A built-in recognizer kind (docs/recognizers.md): its name in configuration files and
+/// gesture events, and the machine that implements it. Everything about one kind (its
+/// parameters and defaults, their ranges, its state machine and the values it reports) lives
+/// in the kind's own file, as a ``RecognizerKindMachine``; ``allCases`` is the one table that
+/// registers it.
+public struct RecognizerKind: Hashable, Sendable, RawRepresentable, CaseIterable, CustomStringConvertible {
+    /// The kind's machine type, which also answers every question about the kind.
+    let machine: any RecognizerKindMachine.Type
+
+    init(_ machine: any RecognizerKindMachine.Type) {
+        self.machine = machine
+    }
+
+    /// Every built-in kind, in the order configuration errors list them: the registration
+    /// table. A new kind is one file and one entry here.
+    public static let allCases: [RecognizerKind] = [.tap, .longPress, .pan, .swipe, .pinch, .rotation, .edgePan, .transform]
+
+    /// The kind named `rawValue` in configuration files, or nil.
+    public init?(rawValue: String) {
+        guard let kind = Self.allCases.first(where: { $0.rawValue == rawValue }) else { return nil }
+        self = kind
+    }
+
+    /// The kind's name in configuration files and gesture events (`"longPress"`).
+    public var rawValue: String { machine.name }
+
+    public var description: String { rawValue }
+
+    /// Discrete recognizers go `possible → recognized | failed`; the others are continuous.
+    public var isDiscrete: Bool { machine.isDiscrete }
+
+    /// The parameters the kind accepts, as spelled in configuration files, with their units
+    /// and ranges. Configuration reading and validation are driven by this table.
+    public var parameterKeys: [ParameterKey] { machine.parameterKeys }
+
+    public static func == (lhs: RecognizerKind, rhs: RecognizerKind) -> Bool {
+        ObjectIdentifier(lhs.machine) == ObjectIdentifier(rhs.machine)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(ObjectIdentifier(machine))
+    }
+}
+
+/// One recognizer kind as the engine knows it, conformed to by the kind's machine in the
+/// kind's own file: what the kind is (its name, parameters, defaults and the arena's facts
+/// about it) and how the arena drives it (docs/recognizers.md § Driving a machine).
+///
+/// ``AnyRecognizer`` holds a machine in a ``MachineStorage`` of its kind: every input reaches
+/// the machine in place through one class method, where an enum of machines moved the
+/// 200–300-byte machine out and back on every input (docs/performance.md § One file per
+/// recognizer kind).
+protocol RecognizerKindMachine: Sendable {
+    /// The name in configuration files and gesture events.
+    static var name: String { get }
+    /// ``name`` as a quoted JSON string, written into every gesture event as constant text.
+    static var quotedName: StaticString { get }
+    /// Discrete (`possible → recognized | failed`) or continuous.
+    static var isDiscrete: Bool { get }
+    /// The parameters the kind accepts (configuration keys, units, ranges).
+    static var parameterKeys: [ParameterKey] { get }
+    /// Every parameter of ``parameterKeys`` at its built-in value, with the unit and where
+    /// the number came from beside it: the one place a kind's defaults are written.
+    static var defaults: RecognizerParameters { get }
+    /// `parameters` (defaults, then the `gestures` overrides, then the recognizer's own
+    /// values) completed with values the kind takes from other settings (a long press's taps
+    /// follow the tap rules). The default returns them unchanged.
+    static func completing(_ parameters: RecognizerParameters, settings: GestureSettings) -> RecognizerParameters
+    /// Whether the recognizer gives way to a control under its touch (a single tap does).
+    /// False by default.
+    static func yieldsToControls(_ parameters: ResolvedParameters) -> Bool
+    /// How many lifted touches its sequence keeps (``RecognizerSlot``); by default as many as
+    /// fingers can be down.
+    static func liftedTouchLimit(_ parameters: ResolvedParameters) -> Int
+
+    /// A machine with `parameters` in force, every key of ``parameterKeys`` set.
+    init(resolved parameters: ResolvedParameters, context: RecognizerContext)
+
+    /// Feeds one input; returns what the machine wants.
+    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict
+    /// Back to `possible`, forgetting every touch.
+    mutating func reset()
+    /// The next time the machine needs a `.deadline` input, or nil.
+    var deadline: Timestamp? { get }
+    /// Impossible inputs ignored so far; kept across `reset()`.
+    var anomalies: Int { get }
+    /// The current values (valid after began/changed/ended/recognized).
+    var values: GestureValues { get }
+    /// The touches it holds, in the order they began, and which it holds aside.
+    var touches: RecognizerTouches { get }
+    /// After a terminal verdict, until `reset()`.
+    var isFinished: Bool { get }
+
+    /// ``handle(_:)``, then the machine's deadline and anomaly count handed out within the
+    /// same access (one call through the kind's witness instead of three).
+    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict
+    /// A move of `sample`'s touch answered without ``handle(_:)`` when the machine does not
+    /// judge moves (its touch table updated, as `handle` would): true. False, having done
+    /// nothing, for a machine that judges moves. The caller has checked the deadline.
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool
+    /// Whether it holds `touch`, and holds it aside, in one search of its touch table.
+    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool)
+}
+
+extension RecognizerKindMachine {
+    static func completing(_ parameters: RecognizerParameters, settings: GestureSettings) -> RecognizerParameters {
+        parameters
+    }
+
+    static func yieldsToControls(_ parameters: ResolvedParameters) -> Bool { false }
+
+    static func liftedTouchLimit(_ parameters: ResolvedParameters) -> Int { LayoutLimits.touches.upperBound }
+
+    @inline(__always)
+    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
+        let verdict = handle(input)
+        deadline = self.deadline
+        anomalies = self.anomalies
+        return verdict
+    }
+
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool { false }
+
+    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
+        guard let index = touches.index(of: touch) else { return (false, false) }
+        return (true, touches.entries[index].ignored)
+    }
+}
+
+extension RecognizerKindMachine where Self: RecognizerStateMachine {
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        guard !Self.judgesMoves else { return false }
+        moveQuietly(sample, anomalies: &anomalies)
+        return true
+    }
+}
