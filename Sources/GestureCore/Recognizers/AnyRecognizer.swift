@@ -73,7 +73,7 @@ public struct AnyRecognizer: Sendable {
 
     /// Whether it holds `touch`, and holds it aside: ``isTracking(_:)`` and
     /// ``isIgnoring(_:)`` in one search.
-    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) { storage.touchStatus(touch) }
+    func touchStatus(_ touch: TouchID) -> TouchStatus { storage.touchStatus(touch) }
 
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool { storage.isFinished }
@@ -95,7 +95,7 @@ class RecognizerStorage: @unchecked Sendable {
     func reset() -> Timestamp? { Self.abstract() }
     var values: GestureValues { Self.abstract() }
     var touches: RecognizerTouches { Self.abstract() }
-    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) { Self.abstract() }
+    func touchStatus(_ touch: TouchID) -> TouchStatus { Self.abstract() }
     var isFinished: Bool { Self.abstract() }
     /// A new storage holding a copy of the machine.
     func copy() -> RecognizerStorage { Self.abstract() }
@@ -136,7 +136,7 @@ final class MachineStorage<Machine: RecognizerKindMachine>: RecognizerStorage, @
     override var values: GestureValues { machine.pointee.values }
     override var touches: RecognizerTouches { machine.pointee.touches }
 
-    override func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
+    override func touchStatus(_ touch: TouchID) -> TouchStatus {
         machine.pointee.touchStatus(touch)
     }
 

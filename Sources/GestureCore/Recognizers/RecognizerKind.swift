@@ -99,7 +99,7 @@ protocol RecognizerKindMachine: Sendable {
     /// nothing, for a machine that judges moves. The caller has checked the deadline.
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool
     /// Whether it holds `touch`, and holds it aside, in one search of its touch table.
-    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool)
+    func touchStatus(_ touch: TouchID) -> TouchStatus
 }
 
 extension RecognizerKindMachine {
@@ -121,9 +121,9 @@ extension RecognizerKindMachine {
 
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool { false }
 
-    func touchStatus(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
-        guard let index = touches.index(of: touch) else { return (false, false) }
-        return (true, touches.entries[index].ignored)
+    func touchStatus(_ touch: TouchID) -> TouchStatus {
+        guard let index = touches.index(of: touch) else { return TouchStatus(tracking: false, ignoring: false) }
+        return TouchStatus(tracking: true, ignoring: touches.entries[index].ignored)
     }
 }
 
@@ -134,4 +134,12 @@ extension RecognizerKindMachine where Self: RecognizerStateMachine {
         moveQuietly(sample, anomalies: &anomalies)
         return true
     }
+}
+
+/// Whether a recognizer holds a touch, and holds it aside. A struct, not a tuple: a tuple
+/// returned through the storage's class methods was looked up in the runtime's tuple
+/// metadata cache on every call.
+struct TouchStatus: Sendable {
+    var tracking: Bool
+    var ignoring: Bool
 }
