@@ -39,6 +39,12 @@ let package = Package(
             pkgConfig: "mtdev",
             providers: [.apt(["libmtdev-dev"])]
         ),
+        // zlib, for the web bridge's gzipped client module.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
 
         // Linux headers the Glibc module leaves out (epoll, timerfd, signalfd, inotify).
         .systemLibrary(name: "CLinux"),
@@ -87,14 +93,16 @@ let package = Package(
             name: "gestured",
             dependencies: [
                 "GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureRuntime", "GestureSystem",
-                "GestureServer", "CommandLineParsing", .product(name: "Logging", package: "swift-log"), systemPackage,
+                "GestureServer", "CommandLineParsing", "TouchSynthesis", .product(name: "Logging", package: "swift-log"),
+                systemPackage,
             ]
         ),
 
-        // A developer tool, not shipped with the daemon: renders gesture scripts into evemu
-        // recordings of a virtual panel, the project's own demo and test recordings
-        // (tools/synth/README.md; scripts/recordings.sh regenerates them).
-        .target(name: "TouchSynthesis", dependencies: ["GestureCore", "Recordings"], path: "tools/synth/TouchSynthesis"),
+        // Renders gesture scripts into evemu recordings of a virtual panel: the project's own demo
+        // and test recordings (tools/synth/README.md; scripts/recordings.sh regenerates them) with
+        // the developer tool gestured-synth, and a web page's tests with `gestured synth`.
+        .target(name: "TouchSynthesis", dependencies: ["GestureCore", "Recordings", "GestureSystem", systemPackage],
+                path: "tools/synth/TouchSynthesis"),
         .executableTarget(
             name: "gestured-synth",
             dependencies: ["TouchSynthesis", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -105,9 +113,10 @@ let package = Package(
         // ($GESTURED_RECORDINGS; its suites are skipped without it, and fail under CI=true).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // The web bridge (SPEC 13): one daemon session per WebSocket, origins, token, limits.
-        // The client module web/gestured.js is embedded at build time by EmbedClientModule.
+        // The client module web/dist/gestured.min.js and its source map are embedded at build time
+        // by EmbedClientModule.
         .target(name: "WebBridge",
-                dependencies: ["GestureConfig", "GestureServer",
+                dependencies: ["GestureCore", "GestureConfig", "GestureServer", "CZlib",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
@@ -120,7 +129,7 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
-        // Build-time tool and plugin that turn web/gestured.js into a Swift string literal.
+        // Build-time tool and plugin that turn web/dist/gestured.min.js and its map into Swift string literals.
         .executableTarget(name: "embed-text", path: "Plugins/embed-text"),
         .plugin(name: "EmbedClientModule", capability: .buildTool(), dependencies: ["embed-text"]),
 
@@ -141,7 +150,8 @@ let package = Package(
                     dependencies: ["TouchSynthesis", "Recordings", "GestureCore", "TestSupport"]),
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
         .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig", "TestSupport"]),
-        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig", "GestureServer"],
+        .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig", "GestureServer",
+                                                           "CZlib", .product(name: "Logging", package: "swift-log")],
                     exclude: ["web"]),
     ],
     swiftLanguageModes: [.v6]

@@ -47,8 +47,9 @@ cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/
     tools/boottest/boot_websocket.py tools/boottest/devtools.py tools/boottest/browser-check.py \
     tools/boottest/browser-page.html tools/boottest/browser-session.evemu \
     tools/boottest/gestured-boot-test.service "$job/"
-# What GET /gestured.js must serve: the module the bridge embeds at build time.
-cp web/gestured.js "$job/"
+# What GET /gestured.js must serve: the minified module the bridge embeds at build time, its
+# source map named as the bridge serves it (docs/protocol.md, "The bridge's HTTP side").
+sed '$ s|^//# sourceMappingURL=.*$|//# sourceMappingURL=gestured.js.map|' web/dist/gestured.min.js > "$job/gestured.js"
 
 # The recording: the panel's description and the events played into it. By default the
 # test's own, on the 10-slot 1920 × 1080 panel of tools/vmtest/touchscreen.desc, made for the

@@ -47,4 +47,10 @@ while read -r source recording rest; do
         written=$((written + 1))
     done
 done < Tests/Golden/recordings.txt
+# Several screens: one recording per screen, merged by time (ScreenReplayTests).
+mkdir -p Tests/Golden/screens
+"$gestured" replay --trace --config Tests/Fixtures/screens/two-screens.json5 \
+    --screen lobby=config/recordings/lobby-session.evemu --screen gallery=config/recordings/one-finger-taps.evemu \
+    > Tests/Golden/screens/two-screens.jsonl
+written=$((written + 1))
 echo "golden: $written transcripts written, $skipped recordings absent" >&2

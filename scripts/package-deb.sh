@@ -85,10 +85,11 @@ for product in "${products[@]}"; do
     "${build[@]}" --product "$product" -Xlinker --symbol-ordering-file="$work/startup-order.txt" \
         -Xlinker --no-warn-symbol-ordering -Xlinker -s 2>&1 | grep -v "^\[" || true
     [ -x "$bin/$product" ] || { echo "package-deb: $product did not link" >&2; exit 1; }
-    # Only the C runtime and the two input libraries: a Swift runtime, ICU or libcurl here
-    # would need a toolchain (or more packages) on the kiosk, and libstdc++ is linked in.
+    # Only the C runtime, the two input libraries and zlib (gestured-web gzips the page module;
+    # zlib1g is essential on Debian): a Swift runtime, ICU or libcurl here would need a
+    # toolchain (or more packages) on the kiosk, and libstdc++ is linked in.
     unexpected=$(ldd "$bin/$product" | awk '$1 ~ /\.so/ { sub(/\.so.*/, "", $1); print $1 }' \
-        | grep -vxE 'linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libevdev|libmtdev' || true)
+        | grep -vxE 'linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libevdev|libmtdev|libz' || true)
     [ -z "$unexpected" ] || { echo "package-deb: $product needs unexpected libraries: $unexpected" >&2; exit 1; }
     echo "package-deb: $product $(stat -c %s "$bin/$product") bytes; needs $(ldd "$bin/$product" | awk '$1 ~ /\.so/ { print $1 }' | tr '\n' ' ')"
 done

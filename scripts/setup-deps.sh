@@ -5,8 +5,11 @@ set -euo pipefail
 # systemd: systemd-analyze and systemd-socket-activate for the service tests; python3 (Debian's,
 # runnable by other users) for the Python client example and the permission tests; the web
 # bridge's browser test drives Debian's headless Chromium through python3-selenium (Debian's
-# python3 imports it), with a font so the page and its screenshot have readable text.
-packages=(libevdev-dev libmtdev-dev pkg-config systemd python3 chromium chromium-driver python3-selenium fonts-dejavu-core)
+# python3 imports it), with a font so the page and its screenshot have readable text; zlib1g-dev:
+# the bridge gzips the client module it serves; esbuild and node-typescript: scripts/build-web.sh
+# minifies the page library and type-checks its sample page (the tests check the committed build).
+packages=(libevdev-dev libmtdev-dev zlib1g-dev pkg-config systemd python3 chromium chromium-driver python3-selenium fonts-dejavu-core
+          esbuild node-typescript)
 missing=()
 for package in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -9,6 +9,9 @@ public final class EvdevDeviceFinder: InputSourceProvider {
     public let grab: Bool
     public let directory: String
     private let watcher: HotplugWatcher
+    /// The nodes other screens read now (several screens, docs/configuration.md "Screens"):
+    /// never opened for this one.
+    public var takenPaths: () -> Set<String> = { [] }
     /// What the last ``open()`` passed over (see ``InputSourceProvider/passedOver``).
     public private(set) var passedOver: [String] = []
 
@@ -62,8 +65,13 @@ public final class EvdevDeviceFinder: InputSourceProvider {
             if device.phys?.hasPrefix(PanelCopy.physPrefix) == true || device.udevProperties?[PanelCopyProperties.marker] == "1" {
                 throw .noMatchingDevice(selector: path, detail: DeviceSelector.panelCopyReason)
             }
-        case .auto, .name:
-            let entries = DeviceDirectory.entries(in: directory)
+        case .auto, .name, .identity:
+            // Devices another screen reads are not there for this one.
+            let taken = takenPaths()
+            let entries = DeviceDirectory.entries(in: directory).filter { !taken.contains($0.path) }
+            if let ambiguity = match.ambiguity(in: entries) {
+                throw .noMatchingDevice(selector: match.description, detail: ambiguity)
+            }
             let verdicts = match.verdicts(for: entries)
             passedOver = match == .auto
                 ? verdicts.filter { DeviceSelector.overrideHint($0.entry) != nil }

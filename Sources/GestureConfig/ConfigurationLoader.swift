@@ -79,17 +79,16 @@ public enum ConfigurationLoader {
 
     /// The layout rooted at `value` with its key-path problems: type problems first, then the
     /// validator's, except those about values that were already reported and replaced.
-    static func readLayout(_ value: JSONValue) -> (ViewSpec, [LayoutProblem]) {
+    static func readLayout(_ value: JSONValue, at path: String = "layout") -> (ViewSpec, [LayoutProblem]) {
         var reader = SchemaReader()
-        let layout = reader.view(value, at: "layout")
-        let semantic = LayoutValidator.problems(in: layout, path: "layout").filter { !reader.isReplaced($0.path) }
+        let layout = reader.view(value, at: path)
+        let semantic = LayoutValidator.problems(in: layout, path: path).filter { !reader.isReplaced($0.path) }
         return (layout, reader.problems + semantic)
     }
 
     static func readConfiguration(_ members: [String: JSONValue], document: JSONParser.Document,
                                   file: String) throws(ConfigurationError) -> Configuration {
         var reader = SchemaReader()
-        let (device, deviceOverrides) = reader.device(members["device"], at: "device") ?? (.auto, .none)
         let routing = reader.routing(members["routing"], at: "routing")
         var grab = reader.bool(members["grab"], at: "grab") ?? false
         if members["routing"] != nil {
@@ -109,40 +108,22 @@ public enum ConfigurationLoader {
                 + "device's path or name beside it (or neither, for auto); x and y are written as before, { min, max, "
                 + "resolution }, or name the axis that carries the coordinate, such as \"ABS_Z\"")
         }
-        let screen = reader.screen(members["screen"], at: "screen")
         let socket = reader.socket(members["socket"], at: "socket") ?? SocketConfig()
         let settings = reader.gestures(members["gestures"], at: "gestures") ?? GestureSettings()
         let web = reader.web(members["web"], at: "web")
 
-        var layout = ViewSpec(id: "layout", frame: Rect(x: 0, y: 0, width: 0, height: 0))
-        var layoutSource = LayoutSource.inline(file: file)
         var layoutFileProblems: [ConfigurationProblem] = []
-        switch members["layout"] {
-        case nil:
-            reader.missing("layout", "add layout: \"layouts/….json5\" (a path relative to this file) or the root view inline")
-        case .string(let path) where path.isEmpty:
-            reader.report("layout", "the path is empty; name the layout file, relative to this file")
-        case .string(let path):
-            let resolved = resolve(path, relativeTo: file)
-            layoutSource = .file(path: resolved)
-            switch ConfigurationFile.readText(resolved) {
-            case .failure(let reason):
-                reader.report("layout", "cannot read \"\(resolved)\" (\(reason.cause)); \(reason.advice)"
-                    + (path.hasPrefix("/") ? "" : ", remembering that it is relative to the directory of this file"))
-            case .success(let text):
-                do throws(ConfigurationError) {
-                    layout = try parseLayout(text: text, file: resolved)
-                } catch {
-                    layoutFileProblems = error.problems
-                }
+        var screens: [ScreenConfiguration] = []
+        if let screensValue = members["screens"] {
+            // Several screens: what belongs to one screen is only inside it.
+            for key in ["device", "screen", "layout"] where members[key] != nil {
+                reader.report(key, "with screens, \(key) belongs to a screen: move it into screens: [ { id: \"…\", "
+                    + "\(key): … }, … ] (each screen has its own device, screen and layout)")
             }
-        case .object?:
-            let (inline, problems) = readLayout(members["layout"]!)
-            layout = inline
-            reader.append(problems)
-        case let other?:
-            reader.mismatch("layout", expected: "a path to a layout file (a string) or the root view { id, frame, … }",
-                            found: other)
+            screens = readScreens(screensValue, reader: &reader, file: file, layoutFileProblems: &layoutFileProblems)
+        } else {
+            screens = [readScreen(members, at: "", id: ScreenConfiguration.mainID, reader: &reader, file: file,
+                                  layoutFileProblems: &layoutFileProblems)]
         }
 
         let viewKeys = SchemaReader.viewKeys
@@ -154,10 +135,128 @@ public enum ConfigurationLoader {
 
         let problems = locate(reader.problems, in: document, root: "", file: file) + layoutFileProblems
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
-        return Configuration(file: file, device: device, deviceOverrides: deviceOverrides, grab: grab,
-                             screen: screen ?? ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
-                             socket: socket, settings: settings, layout: layout, layoutSource: layoutSource, web: web,
-                             routing: routing)
+        if members["screens"] != nil {
+            return Configuration(file: file, screens: screens, grab: grab, socket: socket, settings: settings, web: web,
+                                 routing: routing)
+        }
+        let main = screens[0]
+        return Configuration(file: file, device: main.device, deviceOverrides: main.deviceOverrides, grab: grab,
+                             screen: main.screen, socket: socket, settings: settings, layout: main.layout,
+                             layoutSource: main.layoutSource, web: web, routing: routing)
+    }
+
+    /// The `screens` array: 1…8 screens with unique ids and panels that auto cannot confuse.
+    static func readScreens(_ value: JSONValue, reader: inout SchemaReader, file: String,
+                            layoutFileProblems: inout [ConfigurationProblem]) -> [ScreenConfiguration] {
+        let limit = ConfigurationLimits.screens
+        guard case .array(let elements) = value else {
+            reader.mismatch("screens", expected: "an array of screens [ { id, device, screen, layout }, … ]", found: value)
+            return []
+        }
+        if !limit.contains(elements.count) {
+            reader.report("screens", "\(elements.count) screens; give \(limit.lowerBound) to \(limit.upperBound) (one per "
+                + "touch panel of the kiosk)")
+            if elements.count > limit.upperBound { return [] }
+        }
+        var screens: [ScreenConfiguration] = []
+        var seen: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            let path = SchemaReader.path("screens", index)
+            guard let members = reader.object(element, at: path, expected: "a screen { id, device, screen, layout, output }")
+            else { continue }
+            var id = "screen\(index)"
+            if let value = members["id"] {
+                if let text = reader.string(value, at: SchemaReader.path(path, "id"), expected: "a string (the screen's id)") {
+                    if let problem = ConfigurationLimits.screenIDProblem(text) {
+                        reader.report(SchemaReader.path(path, "id"), problem)
+                    } else if let earlier = seen[text] {
+                        reader.report(SchemaReader.path(path, "id"), "\"\(text)\" is the id of screens[\(earlier)] too; give "
+                            + "each screen its own id")
+                    } else {
+                        seen[text] = index
+                        id = text
+                    }
+                }
+            } else {
+                reader.missing(SchemaReader.path(path, "id"), "add id: \"…\" (A–Z a–z 0–9 - _, such as \"customer\"): "
+                    + "events, requests and `gestured replay --screen` name the screen by it")
+            }
+            if members["device"] == nil {
+                reader.missing(SchemaReader.path(path, "device"), "add device: { idPath: \"…\" } (or serial, vendor and "
+                    + "product, phys; `gestured devices` lists them, `gestured map` writes them)")
+            }
+            var screen = readScreen(members, at: path, id: id, reader: &reader, file: file,
+                                    layoutFileProblems: &layoutFileProblems)
+            if let output = members["output"] {
+                let key = SchemaReader.path(path, "output")
+                if let text = reader.string(output, at: key, expected: "a string (the display output, such as \"HDMI-A-1\")") {
+                    if text.isEmpty || text.utf8.count > ConfigurationLimits.identityLength {
+                        reader.report(key, "the output name has \(text.utf8.count) bytes; give 1 to "
+                            + "\(ConfigurationLimits.identityLength), as the desktop names it (such as \"HDMI-A-1\")")
+                    } else {
+                        screen.output = text
+                    }
+                }
+            }
+            reader.reportUnknownKeys(in: members, at: path, known: ["id", "device", "screen", "layout", "output"],
+                                     what: "a screen")
+            screens.append(screen)
+        }
+        if screens.count > 1 {
+            for (index, screen) in screens.enumerated() {
+                let key = SchemaReader.path(SchemaReader.path("screens", index), "device")
+                if screen.device == .auto {
+                    reader.report(key, "auto picks the first touchscreen, which is only right with one screen; name this "
+                        + "screen's panel: { idPath: \"…\" } (or serial, vendor and product, phys), as `gestured devices` "
+                        + "lists them")
+                } else if let earlier = screens[..<index].firstIndex(where: { $0.device == screen.device }) {
+                    reader.report(key, "screens[\(earlier)] selects the same device; each screen needs its own panel")
+                }
+            }
+        }
+        return screens
+    }
+
+    /// One screen's device, geometry and layout from `members` (the file's top level without
+    /// `screens`, else one element of it, at `path`).
+    static func readScreen(_ members: [String: JSONValue], at path: String, id: String, reader: inout SchemaReader,
+                           file: String, layoutFileProblems: inout [ConfigurationProblem]) -> ScreenConfiguration {
+        let key = { (name: String) in SchemaReader.path(path, name) }
+        let (device, deviceOverrides) = reader.device(members["device"], at: key("device")) ?? (.auto, .none)
+        let screen = reader.screen(members["screen"], at: key("screen"))
+        var layout = ViewSpec(id: "layout", frame: Rect(x: 0, y: 0, width: 0, height: 0))
+        var layoutSource = LayoutSource.inline(file: file)
+        switch members["layout"] {
+        case nil:
+            reader.missing(key("layout"), "add layout: \"layouts/….json5\" (a path relative to this file) or the root view inline")
+        case .string(let layoutPath) where layoutPath.isEmpty:
+            reader.report(key("layout"), "the path is empty; name the layout file, relative to this file")
+        case .string(let layoutPath):
+            let resolved = resolve(layoutPath, relativeTo: file)
+            layoutSource = .file(path: resolved)
+            switch ConfigurationFile.readText(resolved) {
+            case .failure(let reason):
+                reader.report(key("layout"), "cannot read \"\(resolved)\" (\(reason.cause)); \(reason.advice)"
+                    + (layoutPath.hasPrefix("/") ? "" : ", remembering that it is relative to the directory of this file"))
+            case .success(let text):
+                do throws(ConfigurationError) {
+                    layout = try parseLayout(text: text, file: resolved)
+                } catch {
+                    layoutFileProblems += error.problems
+                }
+            }
+        case .object?:
+            let (inline, problems) = readLayout(members["layout"]!, at: key("layout"))
+            layout = inline
+            reader.append(problems)
+        case let other?:
+            reader.mismatch(key("layout"), expected: "a path to a layout file (a string) or the root view { id, frame, … }",
+                            found: other)
+        }
+        return ScreenConfiguration(id: id, device: device, deviceOverrides: deviceOverrides,
+                                   screen: screen ?? ScreenGeometry(width: layout.frame.size.width,
+                                                                    height: layout.frame.size.height),
+                                   layout: layout, layoutSource: layoutSource)
     }
 
     /// The value of JSON5 `text` with the position of every key, or the position of its first

@@ -4,7 +4,8 @@ import GestureCore
 /// section is the loader's, since it may name another file.
 extension SchemaReader {
     /// The configuration's top-level keys in the order problems are reported.
-    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout", "web", "routing"]
+    static let configurationKeys = ["device", "grab", "axes", "screen", "socket", "gestures", "layout", "web", "routing",
+                                     "screens"]
 
     // MARK: device
 
@@ -54,6 +55,17 @@ extension SchemaReader {
                     selectorIsValid = false
                 }
             }
+            if let identity = deviceIdentity(members, at: path), selectorIsValid {
+                if members["path"] != nil {
+                    report(key("path"), "give path or the identity keys (idPath, serial, vendor, product, phys), not both: "
+                        + "path names one node; the identity keys find the panel wherever it is plugged in")
+                    selectorIsValid = false
+                } else {
+                    var identity = identity
+                    if case .name(let pattern) = selector { identity.name = pattern }
+                    selector = .identity(identity)
+                }
+            }
             var overrides = DeviceOverrides()
             if let value = members["type"] {
                 if case .string("touchscreen") = value {
@@ -70,12 +82,54 @@ extension SchemaReader {
                 }
             }
             overrides.axes = deviceAxes(members["axes"], at: key("axes")) ?? .none
-            reportUnknownKeys(in: members, at: path, known: ["path", "name", "type", "axes"], what: "a device")
+            reportUnknownKeys(in: members, at: path, known: ["path", "name", "type", "axes"] + Self.identityKeys, what: "a device")
             return selectorIsValid ? (selector, overrides) : nil
         case let other?:
             mismatch(path, expected: "\"auto\", a device path or { path | name, type, axes }", found: other)
             return nil
         }
+    }
+
+    /// The device's stable identity keys (docs/configuration.md, "Screens").
+    static let identityKeys = ["idPath", "serial", "vendor", "product", "phys"]
+
+    /// The identity keys of a device object; nil when it has none (or only invalid ones, which
+    /// are reported).
+    mutating func deviceIdentity(_ members: [String: JSONValue], at path: String) -> DeviceIdentity? {
+        guard Self.identityKeys.contains(where: { members[$0] != nil }) else { return nil }
+        let key = { (name: String) in Self.path(path, name) }
+        var identity = DeviceIdentity()
+        var valid = true
+        func text(_ name: String, _ what: String) -> String? {
+            guard let value = members[name] else { return nil }
+            guard let text = string(value, at: key(name), expected: "a string (\(what))") else {
+                valid = false
+                return nil
+            }
+            if text.isEmpty || text.utf8.count > ConfigurationLimits.identityLength {
+                report(key(name), "the value has \(text.utf8.count) bytes; give 1 to \(ConfigurationLimits.identityLength) "
+                    + "(\(what), as `gestured devices` shows it)")
+                valid = false
+                return nil
+            }
+            return text
+        }
+        func hexID(_ name: String, _ what: String) -> UInt16? {
+            guard let text = text(name, what) else { return nil }
+            guard text.utf8.count == 4, let id = UInt16(text, radix: 16) else {
+                report(key(name), "\"\(text)\" is not 4 hex digits; write the \(what) as lsusb and `gestured devices` "
+                    + "show it, such as \"0eef\"")
+                valid = false
+                return nil
+            }
+            return id
+        }
+        identity.idPath = text("idPath", "udev's ID_PATH")
+        identity.serial = text("serial", "udev's ID_SERIAL_SHORT")
+        identity.vendor = hexID("vendor", "vendor id")
+        identity.product = hexID("product", "product id")
+        identity.phys = text("phys", "the kernel's phys string")
+        return valid ? identity : nil
     }
 
     // MARK: axes

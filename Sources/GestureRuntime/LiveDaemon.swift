@@ -30,15 +30,32 @@ public final class LiveDaemon: EventServerOwner {
         }
     }
 
+    /// One screen's input: its id and what finds its panel.
+    public struct ScreenInput {
+        public var id: String
+        public var provider: any InputSourceProvider
+
+        public init(id: String, provider: any InputSourceProvider) {
+            self.id = id
+            self.provider = provider
+        }
+    }
+
     private let loop: EventLoop
-    private let provider: any InputSourceProvider
+    private let providers: [any InputSourceProvider]
+    /// The screens' ids, in the configuration's order.
+    public let screenIDs: [String]
     private let options: Options
     private let logger: Logger
     private let notifier: ServiceNotifier
     private let server: EventServer
     private let running: RunningLayout
     private let sink: ServerSink
-    private let runner: LiveRunner
+    /// One runner (a pipeline, its device, its deadlines) per screen, in the configuration's
+    /// order, all on `loop` and all writing the one stream.
+    private let runners: [LiveRunner]
+    /// The first screen's runner: the one the server's requests reach until they name a screen.
+    private var runner: LiveRunner { runners[0] }
     private var watchdog: DeadlineTimer?
     /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
     private var ready = false
@@ -56,14 +73,30 @@ public final class LiveDaemon: EventServerOwner {
     ///   - makePanelCopy: makes the virtual panel when a grabbed panel opens (routing,
     ///     ``LiveRunner/virtualPanel(propertiesFile:logger:)``); nil, the default: no copy.
     ///   - panelCopyMode: what goes to the copy (``PanelCopyMode``).
-    public init(loop: EventLoop, provider: any InputSourceProvider, configuration: Configuration,
+    public convenience init(loop: EventLoop, provider: any InputSourceProvider, configuration: Configuration,
+                            listener: ListeningSocket, options: Options, logger: Logger,
+                            notifier: ServiceNotifier = ServiceNotifier(), stdout: (([UInt8]) -> Void)? = nil,
+                            clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
+                            serverClock: (any LoopClock)? = nil, makePanelCopy: PanelCopyFactory? = nil,
+                            panelCopyMode: PanelCopyMode = .routed) {
+        self.init(loop: loop, screens: [ScreenInput(id: configuration.screens[0].id, provider: provider)],
+                  configuration: configuration, listener: listener, options: options, logger: logger, notifier: notifier,
+                  stdout: stdout, clock: clock, serverClock: serverClock, makePanelCopy: makePanelCopy,
+                  panelCopyMode: panelCopyMode)
+    }
+
+    /// A daemon of one or more screens (docs/architecture.md, "The host and its pipelines"):
+    /// `screens` gives each configured screen, in the configuration's order, what finds its panel.
+    public init(loop: EventLoop, screens: [ScreenInput], configuration: Configuration,
                 listener: ListeningSocket, options: Options, logger: Logger,
                 notifier: ServiceNotifier = ServiceNotifier(), stdout: (([UInt8]) -> Void)? = nil,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
                 serverClock: (any LoopClock)? = nil, makePanelCopy: PanelCopyFactory? = nil,
                 panelCopyMode: PanelCopyMode = .routed) {
+        precondition(screens.count == configuration.screens.count, "one input per configured screen")
         self.loop = loop
-        self.provider = provider
+        providers = screens.map(\.provider)
+        screenIDs = screens.map(\.id)
         self.options = options
         self.logger = logger
         self.notifier = notifier
@@ -72,12 +105,33 @@ public final class LiveDaemon: EventServerOwner {
         serverOptions.traceAll = options.trace
         server = EventServer(loop: loop, clock: serverClock ?? SystemClock(loop: loop), listener: listener,
                              policy: ControlPolicy(socket: configuration.socket), options: serverOptions, logger: logger)
-        sink = ServerSink(server: server, stdout: stdout)
-        runner = LiveRunner(loop: loop, provider: provider, setup: configuration.pipelineSetup, tracing: options.trace,
-                            sink: sink, logger: logger, clock: clock, makePanelCopy: makePanelCopy,
-                            panelCopyMode: panelCopyMode)
+        let sink = ServerSink(server: server, stdout: stdout)
+        self.sink = sink
+        let stream = StreamLines(writesRoutes: configuration.routing != nil)
+        let named = configuration.isMultiScreen
+        runners = zip(screens, configuration.screens).map { input, screen in
+            LiveRunner(loop: loop, provider: input.provider, setup: configuration.pipelineSetup(of: screen),
+                       tracing: options.trace, sink: sink, logger: named ? logger.screen(input.id) : logger, clock: clock,
+                       makePanelCopy: makePanelCopy, panelCopyMode: panelCopyMode, stream: stream,
+                       screenID: named ? input.id : nil)
+        }
         sink.deviceChanged = { [unowned self] in self.statusChanged() }
         sink.announce = { [unowned self] notices in self.runner.encodeWarnings(notices.map(\.message)) }
+    }
+
+    /// The device nodes the screens other than `index` read now: a screen never opens another's
+    /// panel (``EvdevDeviceFinder/takenPaths``).
+    public func devicePaths(exceptScreen index: Int) -> Set<String> {
+        var paths = Set<String>()
+        for (other, runner) in runners.enumerated() where other != index {
+            if let path = runner.device?.path { paths.insert(path) }
+        }
+        return paths
+    }
+
+    /// Each screen's open device, nil while it waits for its panel (`gestured devices`, status).
+    public var screenDevices: [(id: String, device: (name: String, path: String)?)] {
+        zip(screenIDs, runners).map { ($0, $1.device) }
     }
 
     /// Serves until SIGTERM, SIGINT or SIGQUIT (``stop(reason:)``); SIGHUP reloads the
@@ -101,11 +155,12 @@ public final class LiveDaemon: EventServerOwner {
     /// drive the loop themselves call it instead.
     public func start() throws {
         server.owner = self
-        try runner.start()
+        for runner in runners { try runner.start() }
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving", metadata: [
-            "socket": "\(server.socketPath)", "device": "\(runner.device?.path ?? "none yet")",
+            "socket": "\(server.socketPath)",
+            "device": "\(runners.map { $0.device?.path ?? "none yet" }.joined(separator: ", "))",
         ])
         ready = true
         notifier.ready(status: statusLine)
@@ -124,7 +179,7 @@ public final class LiveDaemon: EventServerOwner {
         stopping = true
         logger.info("stopping", metadata: ["reason": "\(reason)"])
         notifier.stopping(status: "stopping")
-        runner.stopInput()
+        for runner in runners { runner.stopInput() }
         server.shutdown(reason: "stopping", message: "gestured is stopping")
     }
 
@@ -134,8 +189,13 @@ public final class LiveDaemon: EventServerOwner {
 
     /// The `STATUS=` line: the device (or what is awaited) and the subscribers.
     public var statusLine: String {
-        let input = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
-            ?? "waiting for the touchscreen (\(provider.selectorDescription))"
+        let named = runners.count > 1
+        let input = zip(screenIDs, zip(runners, providers)).map { id, pair in
+            let (runner, provider) = pair
+            let state = runner.device.map { "reading \($0.path) \"\($0.name)\"" }
+                ?? "waiting for the touchscreen (\(provider.selectorDescription))"
+            return named ? "\(id): \(state)" : state
+        }.joined(separator: ", ")
         return "\(input); \(subscribers) subscriber\(subscribers == 1 ? "" : "s") on \(server.socketPath)"
     }
 
@@ -182,10 +242,17 @@ public final class LiveDaemon: EventServerOwner {
 
     public func inputStatus() -> InputStatus {
         let device = runner.device
-        return InputStatus(source: "device", device: device?.name, path: device?.path,
-                           layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
-                           frames: runner.frameCount, time: runner.currentTime.microseconds,
-                           screen: runner.screen, routes: runner.routeCounts)
+        var status = InputStatus(source: "device", device: device?.name, path: device?.path,
+                                 layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
+                                 frames: runner.frameCount, time: runner.currentTime.microseconds,
+                                 screen: runner.screen, routes: runner.routeCounts)
+        if runners.count > 1 {
+            status.screens = zip(screenIDs, runners).map { id, runner in
+                ScreenStatus(id: id, device: runner.device?.name, path: runner.device?.path,
+                             activeTouches: runner.activeTouchCount, frames: runner.frameCount, screen: runner.screen)
+            }
+        }
+        return status
     }
 
     public var layoutRevision: Int { running.revision }
@@ -212,7 +279,7 @@ public final class LiveDaemon: EventServerOwner {
             subscribers = count
             statusChanged()
         case .tracingDemand(let wanted):
-            runner.tracing = options.trace || wanted
+            for runner in runners { runner.tracing = options.trace || wanted }
         case .drained:
             break
         case .closed:
@@ -225,3 +292,12 @@ public final class LiveDaemon: EventServerOwner {
 
 @available(*, unavailable, message: "a LiveDaemon lives on its event loop's thread")
 extension LiveDaemon: Sendable {}
+
+extension Logger {
+    /// This logger with every line naming the screen `id` (a daemon of several screens).
+    func screen(_ id: String) -> Logger {
+        var logger = self
+        logger[metadataKey: "screen"] = "\(id)"
+        return logger
+    }
+}

@@ -50,12 +50,13 @@ public final class LiveRunner {
     /// and the count the last warning gave.
     private var nextTimeWarning = 1
     private var warnedEventsBack = 0
-    /// The stream's JSON Lines and what the socket server needs of them.
-    @exclusivity(unchecked) private var lines: JSONLinesSink
+    /// The stream's JSON Lines and what the socket server needs of them: the daemon's one
+    /// stream, shared by every screen's runner (one `seq`).
+    private let stream: StreamLines
+    /// This runner's screen, written into its events when the daemon has several (nil: one).
+    private let screenID: String?
     /// The sinks beside the JSON Lines (the virtual panel's writer, the caller's), in order.
     @exclusivity(unchecked) private var sinks: [any RecordSink]
-    /// The other output buffer (see ``publish()``).
-    @exclusivity(unchecked) private var spare = JSONLinesBatch()
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
@@ -87,13 +88,14 @@ public final class LiveRunner {
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
                 recordSinks: [any RecordSink] = [], makePanelCopy: PanelCopyFactory? = nil,
-                panelCopyMode: PanelCopyMode = .routed) {
+                panelCopyMode: PanelCopyMode = .routed, stream: StreamLines? = nil, screenID: String? = nil) {
         self.makePanelCopy = makePanelCopy
         self.panelCopyMode = panelCopyMode
         let panelWriter = makePanelCopy.map { _ in PanelCopyWriter(mode: panelCopyMode, logger: logger) }
         self.panelWriter = panelWriter
         sinks = (panelWriter.map { [$0] } ?? []) + recordSinks
-        lines = JSONLinesSink(writesRoutes: setup.routing != nil, keepsSummaries: true, keepsLines: true)
+        self.stream = stream ?? StreamLines(writesRoutes: setup.routing != nil)
+        self.screenID = screenID
         self.loop = loop
         self.provider = provider
         self.sink = sink
@@ -348,8 +350,8 @@ public final class LiveRunner {
         // The input's batch is published at the end of this call, and no client can connect
         // before (one thread): without one there is no filter to build summaries for. Every
         // other batch (requests' replies, device changes) keeps them.
-        lines.keepsSummaries = sink.wantsSummaries
-        defer { lines.keepsSummaries = true }
+        stream.lines.keepsSummaries = sink.wantsSummaries
+        defer { stream.lines.keepsSummaries = true }
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?
@@ -435,9 +437,10 @@ public final class LiveRunner {
     /// let go of goes with the lines, for the event sink to release off the loop.
     private func drain() {
         guard !pipeline.records.isEmpty else { return }
-        lines.consume(pipeline.records)
+        stream.lines.screen = screenID
+        stream.lines.consume(pipeline.records)
         for index in sinks.indices { sinks[index].consume(pipeline.records) }
-        if !pipeline.records.released.isEmpty { lines.batch.released.add(contentsOf: pipeline.takeReleased()) }
+        if !pipeline.records.released.isEmpty { stream.lines.batch.released.add(contentsOf: pipeline.takeReleased()) }
         pipeline.removeRecords()
     }
 
@@ -445,7 +448,7 @@ public final class LiveRunner {
     private func take() -> JSONLinesBatch {
         drain()
         var taken = JSONLinesBatch()
-        swap(&taken, &lines.batch)
+        swap(&taken, &stream.lines.batch)
         return taken
     }
 
@@ -456,22 +459,41 @@ public final class LiveRunner {
             for notice in pipeline.takeNotices() { logger.warning("input device warning", metadata: ["notice": "\(notice)"]) }
         }
         drain()
-        guard !lines.batch.isEmpty else { return }
+        guard !stream.lines.batch.isEmpty else { return }
         // The batch goes out from a local: no access to a property spans the sink's call (which
         // could come back here), so `spare` needs no dynamic exclusivity check. Were it to come
         // back, the inner call would find no spare and start empty buffers: nothing lost.
         var batch = JSONLinesBatch.placeholder
-        swap(&batch, &spare)
-        swap(&batch, &lines.batch)
+        swap(&batch, &stream.spare)
+        swap(&batch, &stream.lines.batch)
         if !batch.released.isEmpty { sink.release(&batch.released) }
         sink.publish(batch)
         batch.removeAll()
-        spare = batch
+        stream.spare = batch
     }
 }
 
 @available(*, unavailable, message: "a LiveRunner lives on its event loop's thread")
 extension LiveRunner: Sendable {}
+
+/// The daemon's one JSON Lines stream (one ``JSONLinesSink``, so one `seq`), shared by the
+/// runners of all its screens on one loop; each runner sets the sink's screen before handing
+/// it its pipeline's records. A runner's cost per frame does not depend on how many others
+/// share it.
+public final class StreamLines {
+    /// Unchecked exclusivity: every runner that shares it lives on the one loop's thread and
+    /// no access spans a call that could come back (see ``LiveRunner``'s `publish()`).
+    @exclusivity(unchecked) var lines: JSONLinesSink
+    /// The other output buffer (see ``LiveRunner``'s `publish()`).
+    @exclusivity(unchecked) var spare = JSONLinesBatch()
+
+    public init(writesRoutes: Bool) {
+        lines = JSONLinesSink(writesRoutes: writesRoutes, keepsSummaries: true, keepsLines: true)
+    }
+}
+
+@available(*, unavailable, message: "a StreamLines lives on its event loop's thread")
+extension StreamLines: Sendable {}
 
 /// Makes the virtual panel of a panel just opened and grabbed (``VirtualPanel``, or a stand-in
 /// in tests).

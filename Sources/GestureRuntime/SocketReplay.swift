@@ -22,6 +22,14 @@ public final class SocketReplay: EventServerOwner {
     /// How a socket replay runs.
     public struct Options: Sendable {
         public var waitClients = 1
+        /// `--wait-layout`: also wait until a client has set a layout (`layout.set`), for at most
+        /// this many seconds (``waitLayoutSeconds``); `nil`: do not wait for one.
+        public var waitLayoutSeconds: Int?
+        /// The range of `--wait-layout-timeout` (docs/limits.md § Command line): a page in a
+        /// browser that starts with the replay sends its layout within seconds; an hour is far beyond.
+        public static let waitLayoutSeconds = 1...3600
+        /// `--wait-layout-timeout` when not given: time for a browser to start and load a page.
+        public static let defaultWaitLayoutSeconds = 30
         public var realtime = false
         /// `--trace`: every subscriber gets hit-test traces and failed transitions.
         public var trace = false
@@ -46,6 +54,12 @@ public final class SocketReplay: EventServerOwner {
     private var stepTimer: DeadlineTimer?
     private var watchdog: DeadlineTimer?
     private var started = false
+    /// A client's `layout.set` arrived (what `--wait-layout` waits for).
+    private var layoutSet = false
+    /// `--wait-layout`: the deadline by which a layout must have come.
+    private var layoutTimer: DeadlineTimer?
+    /// Set when `--wait-layout`'s time ran out: the sentence that says so (the replay never began).
+    public private(set) var waitLayoutExpired: String?
     /// Enough clients subscribed: the next turn of the step timer begins the replay.
     private var beginRequested = false
     private var subscribers = 0
@@ -86,18 +100,45 @@ public final class SocketReplay: EventServerOwner {
             "waitClients": "\(options.waitClients)",
         ])
         notifier.ready(status: statusLine)
-        if options.waitClients <= 0 { begin() }
+        if let seconds = options.waitLayoutSeconds {
+            layoutTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.layoutWaitExpired(seconds) }
+            layoutTimer?.arm(at: MonotonicClock.microseconds() + Int64(seconds) * 1_000_000)
+        }
+        if readyToBegin { begin() }
         try loop.run()
     }
 
     private var statusLine: String {
+        if !started, options.waitLayoutSeconds != nil, !layoutSet {
+            return "waiting for \(options.waitClients) subscriber(s) and a layout.set on \(server.socketPath)"
+        }
         if !started { return "waiting for \(options.waitClients) subscriber(s) on \(server.socketPath)" }
         if ended { return "replay ended; closing connections" }
         return "replaying to \(subscribers) subscriber(s) on \(server.socketPath)"
     }
 
+    /// Enough clients subscribed and, with `--wait-layout`, a layout set.
+    private var readyToBegin: Bool {
+        subscribers >= options.waitClients && (options.waitLayoutSeconds == nil || layoutSet)
+    }
+
+    /// `--wait-layout-timeout` passed with no `layout.set`: the replay does not begin; every
+    /// client is told why and the command fails with the same sentence.
+    private func layoutWaitExpired(_ seconds: Int) {
+        guard !started, !stopping, !layoutSet else { return }
+        let why = "--wait-layout: no client set a layout (layout.set) within \(seconds) s; \(subscribers) client(s) subscribed. "
+            + "Load the page that sends its layout (or raise --wait-layout-timeout), then run the replay again"
+        waitLayoutExpired = why
+        logger.error("no layout came; the replay did not begin", metadata: ["waited": "\(seconds) s"])
+        stopping = true
+        ended = true
+        notifier.stopping(status: "no layout came within \(seconds) s")
+        server.shutdown(reason: "stopping", message: why)
+    }
+
     private func begin() {
         started = true
+        layoutTimer?.arm(at: nil)
         anchor = MonotonicClock.microseconds()
         logger.info("replay started", metadata: ["subscribers": "\(subscribers)"])
         notifier.status(statusLine)
@@ -226,6 +267,14 @@ public final class SocketReplay: EventServerOwner {
     public var layoutBasis: PreparedLayout.Basis { replayer.pipeline.basis }
 
     public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
+        if !started, !layoutSet, reason.hasPrefix(EventServer.layoutSetReason) {
+            layoutSet = true
+            // Begun from the step timer, after the client had its reply.
+            if readyToBegin, !stopping {
+                beginRequested = true
+                schedule()
+            }
+        }
         publishProduced()
         var replaced = ReleasedStorage()
         let revision = running.replace(with: layout, reason: reason, released: &replaced)
@@ -297,7 +346,7 @@ public final class SocketReplay: EventServerOwner {
         case .subscribers(let count):
             subscribers = count
             // Begun from the step timer, not from inside the server's request handler.
-            if !started, !stopping, count >= options.waitClients {
+            if !started, !stopping, readyToBegin {
                 beginRequested = true
                 schedule()
             }

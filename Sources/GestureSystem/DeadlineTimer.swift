@@ -60,12 +60,9 @@ public final class DeadlineTimer: LoopTimer {
         self.loop = loop
         self.handler = handler
         timer = try TimerDescriptor()
-        do {
-            token = try loop.watch(timer.descriptor) { [unowned self] _ in self.fire() }
-        } catch {
-            timer.descriptor.closeReleasing()
-            throw error
-        }
+        // Every property is set from here: if `watch` throws, deinit runs and closes the
+        // descriptor (closing it here too would close its number twice, perhaps someone else's).
+        token = try loop.watch(timer.descriptor) { [unowned self] _ in self.fire() }
     }
 
     deinit {

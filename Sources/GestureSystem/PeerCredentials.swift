@@ -53,4 +53,15 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "pid \(pid) uid \(uid) gid \(gid)" }
+
+    /// The peer's program name as the kernel keeps it (`/proc/PID/comm`, at most 15 bytes),
+    /// `nil` when it cannot be read (the peer has exited, or `/proc` is not mounted).
+    public var programName: String? {
+        guard let file = try? FileDescriptor.open("/proc/\(pid)/comm", .readOnly) else { return nil }
+        defer { try? file.close() }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        guard let count = try? buffer.withUnsafeMutableBytes({ try file.read(into: $0) }), count > 0 else { return nil }
+        let name = buffer[..<count].prefix { $0 != 0x0A && $0 != 0 }
+        return name.isEmpty ? nil : String(decoding: name, as: UTF8.self)
+    }
 }

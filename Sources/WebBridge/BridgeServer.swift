@@ -13,8 +13,8 @@ import NIOWebSocket
 /// on the daemon's socket. One event loop thread carries every connection, browser and daemon
 /// side alike; sessions never share state, so a broken or slow browser touches only its own.
 public final class BridgeServer: Sendable {
-    /// The client module (web/gestured.js), embedded at build time.
-    public static var clientModule: String { clientModuleText.withUTF8Buffer { String(decoding: $0, as: UTF8.self) } }
+    /// The client module as `/gestured.js` serves it (``ClientModule``), embedded at build time.
+    public static var clientModule: String { ClientModule.module }
 
     private let options: BridgeOptions
     /// What a new connection gets: ``options`` with what SIGHUP re-read (``reload(web:socketPath:)``).
@@ -41,8 +41,12 @@ public final class BridgeServer: Sendable {
         let logger = self.logger
         let registry = self.registry
         let loop = registry.eventLoop
-        let module = ByteBuffer(bytes: clientModuleText.withUTF8Buffer { Array($0) })
-        let serverName = "gestured-web/\(options.version)"
+        let refusals = RefusalLog(logger: logger)
+        // Compressed once here, for every request to come.
+        let content = HTTPRequestHandler.Content(
+            module: ServedFile(text: ClientModule.module, contentType: "text/javascript; charset=utf-8"),
+            sourceMap: ServedFile(text: ClientModule.sourceMap, contentType: "application/json"),
+            serverName: "gestured-web/\(options.version)", refusals: refusals)
         let connections = NIOLockedValueBox(0)
         let serial = NIOLockedValueBox(0)
 
@@ -59,13 +63,17 @@ public final class BridgeServer: Sendable {
                 let options = current.withLockedValue { $0 }
                 let mayChange = options.web.token.map { RequestGate.tokenMatches(uri: head.uri, token: $0) } ?? true
                 let number = serial.withLockedValue { $0 += 1; return $0 }
+                let origin = head.headers.first(name: "Origin") ?? "none"
                 return channel.eventLoop.makeCompletedFuture {
                     let session = BridgeSession(serial: number, browser: channel, options: options, mayChange: mayChange,
-                                                logger: logger) { registry.remove($0) }
+                                                origin: origin, logger: logger, refusals: refusals) { registry.remove($0) }
                     registry.add(session)
                     logger.info("browser connected", metadata: [
-                        "session": "\(number)", "origin": "\(head.headers.first(name: "Origin") ?? "none")",
-                        "mayChange": "\(mayChange)"])
+                        "session": "\(number)", "origin": "\(origin)", "mayChange": "\(mayChange)"])
+                    if !mayChange, RequestGate.queryValue("token", in: head.uri) != nil {
+                        refusals.refused("a page gave a token that is not web.token: it may observe, not change the layout", [
+                            "session": "\(number)", "origin": "\(origin)", "reason": "\(BridgeCheck.tokenRefusal)"])
+                    }
                     try channel.pipeline.syncOperations.addHandlers([
                         ClientFrameRules(),
                         NIOWebSocketFrameAggregator(minNonFinalFragmentSize: 1, maxAccumulatedFrameCount: options.maxFragments,
@@ -99,12 +107,13 @@ public final class BridgeServer: Sendable {
                 let count = connections.withLockedValue { $0 += 1; return $0 }
                 channel.closeFuture.whenComplete { _ in connections.withLockedValue { $0 -= 1 } }
                 guard count <= options.maxConnections else {
-                    logger.warning("refusing a connection: too many at once", metadata: ["limit": "\(options.maxConnections)"])
+                    refusals.refused("refused a connection: too many at once", [
+                        "peer": "\(channel.remoteAddress?.description ?? "unknown")", "limit": "\(options.maxConnections)"])
                     return channel.close()
                 }
-                let web = current.withLockedValue { $0.web }
+                let (web, socketPath) = current.withLockedValue { ($0.web, $0.socketPath) }
                 return channel.eventLoop.makeCompletedFuture {
-                    let http = HTTPRequestHandler(web: web, module: module, serverName: serverName,
+                    let http = HTTPRequestHandler(web: web, socketPath: socketPath, content: content,
                                                   timeoutSeconds: options.requestTimeoutSeconds)
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(
                         withServerUpgrade: (upgraders: [upgrader], completionHandler: { context in

@@ -48,7 +48,10 @@ final class BridgeSession {
     private let browser: Channel
     private let options: BridgeOptions
     private let gate: RequestGate
+    /// The page's `Origin`, for the log.
+    private let origin: String
     private let logger: Logger
+    private let refusals: RefusalLog
     private let onEnd: (BridgeSession) -> Void
 
     private var daemon: Channel?
@@ -81,13 +84,15 @@ final class BridgeSession {
     /// The payload of the latest ping not yet answered (at most 125 bytes, RFC 6455 §5.5).
     private var pendingPong: ByteBuffer?
 
-    init(serial: Int, browser: Channel, options: BridgeOptions, mayChange: Bool, logger: Logger,
-         onEnd: @escaping (BridgeSession) -> Void) {
+    init(serial: Int, browser: Channel, options: BridgeOptions, mayChange: Bool, origin: String, logger: Logger,
+         refusals: RefusalLog, onEnd: @escaping (BridgeSession) -> Void) {
         self.serial = serial
         self.browser = browser
         self.options = options
         gate = RequestGate(mayChange: mayChange)
+        self.origin = origin
         self.logger = logger
+        self.refusals = refusals
         self.onEnd = onEnd
     }
 
@@ -114,7 +119,7 @@ final class BridgeSession {
                 case .success(let channel):
                     session.daemonConnected(channel)
                 case .failure(let error):
-                    session.end(.daemonUnavailable("\(error)"))
+                    session.end(.daemonUnavailable(BridgeCheck.describeConnectError(error)))
                 }
             }
         let interval = TimeAmount.seconds(options.pingIntervalSeconds)
@@ -176,7 +181,8 @@ final class BridgeSession {
         case .forward(let bytes):
             line = ByteBuffer(bytes: bytes)
         case .refuse(let reply):
-            logger.debug("a message was refused without the token", metadata: ["session": "\(serial)"])
+            refusals.refused("refused a request of a page without the token", [
+                "session": "\(serial)", "origin": "\(origin)", "reply": "\(String(decoding: reply, as: UTF8.self))"])
             enqueue(reply)
             return
         case .nothing:
@@ -338,14 +344,15 @@ final class BridgeSession {
         case .daemonClosed:
             closeCode = .normalClosure
         case .daemonUnavailable(let why):
-            logger.warning("cannot reach gestured's socket", metadata: [
-                "session": "\(serial)", "socket": "\(options.socketPath)", "error": "\(why)"])
+            refusals.refused("closing a page's WebSocket: cannot reach gestured's socket", [
+                "session": "\(serial)", "origin": "\(origin)", "socket": "\(options.socketPath)", "error": "\(why)",
+                "reason": "\(BridgeCheck.daemonRefusal(socketPath: options.socketPath, error: why))"])
             closeCode = .unknown(1013)  // Try Again Later
             enqueueLast(ReplyEncoder.encode(.bye(reason: "unavailable", message: "gestured is not reachable on \(options.socketPath) "
                 + "(\(why)); the bridge runs, the daemon does not: start gestured, then reconnect")))
         case .slowConsumer:
-            logger.warning("dropping a browser that does not read its events fast enough", metadata: [
-                "session": "\(serial)", "queued": "\(queuedBytes)", "limit": "\(options.queueLimit)"])
+            refusals.refused("dropping a browser that does not read its events fast enough", [
+                "session": "\(serial)", "origin": "\(origin)", "queued": "\(queuedBytes)", "limit": "\(options.queueLimit)"])
             queue.removeAll()
             queuedBytes = 0
             closeCode = .policyViolation
@@ -353,12 +360,14 @@ final class BridgeSession {
                 + "events and answers fast enough and more than \(options.queueLimit) bytes were waiting; read continuously and "
                 + "reconnect"))))
         case .messageTooLong:
-            logger.warning("closing a browser that sent an over-long message", metadata: ["session": "\(serial)"])
+            refusals.refused("closing a browser that sent an over-long message", [
+                "session": "\(serial)", "origin": "\(origin)", "limit": "\(options.maxMessageSize)"])
             closeCode = .messageTooLarge
             enqueueLast(ReplyEncoder.encode(.error(ProtocolError(.lineTooLong, "client bug: a message is longer than "
                 + "\(options.maxMessageSize) bytes; keep every request under the limit (send large layouts as compact JSON)"))))
         case .protocolError(let why):
-            logger.info("closing a browser that broke the WebSocket protocol", metadata: ["session": "\(serial)", "error": "\(why)"])
+            refusals.refused("closing a browser that broke the WebSocket protocol", [
+                "session": "\(serial)", "origin": "\(origin)", "error": "\(why)"])
             queue.removeAll()
             queuedBytes = 0
             closeCode = .protocolError

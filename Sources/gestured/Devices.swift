@@ -34,8 +34,11 @@ struct Devices: ParsableCommand {
         var match = DeviceSelector.auto
         var overrides = DeviceOverrides.none
         var calibration: CalibrationMatrix?
+        /// With `screens`: every screen, to say which panel each gets and why.
+        var screens: [ScreenConfiguration] = []
         if let config {
             let configuration = try loadConfiguration(config)
+            if configuration.hasScreensSection { screens = configuration.screens }
             match = configuration.device
             overrides = configuration.deviceOverrides
             calibration = configuration.screen.calibration
@@ -59,7 +62,8 @@ struct Devices: ParsableCommand {
         }
         let autoVerdicts = DeviceSelector.auto.verdicts(for: entries)
         let verdicts = match == .auto ? autoVerdicts : match.verdicts(for: entries)
-        for (auto, verdict) in zip(autoVerdicts, verdicts) {
+        let screenVerdicts = screens.map { $0.device.verdicts(for: entries) }
+        for (index, (auto, verdict)) in zip(autoVerdicts, verdicts).enumerated() {
             let entry = verdict.entry
             guard let description = entry.description else {
                 lines.append("\(entry.path): \(entry.error.map { "\($0)" } ?? "unreadable")")
@@ -89,8 +93,27 @@ struct Devices: ParsableCommand {
             let used = DeviceCalibration(configured: calibration, udevProperties: entry.udevProperties)
             lines.append("  calibration: \(used.summary)" + (used.ignoredUdevValue.map { "; \($0)" } ?? ""))
             lines.append("  auto: \(auto.isPicked ? "yes" : "no") (\(auto.reason))")
-            if match != .auto {
+            if match != .auto && screens.isEmpty {
                 lines.append("  configured device: \(verdict.isPicked ? "yes" : "no") (\(verdict.reason))")
+            }
+            if !screens.isEmpty {
+                // What the screens' selectors match on (docs/configuration.md, "Screens").
+                lines.append("  identity: " + DeviceIdentity.keys(of: entry))
+                for (screen, verdicts) in zip(screens, screenVerdicts) {
+                    let screenVerdict = verdicts[index]
+                    lines.append("  screen \(screen.id): \(screenVerdict.isPicked ? "yes" : "no") (\(screenVerdict.reason))")
+                }
+            }
+        }
+        // Which panel each screen gets, and why (the daemon starts each screen on that panel).
+        for (screen, verdicts) in zip(screens, screenVerdicts) {
+            if let ambiguity = screen.device.ambiguity(in: entries) {
+                lines.append("screen \(screen.id): no panel: \(ambiguity)")
+            } else if let picked = verdicts.first(where: \.isPicked) {
+                lines.append("screen \(screen.id): \(picked.entry.path) \"\(picked.entry.description?.name ?? "")\" "
+                    + "(\(picked.reason))")
+            } else {
+                lines.append("screen \(screen.id): no panel yet (none matches \(screen.device)); it waits for it")
             }
         }
         try printOutput(lines.joined(separator: "\n") + "\n")

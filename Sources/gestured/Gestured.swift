@@ -19,7 +19,8 @@ enum Gestured {
                 deliveries, gestures and control events as JSON Lines.
                 """,
             version: GesturedVersion.string,
-            commands: [Run.self, Replay.self, Record.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self])
+            commands: [Run.self, Replay.self, Record.self, Synth.self, Devices.self, Tail.self, HitTest.self, CheckConfig.self,
+                       Map.self])
     }
 
     static func main() {

@@ -26,7 +26,10 @@ struct Replay: ParsableCommand {
             the replay starts once --wait-clients clients have subscribed, and the command \
             exits when the replay has ended and every client has received its events. In \
             virtual time the replay goes as fast as the subscribers read. A socket passed by \
-            systemd (LISTEN_FDS) is used instead of creating PATH.
+            systemd (LISTEN_FDS) is used instead of creating PATH. With --wait-layout the \
+            replay also waits until a client has set a layout (layout.set), such as a kiosk \
+            page through gestured-web, for at most --wait-layout-timeout seconds; if none \
+            came, every client is told so and the command fails.
 
             With --panel, a configuration that routes touches also writes what the desktop \
             would receive through the virtual copy of the panel: the forwarded touches, as an \
@@ -47,8 +50,16 @@ struct Replay: ParsableCommand {
          // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
          .option("wait-clients", \.waitClients, parsing: .unconditional,
                  help: "With --socket: start the replay once this many clients have subscribed (0: at once, at most 1000)."),
+         .flag("wait-layout", \.waitLayout,
+               help: "With --socket: start the replay only once a client has set a layout (layout.set)."),
+         .option("wait-layout-timeout", \.waitLayoutTimeout, valueName: "seconds", parsing: .unconditional,
+                 help: "With --wait-layout: fail if no layout came within this many seconds (\(SocketReplay.Options.waitLayoutSeconds.lowerBound) to "
+                     + "\(SocketReplay.Options.waitLayoutSeconds.upperBound), default \(SocketReplay.Options.defaultWaitLayoutSeconds))."),
          .option("queue-limit", \.queueLimit, isHidden: true,
                  help: "With --socket: bytes a client may have queued before it is dropped as a slow consumer."),
+         .option("screen", \.screens, valueName: "id=recording",
+                 help: "With a configuration of several screens: replay RECORDING as screen ID's panel (repeated, one per "
+                     + "screen), merged by time into one stream."),
          .positional(\.recording, valueName: "recording",
                      help: "The recording, or a device description file when EVENTS-FILE is given."),
          .positional(\.eventsFile, valueName: "events-file",
@@ -62,8 +73,11 @@ struct Replay: ParsableCommand {
     var socket: String?
     var panel: String?
     var waitClients = 1
+    var waitLayout = false
+    var waitLayoutTimeout: Int?
     var queueLimit = 1 << 20
-    var recording = ""
+    var screens: [String] = []
+    var recording: String?
     var eventsFile: String?
 
     func validate() throws(ValidationError) {
@@ -72,8 +86,18 @@ struct Replay: ParsableCommand {
         }
         if let socket { try validateSocketPath(socket) }
         if socket == nil && waitClients != 1 { throw ValidationError("--wait-clients needs --socket PATH") }
+        if socket == nil && waitLayout { throw ValidationError("--wait-layout needs --socket PATH") }
+        if let waitLayoutTimeout {
+            guard waitLayout else { throw ValidationError("--wait-layout-timeout needs --wait-layout") }
+            let range = SocketReplay.Options.waitLayoutSeconds
+            if !range.contains(waitLayoutTimeout) {
+                throw ValidationError("--wait-layout-timeout is \(waitLayoutTimeout); use a number of seconds from "
+                    + "\(range.lowerBound) to \(range.upperBound)")
+            }
+        }
         if panel != nil && socket != nil { throw ValidationError("--panel cannot go with --socket; write the panel's stream from a replay to stdout") }
         if let panel, panel.isEmpty { throw ValidationError("--panel is empty; name the evemu file to write") }
+        try validateScreens()
         if queueLimit < 4096 { throw ValidationError("--queue-limit must be at least 4096 bytes") }
         // A client's queue is memory the daemon holds for it; 1 GiB is far beyond any use.
         if queueLimit > 1 << 30 { throw ValidationError("--queue-limit is \(queueLimit); use at most 1073741824 bytes (1 GiB)") }
@@ -81,6 +105,10 @@ struct Replay: ParsableCommand {
 
     func run() throws {
         let configuration = try loadConfiguration(config)
+        guard let recording else {
+            try replayScreens(configuration)
+            return
+        }
         // The description now; the events as the replay goes (a malformed line further on
         // ends the replay there, and the command with an error naming it).
         let stream: RecordingStream
@@ -150,6 +178,7 @@ struct Replay: ParsableCommand {
         let listener = try openListener(path: socketPath, group: configuration.socket.group, logger: logger)
         var options = SocketReplay.Options(server: EventServer.Options(version: GesturedVersion.string))
         options.waitClients = waitClients
+        if waitLayout { options.waitLayoutSeconds = waitLayoutTimeout ?? SocketReplay.Options.defaultWaitLayoutSeconds }
         options.realtime = realtime
         options.trace = trace
         options.server.queueLimit = queueLimit
@@ -158,6 +187,7 @@ struct Replay: ParsableCommand {
             let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
                                           options: options, logger: logger)
             try replay.run()
+            if let why = replay.waitLayoutExpired { throw failure("gestured: \(why)") }
             if let error = replay.readError { throw failure(error.description) }
         } catch let failed as CommandFailure {
             throw failed

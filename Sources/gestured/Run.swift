@@ -61,11 +61,16 @@ struct Run: ParsableCommand {
         options.trace = trace
         do {
             let loop = try EventLoop()
-            let finder = try EvdevDeviceFinder(match: match, grab: configuration.grab)
+            // One finder per screen; --device replaces the first screen's panel (the only one's).
+            var finders: [EvdevDeviceFinder] = []
+            for (index, screen) in configuration.screens.enumerated() {
+                finders.append(try EvdevDeviceFinder(match: index == 0 ? match : screen.device, grab: configuration.grab))
+            }
             let output = OutputWriter.standardOutput()
             let copy = PanelCopyDebug(environment: getenv(PanelCopyDebug.variable).map { String(cString: $0) })
             if let copy { logger.warning("debugging: the virtual panel is on", metadata: ["mode": "\(copy.mode)"]) }
-            let daemon = LiveDaemon(loop: loop, provider: finder, configuration: configuration, listener: listener,
+            let screens = zip(configuration.screens, finders).map { LiveDaemon.ScreenInput(id: $0.id, provider: $1) }
+            let daemon = LiveDaemon(loop: loop, screens: screens, configuration: configuration, listener: listener,
                                     options: options, logger: logger, stdout: stdout ? { bytes in
                                         // Socket clients go on whatever happens to stdout; say it once.
                                         let failedBefore = output.failure != nil
@@ -78,6 +83,9 @@ struct Run: ParsableCommand {
                                     makePanelCopy: configuration.routing != nil || copy != nil
                                         ? LiveRunner.virtualPanel(logger: logger) : nil,
                                     panelCopyMode: copy?.mode ?? .routed)
+            for (index, finder) in finders.enumerated() {
+                finder.takenPaths = { [unowned daemon] in daemon.devicePaths(exceptScreen: index) }
+            }
             try daemon.run()
         } catch let error as EvdevError {
             throw failure("gestured: \(error)")

@@ -26,6 +26,8 @@ struct Tail: ParsableCommand {
          .option("kinds", \.kinds, help: "Event types: touches, gesture, control, hitTest, device, layout, warning."),
          .option("views", \.views, help: "View ids or globs; an event matches if its view or any responder does."),
          .option("recognizers", \.recognizers, help: "Recognizer ids or globs (for gesture events)."),
+         .option("screen", \.screens, valueName: "id",
+                 help: "With several screens: only the events of these screens (ids, repeated or comma-separated)."),
          .flag("trace", \.trace, help: "Also receive hit-test traces and failed gesture transitions."),
          // Unconditional: "-1" is a (wrong) value to explain, not a missing one.
          .option("count", \.count, parsing: .unconditional, help: "Exit after this many events.")]
@@ -35,10 +37,14 @@ struct Tail: ParsableCommand {
     var kinds: [String] = []
     var views: [String] = []
     var recognizers: [String] = []
+    var screens: [String] = []
     var trace = false
     var count: Int?
 
     func validate() throws(ValidationError) {
+        for id in screens.flatMap({ $0.split(separator: ",") }) {
+            if let problem = ConfigurationLimits.screenIDProblem(String(id)) { throw ValidationError("--screen: \(problem)") }
+        }
         if let count, count < 1 { throw ValidationError("--count is \(count); use a number of events of 1 or more") }
         try validateSocketPath(socket)
     }
@@ -67,6 +73,7 @@ struct Tail: ParsableCommand {
             if line.starts(with: #"{"type":"bye""#.utf8) {
                 return
             }
+            if !screenMembers.isEmpty && !Self.line(line, isOnOneOf: screenMembers) { continue }
             printed.removeAll(keepingCapacity: true)
             printed.append(contentsOf: line)
             printed.append(0x0A)
@@ -76,6 +83,27 @@ struct Tail: ParsableCommand {
             if let count, received >= count { return }
         }
         throw failure("\(socket): gestured closed the connection without saying goodbye")
+    }
+
+    /// `--screen`'s ids as the members a line of theirs carries: `"screen":"ID"`.
+    var screenMembers: [[UInt8]] {
+        screens.flatMap { $0.split(separator: ",") }.map { Array(#""screen":""#.utf8) + Array($0.utf8) + [0x22] }
+    }
+
+    /// Whether `line` carries one of `members` (``screenMembers``). Exact: outside a string the
+    /// member's quotes are the JSON's own, and inside one every quote is escaped, so no event's
+    /// text can look like it; a screen id has no quote or backslash (docs/limits.md).
+    static func line(_ line: ArraySlice<UInt8>, isOnOneOf members: [[UInt8]]) -> Bool {
+        members.contains { member in
+            guard line.count >= member.count, let first = member.first else { return false }
+            var index = line.startIndex
+            let last = line.endIndex - member.count
+            while index <= last {
+                if line[index] == first && line[index..<index + member.count].elementsEqual(member) { return true }
+                index += 1
+            }
+            return false
+        }
     }
 
     /// "gestured refused the subscription (CODE): MESSAGE" from an error line.

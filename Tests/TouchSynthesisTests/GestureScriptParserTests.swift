@@ -1,4 +1,6 @@
+import Foundation
 import GestureCore
+import TestSupport
 import Testing
 import TouchSynthesis
 
@@ -36,6 +38,25 @@ struct GestureScriptParserTests {
         ])
     }
 
+    /// Without a `panel` line the script plays on gestured's virtual touchscreen, whose text is
+    /// the project's panel description.
+    @Test func withoutAPanelLineTheVirtualTouchscreenIsUsed() throws {
+        let script = try GestureScriptParser.parse("screen 10 10\ndown 1 1 1\n", file: "s")
+        #expect(script.panel == nil)
+        let committed = try String(contentsOfFile: PackagePaths.recording("panel.desc"), encoding: .utf8)
+        #expect(SyntheticPanel.description == committed)
+    }
+
+    @Test func cssPixelsAreMadePointsByThePage() throws {
+        let script = try GestureScriptParser.parse("screen 1920 1080\npage origin 100 50\npage scale 1.5\nunits css\ndown 1 200 100\n",
+                                                   file: "s")
+        #expect(script.page == GestureScript.PageMapping(originX: 100, originY: 50, scale: 1.5))
+        let point = script.page.point(x: 200, y: 100)
+        #expect(point.x == 400 && point.y == 200)
+        let viewport = try GestureScriptParser.parse("screen 1920 1080\npage viewport 1280 720\n", file: "s")
+        #expect(viewport.page.scale == 1.5)
+    }
+
     @Test func defaults() throws {
         let script = try GestureScriptParser.parse("panel p.desc\nunits device\ndown 0 1 2\n", file: "s")
         #expect(script.rate == 100)
@@ -45,7 +66,8 @@ struct GestureScriptParserTests {
 
     /// Each mistake is named with its line and what to write instead.
     @Test(arguments: [
-        ("screen 10 10\ndown 1 1 1", "s.touches: expected a `panel FILE` line naming the panel's evemu description, found none"),
+        ("screen 10 10\npage scale 30", "s.touches:2: `page scale` is 30.0; screen points per CSS pixel from 0.05 to 20.0"),
+        ("screen 10 10\nunits css\ndown 1 1 1\npage scale 2", "s.touches:4: `page` must come before the first step"),
         ("panel p\npanel q", "s.touches:2: a second `panel` line; a script plays on one panel"),
         ("panel p\nunits device\ndown 1 1 1\npanel q", "s.touches:4: a second `panel` line; a script plays on one panel"),
         ("panel p\nscreen 10", "s.touches:2: expected `screen WIDTH HEIGHT [rotation 0|90|180|270] [calibration A B C D E F]`"),
@@ -54,7 +76,7 @@ struct GestureScriptParserTests {
         ("panel p\nscreen 10 10 calibration 1 0 0 2 0 0", "s.touches:2: this calibration cannot be inverted (a*e - b*d is 0): no panel position gives these points"),
         ("panel p\nscreen 10 10 tilt 3", "s.touches:2: expected `screen WIDTH HEIGHT [rotation 0|90|180|270] [calibration A B C D E F]`; found `tilt`"),
         ("panel p\nrate 0", "s.touches:2: expected `rate HZ` with HZ a whole number of frames per second from 1 to 1000"),
-        ("panel p\nunits inches", "s.touches:2: expected `units points`, `units mm` or `units device`"),
+        ("panel p\nunits inches", "s.touches:2: expected `units points`, `units mm`, `units device` or `units css`"),
         ("panel p\nwait 80", "s.touches:2: expected a duration such as `80ms` or `1.5s`, found `80`"),
         ("panel p\nwait 0ms", "s.touches:2: a wait must be longer than 0"),
         ("panel p\nwait 2h", "s.touches:2: expected a duration such as `80ms` or `1.5s`, found `2h`"),
@@ -70,7 +92,7 @@ struct GestureScriptParserTests {
         ("panel p\nunits device\nwait 1s ; down 1 5 5", "s.touches:3: `wait` stands on a line of its own; only down, move and up share a line"),
         ("panel p\nunits device\ndown 1 5 5 over 1s", "s.touches:3: `over` glides moves only; put down and up on lines of their own"),
         ("panel p\nunits device\nmove 1 5 5 over 0s", "s.touches:3: `over` needs a duration longer than 0"),
-        ("panel p\nunits device\ntap 1 5 5", "s.touches:3: expected panel, screen, rate, units, wait, down, move or up, found `tap`"),
+        ("panel p\nunits device\ntap 1 5 5", "s.touches:3: expected panel, screen, page, rate, units, wait, down, move or up, found `tap`"),
         ("panel p\nunits device\nup 1\nrate 50", "s.touches:4: `rate` must come before the first step"),
     ])
     func namesTheLineAndWhatToChange(_ text: String, _ message: String) {

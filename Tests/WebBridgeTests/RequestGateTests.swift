@@ -213,6 +213,8 @@ struct RequestGateTests {
     }
 
     @Test func theModuleIsEmbedded() {
-        #expect(BridgeServer.clientModule.contains("export function connect("))
+        // The minified module: its source map has the readable one.
+        #expect(BridgeServer.clientModule.contains("sourceMappingURL=gestured.js.map"))
+        #expect(ClientModule.sourceMap.contains("\"sourcesContent\""))
     }
 }

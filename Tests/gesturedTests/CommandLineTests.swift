@@ -437,6 +437,8 @@ struct CommandLineInterfaceTests {
         (["record", "--help"], "gestured-record.help.txt"), (["devices", "--help"], "gestured-devices.help.txt"),
         (["tail", "--bogus", "--help"], "gestured-tail.help.txt"), (["hit-test", "L", "1", "-h"], "gestured-hit-test.help.txt"),
         (["check-config", "--help"], "gestured-check-config.help.txt"), (["help", "help"], "gestured-help.help.txt"),
+        (["synth", "--help"], "gestured-synth.help.txt"), (["help", "synth"], "gestured-synth.help.txt"),
+        (["map", "--help"], "gestured-map.help.txt"),
     ]
 
     @Test(arguments: helps)
@@ -453,7 +455,8 @@ struct CommandLineInterfaceTests {
     }
 
     /// scripts/package-deb.sh makes the man page from it with argument-parser's generate-manual.
-    @Test(arguments: [[], ["run"], ["replay"], ["record"], ["devices"], ["tail"], ["hit-test"], ["check-config"], ["help"]])
+    @Test(arguments: [[], ["run"], ["replay"], ["record"], ["synth"], ["devices"], ["tail"], ["hit-test"], ["check-config"],
+                      ["help"], ["map"]])
     func dumpHelpIsWhatArgumentParserPrinted(_ subcommand: [String]) throws {
         // Before --version, as argument-parser ranked them.
         let result = try Gestured.run(subcommand + ["--version", "--experimental-dump-help"])
@@ -496,7 +499,7 @@ struct CommandLineInterfaceTests {
         (["check-config"], "Error: Missing expected argument '<file>'"),
         (["check-config", "a", "b"], "Error: Unexpected argument 'b'"),
         (["replay", recording], "Error: Missing expected argument '--config <config>'"),
-        (["replay", "--config", "config/lobby.json5"], "Error: Missing expected argument '<recording>'"),
+        (["replay", "--config", "config/lobby.json5"], "Error: give the RECORDING to replay, or --screen ID=RECORDING for each screen"),
         (["replay", "--config", "config/lobby.json5", "--wait-clients", "2", recording], "Error: --wait-clients needs --socket PATH"),
         (["replay", "--config", "config/lobby.json5", "--socket", "/tmp/x.sock", "--wait-clients", "1001", recording],
          "Error: --wait-clients is 1001; use a number of clients from 0 to 1000"),
@@ -523,7 +526,7 @@ struct CommandLineInterfaceTests {
         #expect(result.stderr == """
             Error: Missing value for '--count <count>'
             Help:  --count <count>  Exit after this many events.
-            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--trace] [--count <count>]
+            Usage: gestured tail [--socket <path>] [--kinds <kinds> ...] [--views <views> ...] [--recognizers <recognizers> ...] [--screen <id> ...] [--trace] [--count <count>]
               See 'gestured tail --help' for more information.
 
             """)

@@ -164,3 +164,35 @@ enum FakeDaemon {
         return fd
     }
 }
+
+/// `gestured tail --screen`: only the lines of the screens named.
+@Suite("gestured tail --screen")
+struct TailScreenTests {
+    static func members(_ words: [String]) -> [[UInt8]] {
+        var tail = Tail()
+        tail.screens = words
+        return tail.screenMembers
+    }
+
+    static func isOn(_ line: String, _ words: [String]) -> Bool {
+        Tail.line(ArraySlice(line.utf8), isOnOneOf: members(words))
+    }
+
+    @Test func aLineIsKeptWhenItsScreenIsNamed() {
+        let customer = #"{"type":"touches","seq":4,"time":0,"screen":"customer","phase":"began","view":"pay"}"#
+        let clerk = #"{"type":"control","seq":5,"time":0,"screen":"clerk","view":"desk","event":"touchDown","touch":1}"#
+        #expect(Self.isOn(customer, ["customer"]))
+        #expect(!Self.isOn(clerk, ["customer"]))
+        #expect(Self.isOn(clerk, ["customer,clerk"]))
+        #expect(Self.isOn(clerk, ["customer", "clerk"]))
+        // A prefix of another id is not that id.
+        #expect(!Self.isOn(customer, ["custom"]))
+    }
+
+    @Test func textThatMentionsAScreenIsNotItsScreen() {
+        // Inside a string every quote is escaped: a message cannot pass for the member.
+        let warning = #"{"type":"warning","seq":9,"time":0,"screen":"clerk","message":"\"screen\":\"customer\""}"#
+        #expect(!Self.isOn(warning, ["customer"]))
+        #expect(Self.isOn(warning, ["clerk"]))
+    }
+}

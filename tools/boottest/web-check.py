@@ -4,7 +4,8 @@
 Usage: web-check.py HOST:PORT MODULE
 
 1. GET /gestured.js: HTTP 200, Content-Type text/javascript, and exactly the bytes of MODULE
-   (web/gestured.js of the source tree, which the bridge embeds at build time).
+   (web/dist/gestured.min.js of the source tree, which the bridge embeds at build time, ending
+   in `//# sourceMappingURL=gestured.js.map`).
 2. GET /socket as a WebSocket (no Origin: not a page, allowed): 101, then the daemon's hello
    relayed as the first text message; a masked {"type":"status","id":1} and the daemon's
    reply to it (so the session really reaches gestured's socket); a close frame answered by
@@ -47,7 +48,7 @@ def main():
     if body != module:
         fail("GET /gestured.js: %d bytes (sha256 %s), not the module's %d (sha256 %s)" % (
             len(body), hashlib.sha256(body).hexdigest()[:16], len(module), hashlib.sha256(module).hexdigest()[:16]))
-    print("GET /gestured.js: HTTP 200, %s, %d bytes = web/gestured.js (sha256 %s), Server %s" % (
+    print("GET /gestured.js: HTTP 200, %s, %d bytes = web/dist/gestured.min.js (sha256 %s), Server %s" % (
         content_type, len(body), hashlib.sha256(body).hexdigest()[:16], response.getheader("Server")))
     connection.close()
 

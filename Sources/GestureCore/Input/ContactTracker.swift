@@ -188,6 +188,18 @@ public struct ContactTracker: Sendable {
     /// the caller lets go of the previous frame before the next `SYN_REPORT`.
     private var changes: [TouchChange] = []
 
+    // For the routing stage (``keepPanelValues()``): the per-slot codes the tracker itself does
+    // not use, pending and committed like its own values (`ContactTracker.maximumSlots` + 1
+    // entries, the last for the scratch slot; empty until routing starts), and the frame's
+    // `MSC_TIMESTAMP`. They are written off the path of the common events only.
+    private var keepsPanelValues = false
+    private var otherPending: [SlotCodes] = []
+    private var otherCommitted: [SlotCodes] = []
+    private var otherDirty: UInt64 = 0
+    /// The `MSC_TIMESTAMP` of the frame being read or just committed; nil without one (and
+    /// always nil until ``keepPanelValues()``).
+    var frameMsc: Int32?
+
     /// A tracker for a device in `mode`, mapping positions with `mapping`.
     public init(mode: Mode, mapping: DeviceMapping) {
         self.mode = mode
@@ -250,6 +262,7 @@ public struct ContactTracker: Sendable {
         }
         if event.isFrameEnd {
             eventsInFrame = 0
+            if otherDirty != 0 { settleOtherValues(committing: true) }
             return commitFrame(at: event.time)
         }
         eventsInFrame += 1
@@ -257,6 +270,8 @@ public struct ContactTracker: Sendable {
         case EventType.abs: processSingleTouchAbs(event)
         case EventType.syn: processSync(event)
         case EventType.key: processKey(event)
+        case EventType.msc where keepsPanelValues:
+            if event.code == MscCode.timestamp { frameMsc = event.value }
         default: break // EV_MSC (timestamps, scan codes) and the rest say nothing about contacts.
         }
         return nil
@@ -272,6 +287,12 @@ public struct ContactTracker: Sendable {
         }
         discardPendingValues()
         changes.removeAll(keepingCapacity: true)
+        if keepsPanelValues {
+            for slot in 0..<slotCount {
+                otherPending[slot] = SlotCodes()
+                otherCommitted[slot] = SlotCodes()
+            }
+        }
         for slot in 0..<slotCount {
             let phase = slots.update(slot) { slot in
                 defer { slot = Slot() }
@@ -397,7 +418,10 @@ public struct ContactTracker: Sendable {
         case AbsCode.mtTouchMajor: updateCurrentSlot { $0.touchMajor = value }
         case AbsCode.mtPressure: updateCurrentSlot { $0.pressure = value }
         case AbsCode.mtToolType: updateCurrentSlot { $0.toolType = value }
-        default: break // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used.
+        default:
+            // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used, but kept for
+            // the routing stage when it reads the panel's values here.
+            if keepsPanelValues { keepOtherValue(event) }
         }
     }
 
@@ -450,6 +474,8 @@ public struct ContactTracker: Sendable {
     }
 
     private mutating func discardPendingValues() {
+        frameMsc = nil
+        if otherDirty != 0 { settleOtherValues(committing: false) }
         var remaining = dirty
         dirty = 0
         started = 0
@@ -659,5 +685,60 @@ public struct ContactTracker: Sendable {
         if anomalies.count < Self.anomalyLimit {
             anomalies.append(anomaly)
         }
+    }
+}
+
+// MARK: - The routing stage's source
+
+extension ContactTracker: PanelSlotSource {
+    /// From now on the tracker also keeps the per-slot codes it does not use itself and each
+    /// frame's `MSC_TIMESTAMP`, so that the routing stage reads every value of the panel here
+    /// (``panelValues(slot:)``) instead of reading each raw event a second time.
+    mutating func keepPanelValues() {
+        guard !keepsPanelValues else { return }
+        keepsPanelValues = true
+        otherPending = Array(repeating: SlotCodes(), count: SlotTable.capacity + 1)
+        otherCommitted = otherPending
+    }
+
+    /// A per-slot code the tracker does not use: kept pending for its slot (the scratch slot's
+    /// bit is 0, so it is never committed).
+    @inline(never)
+    private mutating func keepOtherValue(_ event: RawEvent) {
+        let offset = Int(event.code &- SlotCodes.firstCode)
+        guard offset < SlotCodes.count else { return }
+        otherPending[currentSlot][offset] = event.value
+        otherDirty |= currentBit
+    }
+
+    /// The other values of the slots they changed in: committed (`committing`, the frame
+    /// ended), or put back to the last committed ones (the frame was discarded).
+    @inline(never)
+    private mutating func settleOtherValues(committing: Bool) {
+        var changed = otherDirty
+        otherDirty = 0
+        while changed != 0 {
+            let slot = changed.trailingZeroBitCount
+            changed &= changed &- 1
+            if committing {
+                otherCommitted[slot] = otherPending[slot]
+            } else {
+                otherPending[slot] = otherCommitted[slot]
+            }
+        }
+    }
+
+    /// Every per-slot value of `slot` as the last committed frame left it (the codes the
+    /// tracker uses from its own values, the others from those it keeps for routing).
+    mutating func panelValues(slot: Int) -> SlotCodes {
+        var codes = slot < otherCommitted.count ? otherCommitted[slot] : SlotCodes()
+        let values = slots.update(slot) { $0.committed }
+        codes[SlotCodes.trackingOffset] = values.trackingID
+        codes[Int(AbsCode.mtPositionX - SlotCodes.firstCode)] = values.x
+        codes[Int(AbsCode.mtPositionY - SlotCodes.firstCode)] = values.y
+        codes[Int(AbsCode.mtTouchMajor - SlotCodes.firstCode)] = values.touchMajor
+        codes[Int(AbsCode.mtPressure - SlotCodes.firstCode)] = values.pressure
+        codes[SlotCodes.toolOffset] = values.toolType
+        return codes
     }
 }

@@ -11,6 +11,57 @@ public struct EventEncoder {
     /// Write each delivered touch's `route` (the configuration routes touches,
     /// docs/routing.md). Asked once per delivery, not read from every touch without routing.
     public var writesRoutes = false
+    /// The screen whose events are encoded now (a daemon of several screens, docs/events.md):
+    /// each line gets `"screen":"ID"` after its `time`; nil (one screen) writes none. A driver
+    /// of several pipelines sets it before each pipeline's records, so one encoder numbers
+    /// every screen's events with the daemon's one `seq`. A screen id is 1 to 32 of A–Z a–z 0–9
+    /// - _ (the configuration's check); other characters are written as `_` and the id is cut
+    /// at 32, so the member always fits ``ScreenMember``.
+    public var screen: String? {
+        didSet {
+            screenMember = ScreenMember()
+            guard let screen else { return }
+            screenMember.append(#","screen":""#)
+            for byte in screen.utf8.prefix(ScreenMember.maximumIDLength) {
+                let allowed = (byte >= 0x30 && byte <= 0x39) || (byte >= 0x41 && byte <= 0x5A)
+                    || (byte >= 0x61 && byte <= 0x7A) || byte == 0x2D || byte == 0x5F
+                screenMember.append(allowed ? byte : 0x5F)
+            }
+            screenMember.append(0x22)
+        }
+    }
+    /// ``screen`` as the bytes written after `time`, inline (a line's encoder copies it into a
+    /// local without a retain); empty for none.
+    private var screenMember = ScreenMember()
+
+    /// Adds the screen member to the line just written through a cursor (a delivery, a gesture):
+    /// those lines are written whole for speed, and only a daemon of several screens pays for
+    /// the member, one search and one move per line, out of the line's own code.
+    @inline(never)
+    private mutating func insertScreenMember(lineStart: Int) {
+        let member = screenMember
+        withUnsafeBytes(of: member.bytes) { raw in
+            writer.insert(UnsafeRawBufferPointer(rebasing: raw[..<member.count]), afterTimeOfLineAt: lineStart)
+        }
+    }
+
+    /// `,"screen":"ID"` in 64 inline bytes: the member of a screen id of at most 32 bytes.
+    struct ScreenMember {
+        static let maximumIDLength = 32
+        var bytes: (SIMD32<UInt8>, SIMD32<UInt8>) = (.zero, .zero)
+        var count = 0
+
+        mutating func append(_ byte: UInt8) {
+            precondition(count < 64, "a screen member is at most 64 bytes")
+            if count < 32 { bytes.0[count] = byte } else { bytes.1[count - 32] = byte }
+            count += 1
+        }
+
+        mutating func append(_ text: StaticString) {
+            text.withUTF8Buffer { for byte in $0 { append(byte) } }
+        }
+
+    }
 
     public init() {}
 
@@ -149,6 +200,7 @@ public struct EventEncoder {
         writer.key("seq"); writer.int(nextSequence)
         sequence.increment()
         writer.key("time"); writer.int(time.microseconds)
+        if let screen { writer.key("screen"); writer.string(screen) }
     }
 
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
@@ -162,6 +214,8 @@ public struct EventEncoder {
 
     private mutating func encodeTouches(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex,
                                         touches: UnsafeBufferPointer<TouchInfo>) {
+        let lineStart = writer.count
+        defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }
         let room = 163 + touches.count * Self.maximumTouchLength
             + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view] + tree.quotedChainLengths[view]
         // The two integers every line begins with, as text kept from the last line: the
@@ -230,6 +284,8 @@ public struct EventEncoder {
     /// delivery is (each value through the writer was a capacity check and a closure; about
     /// 4,000 instructions an event).
     private mutating func encodeGesture(_ e: GestureEvent) {
+        let lineStart = writer.count
+        defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }
         let tree = e.tree
         let view = e.view
         let recognizer = e.quotedRecognizer
@@ -330,10 +386,12 @@ public struct EventEncoder {
 
     /// A phase as a quoted JSON string.
     @inline(__always)
-    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma.
+    /// A routed touch's `"route"` member (docs/routing.md), with its leading comma: only for a
+    /// touch the desktop also gets or that waits; a claimed touch is gestured's alone, as every
+    /// touch is without routing, and says nothing.
     private static func route(_ route: Route, _ out: inout JSONWriter.Cursor) {
         switch route {
-        case .claimed: out.raw(#","route":"claimed""#)
+        case .claimed: break
         case .forwarded: out.raw(#","route":"forwarded""#)
         case .held: out.raw(#","route":"held""#)
         }

@@ -28,6 +28,41 @@ public struct JSONWriter {
         needsComma = false
     }
 
+    /// Inserts `member` into the line that starts at `lineStart`, right after the number that
+    /// follows its first `,"time":` (a daemon of several screens: the `screen` member of a line
+    /// written whole through a ``Cursor``). Does nothing to a line without one. Costs a search
+    /// of the line's first bytes and a move of the rest: paid only by lines that carry a member.
+    public mutating func insert(_ member: UnsafeRawBufferPointer, afterTimeOfLineAt lineStart: Int) {
+        let marker: StaticString = #","time":"#
+        let markerLength = marker.utf8CodeUnitCount
+        var at = -1
+        storage.withUnsafeBufferPointer { buffer in
+            let text = UnsafeBufferPointer(start: marker.utf8Start, count: markerLength)
+            var index = lineStart
+            while index + markerLength <= length {
+                if UnsafeBufferPointer(rebasing: buffer[index..<index + markerLength]).elementsEqual(text) {
+                    index += markerLength
+                    while index < length, buffer[index] == UInt8(ascii: "-") || (buffer[index] >= 0x30 && buffer[index] <= 0x39) {
+                        index += 1
+                    }
+                    at = index
+                    return
+                }
+                if buffer[index] == 0x0A { return }
+                index += 1
+            }
+        }
+        guard at >= 0, member.count > 0 else { return }
+        if storage.count < length + member.count { storage.append(contentsOf: repeatElement(0, count: length + member.count - storage.count)) }
+        storage.withUnsafeMutableBufferPointer { buffer in
+            let base = buffer.baseAddress!
+            // copyMemory moves overlapping regions as memmove does.
+            UnsafeMutableRawPointer(base + at + member.count).copyMemory(from: base + at, byteCount: length - at)
+            UnsafeMutableRawPointer(base + at).copyMemory(from: member.baseAddress!, byteCount: member.count)
+        }
+        length += member.count
+    }
+
     public mutating func beginObject() { punctuation(UInt8(ascii: "{"), separated: true); needsComma = false }
     public mutating func endObject() { punctuation(UInt8(ascii: "}"), separated: false); needsComma = true }
     public mutating func beginArray() { punctuation(UInt8(ascii: "["), separated: true); needsComma = false }

@@ -116,16 +116,16 @@ public struct GesturePipeline {
     private mutating func applyRoutes() {
         guard !engine.routeChanges.isEmpty else { return }
         let start = records.panel.count
-        input?.router.apply(engine.routeChanges, into: &records.panel)
+        input?.applyRoutes(engine.routeChanges, into: &records.panel)
         records.append(routeChanges: engine.routeChanges)
         records.panelFramesWritten(from: start)
         engine.removeRouteChanges()
     }
 
     /// The routing stage writes the frame that just ended, the engine having decided it.
-    private mutating func commitRoutedFrame() {
+    private mutating func commitRoutedFrame(at time: Timestamp) {
         let start = records.panel.count
-        input?.router.commit(into: &records.panel)
+        input?.commitRoutedFrame(at: time, into: &records.panel)
         records.panelFramesWritten(from: start)
     }
 
@@ -142,7 +142,7 @@ public struct GesturePipeline {
 
     @inline(never)
     private mutating func frameEndedEmpty(at time: Timestamp) {
-        if routesTouches { commitRoutedFrame() }
+        if routesTouches { commitRoutedFrame(at: time) }
         if let warning = input?.takeAxisWarning() {
             currentTime = max(currentTime, time)
             notice(warning)
@@ -158,7 +158,7 @@ public struct GesturePipeline {
         frameCount += 1
         if routesTouches {
             applyRoutes()
-            commitRoutedFrame()
+            commitRoutedFrame(at: frame.time)
         }
         collectReleased()
         reportAnomalies()
@@ -315,8 +315,9 @@ public struct GesturePipeline {
         guard input != nil, let device else { return }
         currentTime = max(currentTime, time)
         let before = engine.activeTouchCount
-        input?.router.resynchronise(with: snapshot, at: currentTime)
-        let frame = input?.resynchronise(with: snapshot, at: currentTime) ?? nil
+        let start = records.panel.count
+        let frame = input?.resynchronise(with: snapshot, at: currentTime, panel: &records.panel) ?? nil
+        records.panelFramesWritten(from: start)
         let cancelled = frame?.changes.count(where: { if case .cancel = $0 { true } else { false } }) ?? 0
         emit(.device(time: currentTime, action: "resynchronised", name: device.name,
                      message: "the kernel dropped events (SYN_DROPPED) because they were not read fast enough; "
@@ -328,7 +329,7 @@ public struct GesturePipeline {
         }
         if routesTouches {
             applyRoutes()
-            commitRoutedFrame()
+            commitRoutedFrame(at: currentTime)
         }
         collectReleased()
         reportAnomalies()
@@ -340,13 +341,15 @@ public struct GesturePipeline {
     public mutating func finish(at time: Timestamp) {
         currentTime = max(currentTime, time)
         if input != nil {
-            input?.router.finish(at: currentTime)
+            let start = records.panel.count
+            input?.loseRoutedTouches(at: currentTime, into: &records.panel)
+            records.panelFramesWritten(from: start)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &records.engineEvents)
                 if routesTouches { applyRoutes() }
                 collectReleased()
             }
-            if routesTouches { commitRoutedFrame() }
+            if routesTouches { commitRoutedFrame(at: currentTime) }
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &records.engineEvents)

@@ -16,28 +16,58 @@ struct InputStage {
     /// No remap and no converter: events go to the tracker as they are. (`converter` is only
     /// ever replaced by a fresh one, never removed or added, so this holds for the stage's life.)
     private let passesThrough: Bool
-    /// `passesThrough` once the monitor is done: one test per event on the common path.
+    /// `passesThrough` once the monitor is done: one test per event on the common path,
+    /// whether touches are routed or not.
     private var direct = false
-    /// The same for a routed device: the router sees the event, then the tracker, with no
-    /// other test (claimed touches pay only the router's bookkeeping).
-    private var routedDirect = false
     private var monitor: AxisActivityMonitor
     /// The monitor's warning, until the pipeline takes it.
     private var axisWarning: String?
-    /// The routing stage (docs/routing.md), when touches are routed: it sees every event as
-    /// read (a protocol A device's as converted). While there is one, events take
-    /// `routedDirect` instead of `direct`, so a daemon without routing pays nothing per event
-    /// for it.
-    var router = PanelRouter()
+    /// The routing stage (docs/routing.md), when touches are routed. It reads the panel's
+    /// values from the tracker, which keeps them for it (a protocol A device's as converted),
+    /// so a raw event costs the same whether touches are routed or not; only a device whose
+    /// `device.axes` rewrite its events has them kept as read in `observed`.
+    private(set) var router = PanelRouter()
     /// ``router`` routes this device's touches (``startRouting(_:)``).
     private(set) var routes = false
+    /// The panel's events as read, before `device.axes` rewrite them: the router's values
+    /// for such a device (nil for every other).
+    private var observed: ObservedPanel?
 
-    /// Every event goes to `router` from now on.
+    /// The router routes this device's touches from now on.
     mutating func startRouting(_ router: PanelRouter) {
         self.router = router
         routes = true
-        direct = false
-        routedDirect = passesThrough && monitor.state == .done
+        if remap != nil && converter == nil {
+            observed = ObservedPanel(slotCount: router.slotCount)
+        } else {
+            tracker.keepPanelValues()
+        }
+    }
+
+    /// Applies the engine's route decisions (``PanelRouter/apply(_:values:into:)``).
+    mutating func applyRoutes(_ changes: [RouteChange], into out: inout [RawEvent]) {
+        if observed != nil {
+            router.apply(changes, values: &observed!, into: &out)
+        } else {
+            router.apply(changes, values: &tracker, into: &out)
+        }
+    }
+
+    /// The routing stage writes the frame that ended at `time`, the engine having decided it.
+    @inline(__always)
+    mutating func commitRoutedFrame(at time: Timestamp, into out: inout [RawEvent]) {
+        if observed != nil {
+            router.commit(at: time, msc: observed!.msc, values: &observed!, into: &out)
+            observed!.commit()
+        } else {
+            router.commit(at: time, msc: tracker.frameMsc, values: &tracker, into: &out)
+            tracker.frameMsc = nil
+        }
+    }
+
+    /// Every contact is lost at once (the input's end): forwarded touches lift on the copy.
+    mutating func loseRoutedTouches(at time: Timestamp, into out: inout [RawEvent]) {
+        router.loseEveryTouch(at: time, into: &out)
     }
 
     /// Whether a converter (libmtdev, protocol A) rewrites the device's events.
@@ -94,10 +124,6 @@ struct InputStage {
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
-        if routedDirect {
-            router.observe(event)
-            return tracker.process(event)
-        }
         return feedOtherwise(event)
     }
 
@@ -105,12 +131,9 @@ struct InputStage {
     private mutating func feedOtherwise(_ event: RawEvent) -> TouchFrame? {
         if monitor.state == .watching {
             if let warning = monitor.observe(event) { axisWarning = warning }
-            if monitor.state == .done {
-                direct = passesThrough && !routes
-                routedDirect = passesThrough && routes
-            }
+            if monitor.state == .done { direct = passesThrough }
         }
-        if routes && converter == nil { router.observe(event) }
+        if observed != nil { observed!.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -120,9 +143,6 @@ struct InputStage {
         guard let converter else { return tracker.process(event) }
         converted.removeAll(keepingCapacity: true)
         converter.convert(event, into: &converted)
-        if routes {
-            for event in converted { router.observe(event) }
-        }
         var completed: TouchFrame?
         for event in converted {
             if let frame = tracker.process(event) { completed = frame }
@@ -133,8 +153,19 @@ struct InputStage {
     /// After `SYN_DROPPED` on a live device: the tracker reconciles with the device's true
     /// state (lost touches cancelled, surviving ones continue). Without a snapshot (a protocol
     /// A device has no slots to read back) every contact is cancelled and the converter starts
-    /// over, so the next frame's contacts begin afresh.
-    mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) -> TouchFrame? {
+    /// over, so the next frame's contacts begin afresh. With routing, the router's values are
+    /// reconciled the same way, or, when every contact is cancelled, every forwarded touch
+    /// lifts on the copy (written into `panel`).
+    mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp,
+                                panel: inout [RawEvent]) -> TouchFrame? {
+        if routes {
+            if observed != nil {
+                observed!.resynchronise(with: snapshot)
+            }
+            if snapshot == nil || converter != nil {
+                router.loseEveryTouch(at: time, into: &panel)
+            }
+        }
         if let snapshot, converter == nil {
             return tracker.reconcile(with: snapshot, at: time)
         }

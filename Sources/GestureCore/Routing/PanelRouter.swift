@@ -1,11 +1,12 @@
-/// The pipeline's routing stage (docs/routing.md): turns the panel's raw events, as read, and
+/// The pipeline's routing stage (docs/routing.md): turns the panel's values, as read, and
 /// the engine's ``RouteChange`` records into the virtual panel's stream — complete frames, each
 /// ending in `SYN_REPORT`, each event with the time the copy must carry.
 ///
-/// It keeps its own view of the panel's slots (every `ABS_MT_*` value, committed at
-/// `SYN_REPORT`, in a ``PanelSlotTable``), which forwarded or held touch each slot holds, and
-/// what the copy was last told, so that it only ever writes what changed, as the kernel's input
-/// core would pass it on:
+/// It reads the panel's per-slot values (every `ABS_MT_*` value, as the frame being committed
+/// left it) from a ``PanelSlotSource`` — the contact tracker, or the input stage's own
+/// ``ObservedPanel`` when `device.axes` rewrite the events — and keeps which forwarded or held
+/// touch each slot holds and what the copy was last told, so that it only ever writes what
+/// changed, as the kernel's input core would pass it on:
 /// - a forwarded touch's slot on the copy is its slot on the panel, its values the panel's;
 ///   `ABS_MT_SLOT` is written when the copy's current slot changes;
 /// - a held touch's frames are kept with their times and written, in order, when it is
@@ -19,13 +20,13 @@
 ///   oldest contact); `MSC_TIMESTAMP` passes through with a frame that carries a change.
 /// Only the codes the copy declares (``PanelCopy/description(of:udevProperties:)``) are written.
 ///
-/// The order of one frame: ``observe(_:)`` takes its events (from the input stage, which every
-/// event of a routed device goes through); the engine processes the frame and its route
-/// changes are applied (``apply(_:into:)``: held frames flushed, cancels written); then
-/// ``commit(into:)`` writes the frame's forwarded changes.
+/// The order of one frame: the input stage reads its events (the router reads none of them);
+/// the engine processes the frame and its route changes are applied
+/// (``apply(_:values:into:)``: held frames flushed, cancels written); then
+/// ``commit(at:msc:values:into:)`` writes the frame's forwarded changes.
 ///
-/// A claimed touch costs only its values' stores: it is never among the router's touches, so
-/// with every touch claimed a commit writes nothing and only commits the changed slots.
+/// A claimed touch costs nothing here: it is never among the router's touches, so with every
+/// touch claimed a commit is one test, and no raw event of the panel is looked at twice.
 struct PanelRouter {
     /// The copy's description (without the udev fuzz, which changes no event).
     let copy: DeviceDescription
@@ -46,23 +47,6 @@ struct PanelRouter {
     private let deviceCodes: [(type: UInt16, code: UInt16)]
     private let declaresDevice: [Bool]
 
-    // The panel, as read: every slot's values, claimed touches' too (a later contact in the
-    // slot starts from them).
-    private var slots = PanelSlotTable()
-    /// The slot `ABS_MT_*` values go to; ``PanelSlotTable/scratch`` after `ABS_MT_SLOT` named
-    /// a slot out of range. Set only with `currentBit`, so value events write it unchecked.
-    private var currentSlot = 0
-    /// `currentSlot`'s bit in `dirty`; 0 for the scratch slot, which is never committed.
-    private var currentBit: UInt64 = 1
-    /// The slots whose pending values may differ from their committed ones (bit `slot`; at
-    /// most ``ContactTracker/maximumSlots``, 64): a commit looks at those alone.
-    private var dirty: UInt64 = 0
-    private var pendingMsc: Int32?
-    /// Not discarding after `SYN_DROPPED`: `EV_ABS` events write slot values (the one test on
-    /// the path of nearly every event).
-    private var readsSlots = true
-    /// The time of the `SYN_REPORT` seen and not yet committed.
-    private var frameEnd: Timestamp?
 
     /// The touches that may still reach the copy, with their slot and route: forwarded and
     /// held ones. A touch claimed at its down is never kept, and one claimed later is
@@ -89,6 +73,8 @@ struct PanelRouter {
         /// Forwarded or held (claimed touches are not kept).
         var route: Route
         var loggedFrames = 0
+        /// A held touch's values in its last logged frame.
+        var lastLogged = SlotCodes()
     }
 
     private struct HeldFrame {
@@ -144,129 +130,19 @@ struct PanelRouter {
         copyOrder = [Int](repeating: -1, count: slotCount)
     }
 
-    // MARK: - The panel's events
+    // MARK: - Contacts lost
 
-    /// One raw event of the panel (a protocol A panel's: converted). A `SYN_REPORT` ends the
-    /// frame; ``commit(into:)`` writes it once the engine's decisions are applied. Inlined
-    /// into the input stage: it runs for every raw event of a routed panel, so a per-slot
-    /// value, nearly every event, is one range test and one store, whatever its touch's route.
-    @inline(__always)
-    mutating func observe(_ event: RawEvent) {
-        if event.type == EventType.abs && readsSlots {
-            // Codes below the first per-slot one wrap around to large offsets.
-            let offset = Int(event.code &- Self.firstCode)
-            if offset < Self.codeCount {
-                slots.storePending(event.value, slot: currentSlot, offset: offset)
-                dirty |= currentBit
-            } else if event.code == AbsCode.mtSlot {
-                select(event.value)
-            }
-            // The legacy single-touch axes are recomputed for the copy.
-            return
+    /// Every contact is lost at once (the input's end, or a resynchronisation with nothing to
+    /// reconcile with): each forwarded touch lifts on the copy, in one frame, and held ones are
+    /// forgotten. Nothing of them remains to be written.
+    mutating func loseEveryTouch(at time: Timestamp, into out: inout [RawEvent]) {
+        var wrote = false
+        for touch in touches where touch.route == .forwarded {
+            wrote = write(slot: touch.slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || wrote
         }
-        observeOther(event)
-    }
-
-    /// ``observe(_:)`` for every event but an `EV_ABS` one while reading.
-    @inline(never)
-    private mutating func observeOther(_ event: RawEvent) {
-        if !readsSlots {
-            // After SYN_DROPPED the kernel's events up to the next SYN_REPORT are incomplete:
-            // the contact tracker discards them, and so does the copy.
-            if event.isFrameEnd { readsSlots = true }
-            return
-        }
-        switch event.type {
-        case EventType.msc:
-            if event.code == MscCode.timestamp { pendingMsc = event.value }
-        case EventType.syn:
-            if event.code == SynCode.report {
-                frameEnd = event.time
-            } else if event.code == SynCode.dropped {
-                restorePending()
-                pendingMsc = nil
-                readsSlots = false
-            }
-        default:
-            // Keys are recomputed for the copy.
-            break
-        }
-    }
-
-    /// `ABS_MT_SLOT`: values go to slot `value` from now on, or to the scratch slot when it is
-    /// out of range (they are never committed).
-    @inline(__always)
-    private mutating func select(_ value: Int32) {
-        if UInt(bitPattern: Int(value)) < UInt(bitPattern: slotCount) {
-            currentSlot = Int(value)
-            currentBit = 1 &<< UInt64(truncatingIfNeeded: value)
-        } else {
-            currentSlot = PanelSlotTable.scratch
-            currentBit = 0
-        }
-    }
-
-    /// The tracking id pending in `slot`.
-    private mutating func pendingTrackingID(_ slot: Int) -> Int32 {
-        slots.update(slot) { $0.pending[Self.trackingOffset] }
-    }
-
-    /// After `SYN_DROPPED` on a live panel: the slots as the device has them now (nil: every
-    /// contact lost, a protocol A panel), committed by the next ``commit(into:)``, which lifts
-    /// on the copy every forwarded touch that did not survive.
-    mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp) {
-        restorePending()
-        dirty = slotCount >= 64 ? ~0 : (1 &<< UInt64(slotCount)) &- 1
-        pendingMsc = nil
-        readsSlots = true
-        for slot in 0..<slotCount {
-            slots.update(slot) { values in
-                guard let snapshot else {
-                    values.pending[Self.trackingOffset] = -1
-                    return
-                }
-                let truth = slot < snapshot.slots.count ? snapshot.slots[slot] : .empty
-                values.pending[Self.trackingOffset] = truth.trackingID < 0 ? -1 : truth.trackingID
-                if let position = truth.position {
-                    values.pending[Int(AbsCode.mtPositionX - Self.firstCode)] = position.x
-                    values.pending[Int(AbsCode.mtPositionY - Self.firstCode)] = position.y
-                }
-                if let major = truth.touchMajor { values.pending[Int(AbsCode.mtTouchMajor - Self.firstCode)] = major }
-                if let pressure = truth.pressure { values.pending[Int(AbsCode.mtPressure - Self.firstCode)] = pressure }
-                values.pending[Self.toolOffset] = truth.toolType
-            }
-        }
-        if let snapshot { select(Int32((0..<slotCount).contains(snapshot.currentSlot) ? snapshot.currentSlot : 0)) }
-        frameEnd = time
-    }
-
-    /// Forgets the values of a frame that will not be committed.
-    private mutating func restorePending() {
-        settleChangedSlots(committing: false)
-    }
-
-    /// The changed slots' values, 64 bytes each: committed (`committing`), or put back to the
-    /// last committed ones; then no slot is changed.
-    @inline(__always)
-    private mutating func settleChangedSlots(committing: Bool) {
-        var changed = dirty
-        while changed != 0 {
-            let slot = changed.trailingZeroBitCount
-            changed &= changed &- 1
-            if committing {
-                slots.update(slot) { $0.committed = $0.pending }
-            } else {
-                slots.update(slot) { $0.pending = $0.committed }
-            }
-        }
-        dirty = 0
-    }
-
-    /// The input ends (the recording's end, the device gone, the daemon stopping): a half
-    /// frame is discarded and every contact ends; the next ``commit(into:)`` lifts the
-    /// forwarded ones on the copy.
-    mutating func finish(at time: Timestamp) {
-        resynchronise(with: nil, at: time)
+        touches.removeAll()
+        log.removeAll()
+        if wrote { endFrame(at: time, msc: nil, into: &out) }
     }
 
     // MARK: - The engine's decisions
@@ -275,10 +151,13 @@ struct PanelRouter {
     /// forwarded held touch's frames (several touches forwarded together: their frames
     /// merged in the order they were read), a pilfered touch's cancel. A touch that becomes
     /// claimed is forgotten (``touches``).
-    mutating func apply(_ changes: [RouteChange], into out: inout [RawEvent]) {
+    mutating func apply<Values: PanelSlotSource>(_ changes: [RouteChange], values: inout Values,
+                                                  into out: inout [RawEvent]) {
         var flushing: [TouchID] = []
         for change in changes {
-            guard let index = touches.firstIndex(where: { $0.touch == change.touch }) ?? bind(change) else { continue }
+            guard let index = touches.firstIndex(where: { $0.touch == change.touch }) ?? bind(change, values: &values) else {
+                continue
+            }
             switch change.kind {
             case .began:
                 continue
@@ -294,7 +173,8 @@ struct PanelRouter {
             case .pilfered:
                 if !flushing.isEmpty { flush(&flushing, into: &out) }
                 guard touches[index].route == .forwarded else { continue }
-                cancel(slot: touches[index].slot, trackingID: touches[index].trackingID, at: change.time, into: &out)
+                let tool = values.panelValues(slot: touches[index].slot)[Self.toolOffset]
+                cancel(slot: touches[index].slot, trackingID: touches[index].trackingID, tool: tool, at: change.time, into: &out)
                 touches.remove(at: index)
             }
         }
@@ -303,10 +183,10 @@ struct PanelRouter {
 
     /// A touch that begins forwarded or held takes the slot whose new tracking id is its
     /// contact; one that begins claimed is not kept: nothing of it will reach the copy.
-    private mutating func bind(_ change: RouteChange) -> Int? {
+    private mutating func bind<Values: PanelSlotSource>(_ change: RouteChange, values: inout Values) -> Int? {
         guard case .began(let route) = change.kind, route != .claimed else { return nil }
         let id = Int32(truncatingIfNeeded: change.contact.rawValue)
-        for slot in 0..<slotCount where pendingTrackingID(slot) == id
+        for slot in 0..<slotCount where values.panelValues(slot: slot)[Self.trackingOffset] == id
             && !touches.contains(where: { $0.slot == slot && $0.trackingID == id }) {
             touches.append(RoutedTouch(touch: change.touch, trackingID: id, slot: slot, route: route))
             return touches.count - 1
@@ -349,13 +229,13 @@ struct PanelRouter {
     /// a palm as the new tracking id is read, and ignores it to its end: without the tool given
     /// back, the next touch in that slot would never reach the desktop. A palm's lift, whatever
     /// its tool, is no `TOUCH_UP` (docs/routing.md, "What a late claim becomes").
-    private mutating func cancel(slot: Int, trackingID: Int32, at time: Timestamp, into out: inout [RawEvent]) {
+    private mutating func cancel(slot: Int, trackingID: Int32, tool: Int32, at time: Timestamp, into out: inout [RawEvent]) {
         let base = slot * Self.codeCount
         guard copyValues[base + Self.trackingOffset] == trackingID else { return }
         if write(slot: slot, offset: Self.toolOffset, value: ToolType.palm, at: time, into: &out) {
             endFrame(at: time, msc: nil, into: &out)
         }
-        var lifted = write(slot: slot, offset: Self.toolOffset, value: slots.update(slot) { $0.pending[Self.toolOffset] }, at: time, into: &out)
+        var lifted = write(slot: slot, offset: Self.toolOffset, value: tool, at: time, into: &out)
         lifted = write(slot: slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || lifted
         if lifted {
             endFrame(at: time, msc: nil, into: &out)
@@ -364,22 +244,21 @@ struct PanelRouter {
 
     // MARK: - The frame
 
-    /// Commits the frame the last `SYN_REPORT` (or ``resynchronise(with:at:)``,
-    /// ``finish(at:)``) ended: forwarded touches' changes are written, held touches' logged,
-    /// and the changed slots' values committed. With no forwarded or held touch (every touch
-    /// claimed, or none down) only the values are committed.
-    mutating func commit(into out: inout [RawEvent]) {
-        guard let time = frameEnd else { return }
-        frameEnd = nil
+    /// Writes the frame that ends at `time` (a `SYN_REPORT`, a resynchronisation, the input's
+    /// end), the engine having decided it: forwarded touches' changes are written with the
+    /// frame's `msc`, held touches' logged, from the panel's values in `values`. With no
+    /// forwarded or held touch (every touch claimed, or none down) there is nothing to do.
+    @inline(__always)
+    mutating func commit<Values: PanelSlotSource>(at time: Timestamp, msc: Int32?, values: inout Values,
+                                                  into out: inout [RawEvent]) {
         frameNumber &+= 1
-        if !touches.isEmpty { writeTouches(at: time, into: &out) }
-        settleChangedSlots(committing: true)
-        pendingMsc = nil
+        if !touches.isEmpty { writeTouches(at: time, msc: msc, values: &values, into: &out) }
     }
 
     /// The forwarded and held touches' share of the frame that ends at `time`.
     @inline(never)
-    private mutating func writeTouches(at time: Timestamp, into out: inout [RawEvent]) {
+    private mutating func writeTouches<Values: PanelSlotSource>(at time: Timestamp, msc: Int32?, values source: inout Values,
+                                                                into out: inout [RawEvent]) {
         // A forwarded contact whose slot now holds another contact (a resynchronisation's
         // snapshot, or a panel that reuses a slot without lifting first) lifts on the copy in a
         // frame of its own, as the kernel's `input_mt_report_slot_state` and libevdev's own
@@ -389,7 +268,7 @@ struct PanelRouter {
         var lifted = false
         for position in touches.indices where touches[position].route == .forwarded {
             let touch = touches[position]
-            let now = pendingTrackingID(touch.slot)
+            let now = source.panelValues(slot: touch.slot)[Self.trackingOffset]
             if now >= 0 && now != touch.trackingID {
                 lifted = write(slot: touch.slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || lifted
             }
@@ -400,14 +279,14 @@ struct PanelRouter {
         while position < touches.count {
             let touch = touches[position]
             let slot = touch.slot
-            let values = slots.update(slot) { $0 }
-            let now = values.pending[Self.trackingOffset]
+            let values = source.panelValues(slot: slot)
+            let now = values[Self.trackingOffset]
             if now != touch.trackingID {
                 // The contact ended (lifted, cancelled, or replaced by a new tracking id).
                 if touch.route == .forwarded {
                     let next = touches.first(where: { $0.slot == slot && $0.trackingID == now })
                     if now < 0 || next?.route == .forwarded {
-                        wrote = writeSlot(slot, from: values.pending, at: time, into: &out) || wrote
+                        wrote = writeSlot(slot, from: values, at: time, into: &out) || wrote
                     } else {
                         // A claimed contact follows (not kept: see touches), or none.
                         wrote = write(slot: slot, offset: Self.trackingOffset, value: -1, at: time, into: &out) || wrote
@@ -420,11 +299,11 @@ struct PanelRouter {
             }
             switch touch.route {
             case .forwarded:
-                wrote = writeSlot(slot, from: values.pending, at: time, into: &out) || wrote
+                wrote = writeSlot(slot, from: values, at: time, into: &out) || wrote
             case .held:
-                if touches[position].loggedFrames == 0
-                    || (dirty & (1 &<< UInt64(slot)) != 0 && values.pending != values.committed) {
-                    logFrame(of: position, values: values.pending, at: time)
+                // A frame is logged when it changed the touch's values (and the first always).
+                if touches[position].loggedFrames == 0 || values != touches[position].lastLogged {
+                    logFrame(of: position, values: values, msc: msc, at: time)
                 }
             case .claimed:
                 // Never kept (a claimed touch is forgotten).
@@ -432,21 +311,22 @@ struct PanelRouter {
             }
             position += 1
         }
-        if wrote { endFrame(at: time, msc: pendingMsc, into: &out) }
+        if wrote { endFrame(at: time, msc: msc, into: &out) }
     }
 
     /// Keeps a held touch's slot values of this frame. Past ``RoutingLimits/heldFrames`` the
     /// frame replaces the touch's last one (what it waits with stays bounded).
-    private mutating func logFrame(of position: Int, values: SlotCodes, at time: Timestamp) {
+    private mutating func logFrame(of position: Int, values: SlotCodes, msc: Int32?, at time: Timestamp) {
+        touches[position].lastLogged = values
         if touches[position].loggedFrames >= RoutingLimits.heldFrames,
            let last = log.lastIndex(where: { $0.touch == touches[position].touch }) {
             log[last].time = time
-            log[last].msc = pendingMsc
+            log[last].msc = msc
             log[last].values = values
             return
         }
         touches[position].loggedFrames += 1
-        log.append(HeldFrame(frame: frameNumber, time: time, msc: pendingMsc, touch: touches[position].touch,
+        log.append(HeldFrame(frame: frameNumber, time: time, msc: msc, touch: touches[position].touch,
                              slot: touches[position].slot, values: values))
     }
 

@@ -1,12 +1,12 @@
-/// The panel's per-slot values as the routing stage (``PanelRouter``) keeps them: for each of
-/// ``ContactTracker/maximumSlots`` slots, every per-slot code (`ABS_MT_TOUCH_MAJOR` …
-/// `ABS_MT_TOOL_Y`) as the frame being read has it (*pending*) and as the last `SYN_REPORT`
-/// left it (*committed*), stored inline rather than in arrays.
+/// The panel's per-slot values as ``ObservedPanel`` keeps them for the routing stage (a panel
+/// whose `device.axes` rewrite its events): for each of ``ContactTracker/maximumSlots`` slots,
+/// every per-slot code (`ABS_MT_TOUCH_MAJOR` … `ABS_MT_TOOL_Y`) as the frame being read has it
+/// (*pending*) and as the last `SYN_REPORT` left it (*committed*), stored inline rather than in
+/// arrays.
 ///
-/// The router writes one value here for nearly every event a routed panel sends, whatever the
-/// touch's route: a claimed touch's values are what a later contact in the same slot starts
-/// from (the kernel sends only values that changed), so they are kept even though nothing of
-/// the claimed touch reaches the copy. In an array each write cost a uniqueness check (a
+/// One value is written here for nearly every event such a panel sends, whatever the touch's
+/// route: a claimed touch's values are what a later contact in the same slot starts from (the
+/// kernel sends only values that changed). In an array each write cost a uniqueness check (a
 /// runtime call) and a bounds check; here it is one store at a computed address, as in the
 /// contact tracker's ``SlotTable``. A commit copies a changed slot's 64 bytes as one vector.
 ///

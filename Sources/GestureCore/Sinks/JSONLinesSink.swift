@@ -28,6 +28,13 @@ public struct JSONLinesSink: RecordSink {
         encoder.writesRoutes = writesRoutes
     }
 
+    /// The screen whose records are consumed next (``EventEncoder/screen``): a driver of
+    /// several screens sets it before handing on each pipeline's records; nil with one screen.
+    public var screen: String? {
+        get { encoder.screen }
+        set { if encoder.screen != newValue { encoder.screen = newValue } }
+    }
+
     /// The `seq` the next event gets.
     public var nextSequence: Int { encoder.nextSequence }
 

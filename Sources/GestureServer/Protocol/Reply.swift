@@ -12,6 +12,10 @@ public enum Reply: Sendable {
     case error(ProtocolError)
     /// `{"type":"bye","reason":…,"message":…}`: the server is about to close the connection.
     case bye(reason: String, message: String)
+    /// `{"type":"superseded","seq":…,"time":…,"what":"layout","by":…,"revision":…,"message":…}`:
+    /// to the client whose layout another client's `layout.set` replaced (docs/protocol.md
+    /// § Changing the layout). `seq` and `time` are those of the `layout` event of the new layout.
+    case superseded(seq: Int64, time: Int64, by: String, revision: Int, message: String)
 
     /// What a successful request answers, besides `ok`.
     public enum Answer: Sendable {

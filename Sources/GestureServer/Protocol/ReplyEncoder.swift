@@ -39,6 +39,14 @@ public enum ReplyEncoder {
             writer.key("type"); writer.string("bye")
             writer.key("reason"); writer.string(reason)
             writer.key("message"); writer.string(message)
+        case .superseded(let seq, let time, let by, let revision, let message):
+            writer.key("type"); writer.string("superseded")
+            writer.key("seq"); writer.int(seq)
+            writer.key("time"); writer.int(time)
+            writer.key("what"); writer.string("layout")
+            writer.key("by"); writer.string(by)
+            writer.key("revision"); writer.int(revision)
+            writer.key("message"); writer.string(message)
         }
         writer.endObject()
         writer.newline()
@@ -100,6 +108,21 @@ public enum ReplyEncoder {
             writer.endObject()
             // The screen the layout's frames are in (the web client scales CSS pixels to it).
             encode(input.screen, into: &writer)
+            if !input.screens.isEmpty {
+                // Several screens: each with its id, panel and geometry (docs/protocol.md).
+                writer.key("screens"); writer.beginArray()
+                for screen in input.screens {
+                    writer.beginObject()
+                    writer.key("id"); writer.string(screen.id)
+                    writer.key("device"); optional(screen.device, into: &writer)
+                    writer.key("path"); optional(screen.path, into: &writer)
+                    writer.key("activeTouches"); writer.int(screen.activeTouches)
+                    writer.key("frames"); writer.int(screen.frames)
+                    encode(screen.screen, into: &writer)
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
         }
         writer.key("socket"); writer.string(status.socket)
         writer.key("clients"); writer.beginObject()

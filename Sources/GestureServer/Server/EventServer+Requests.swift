@@ -70,6 +70,10 @@ extension EventServer {
         // the input: a subscriber sees the `layout` event of its own layout.set first.
         var notices = publish(published)
         notices += send(reply, to: client)
+        if let pending = pendingSuperseded {
+            pendingSuperseded = nil
+            if let earlier = clients[pending.serial] { notices += send(pending.notice, to: earlier) }
+        }
         announce(notices)
         // After the reply, so a replay that a subscription starts sends its first event after
         // the client learnt it is subscribed.
@@ -96,7 +100,11 @@ extension EventServer {
     private func completeReload(origin: String, prepared: ReloadPreparation?) -> Result<ReloadReport, ConfigurationError>? {
         guard let owner else { return nil }
         var outcome = owner.reload(origin: origin, prepared: prepared)
-        if case .success(let report) = outcome.result { policy = ControlPolicy(socket: report.socket) }
+        if case .success(let report) = outcome.result {
+            policy = ControlPolicy(socket: report.socket)
+            // The configuration's layout replaced the one a client set: nobody's to supersede now.
+            if report.layoutChanged { layoutSetter = nil }
+        }
         release(&outcome.events.released)
         announce(publish(outcome.events))
         return outcome.result
@@ -298,8 +306,9 @@ extension EventServer {
             } catch {
                 throw Self.invalidLayout(error, id: id)
             }
-            let replaced = owner.replaceLayout(layout.spec, prepared: layout.prepared, reason: "layout.set by \(client.peerDescription)")
+            let replaced = owner.replaceLayout(layout.spec, prepared: layout.prepared, reason: Self.layoutSetReason + client.peerDescription)
             published = replaced.events
+            supersede(by: client, replaced)
             return .revision(replaced.revision)
         case .viewUpdate(let view, let changes):
             return try applyViewUpdate(view, changes, id: id, peer: client.peerDescription, made: nil, publishing: &published)
@@ -320,6 +329,47 @@ extension EventServer {
             // Answered off the loop (``answerOffLoop(_:id:from:)``) while there is an owner.
             throw ProtocolError(.badRequest, "gestured is stopping; try again when it is back", requestID: id)
         }
+    }
+
+    /// How the reason of a layout replaced by `layout.set` begins (the peer follows): the
+    /// owner tells such a replacement from a `view.update` or a reload by it.
+    public static let layoutSetReason = "layout.set by "
+
+    /// Remembers `client` as the setter of the layout in force; the earlier setter, if it is
+    /// another client still connected, is to be told `superseded` (``respond(_:publishing:to:)``
+    /// sends it after the reply).
+    private func supersede(by client: ClientSession, _ replaced: LayoutReplacement) {
+        defer { layoutSetter = client.serial }
+        guard let earlier = layoutSetter, earlier != client.serial, let previous = clients[earlier], !previous.isClosing else {
+            return
+        }
+        let by = client.peer.map { peer in peer.programName.map { "\($0) \(peer)" } ?? peer.description } ?? "an unknown peer"
+        let (seq, time) = Self.sequenceAndTime(of: replaced.events)
+        pendingSuperseded = (earlier, .superseded(
+            seq: seq, time: time, by: by, revision: replaced.revision,
+            message: "another client (\(by)) replaced the layout this connection set; its views no longer receive touches "
+                + "until this connection sends layout.set again"))
+        logger.info("a client's layout was superseded", metadata: [
+            "client": "\(earlier)", "by": "\(client.serial)", "peer": "\(by)", "revision": "\(replaced.revision)"])
+    }
+
+    /// The `seq` and `time` of the last event of `events` (the `layout` event of a replacement,
+    /// which the encoder begins with `{"type":…,"seq":N,"time":T`); 0 for one it cannot read.
+    static func sequenceAndTime(of events: EncodedEvents) -> (seq: Int64, time: Int64) {
+        guard let last = events.events.last else { return (0, 0) }
+        let line = events.bytes[last.range]
+        func integer(after key: String) -> Int64 {
+            guard let found = line.firstRange(of: Array(key.utf8)) else { return 0 }
+            var value: Int64 = 0
+            var negative = false
+            for byte in line[found.upperBound...].prefix(20) {
+                if byte == UInt8(ascii: "-"), value == 0 { negative = true; continue }
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { break }
+                value = value &* 10 &+ Int64(byte - UInt8(ascii: "0"))
+            }
+            return negative ? -value : value
+        }
+        return (integer(after: "\"seq\":"), integer(after: "\"time\":"))
     }
 
     private func requireOwner(_ id: RequestID?) throws(ProtocolError) -> EventServerOwner {

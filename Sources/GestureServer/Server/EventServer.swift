@@ -92,6 +92,11 @@ public final class EventServer {
     /// False once ``stopAccepting()`` closed the listener.
     private var listening = false
     var clients: [Int: ClientSession] = [:]
+    /// The client whose `layout.set` set the layout in force (its serial), until a reload
+    /// replaces that layout: the one told `superseded` when another client's replaces it.
+    var layoutSetter: Int?
+    /// A `superseded` notice a request made, sent after that request's reply.
+    var pendingSuperseded: (serial: Int, notice: Reply)?
     private var nextSerial = 1
     private var lingerTimer: (any LoopTimer)?
     private var tracingWanted = false

@@ -20,6 +20,9 @@ public struct InputStatus: Sendable {
     /// The screen in points: what a client that builds the layout from its own window (the web
     /// client) scales its coordinates to.
     public var screen: ScreenGeometry
+    /// Each screen of a daemon of several screens, in the configuration's order; empty with one
+    /// (the members above are then the only screen's; with several, the first's).
+    public var screens: [ScreenStatus] = []
 
     public init(source: String, device: String?, path: String?, layoutRevision: Int, activeTouches: Int,
                 frames: Int, time: Int64, screen: ScreenGeometry, routes: RouteCounts? = nil) {
@@ -32,5 +35,26 @@ public struct InputStatus: Sendable {
         self.time = time
         self.screen = screen
         self.routes = routes
+    }
+}
+
+/// One screen of `status` in a daemon of several screens: its id, its panel (or none yet), its
+/// touches and frames, and its geometry.
+public struct ScreenStatus: Sendable, Hashable {
+    public var id: String
+    /// The device's name and node, nil while the screen waits for its panel.
+    public var device: String?
+    public var path: String?
+    public var activeTouches: Int
+    public var frames: Int
+    public var screen: ScreenGeometry
+
+    public init(id: String, device: String?, path: String?, activeTouches: Int, frames: Int, screen: ScreenGeometry) {
+        self.id = id
+        self.device = device
+        self.path = path
+        self.activeTouches = activeTouches
+        self.frames = frames
+        self.screen = screen
     }
 }

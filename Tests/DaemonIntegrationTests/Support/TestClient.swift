@@ -25,7 +25,9 @@ final class TestClient {
         }
         guard result == 0 else {
             let error = errno
-            Glibc.close(fd)
+            // The object is whole, so its deinit runs after this throw: mark the descriptor
+            // closed, or deinit would close its number again — by then perhaps another test's.
+            close()
             throw TestFailure("connect \(path): \(String(cString: strerror(error)))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -112,7 +112,8 @@ struct RecordSinkTests {
         #expect(lines[(resynchronised + 1)...].prefix { Self.field("time", of: $0) == time }.map {
             "\(Self.field("phase", of: $0) ?? "") \(Self.field("id", of: $0) ?? "")"
         } == [#""moved" 1"#, #""cancelled" 3"#])
-        #expect(lines.contains { $0.contains(#""route":"forwarded""#) } && lines.contains { $0.contains(#""route":"claimed""#) })
+        // Forwarded touches say so; claimed ones, gestured's alone, carry no route.
+        #expect(lines.contains { $0.contains(#""route":"forwarded""#) } && !lines.contains { $0.contains(#""route":"claimed""#) })
     }
 
     @Test func theJSONLinesSinkKeepsWhatTheSocketServerNeeds() throws {

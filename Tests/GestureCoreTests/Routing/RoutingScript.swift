@@ -14,9 +14,11 @@ struct RoutingScript {
     private let collector = RecordCollector()
 
     /// A 1000 × 1000 point screen on ``DeviceFixtures/square`` (device values 0…999).
-    init(_ root: ViewSpec, routing: RoutingRule = .claim, device: DeviceDescription = DeviceFixtures.square) throws {
+    init(_ root: ViewSpec, routing: RoutingRule = .claim, device: DeviceDescription = DeviceFixtures.square,
+         overrides: DeviceOverrides = .none) throws {
         pipeline = GesturePipeline(setup: PipelineSetup(tree: try ViewTree(root: root), settings: GestureSettings(),
                                                         screen: ScreenGeometry(width: 1000, height: 1000),
+                                                        device: overrides,
                                                         routing: RoutingConfiguration(defaultRule: routing)))
         try pipeline.addDevice(device, message: "test device", at: .zero)
         collect()

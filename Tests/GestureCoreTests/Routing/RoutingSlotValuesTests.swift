@@ -128,4 +128,59 @@ struct RoutingSlotValuesTests {
         #expect(script.takeRoutes().suffix(2) == ["#3 pilfered", "#4 pilfered"])
         #expect(script.pipeline.routedTouchCount == 0)
     }
+
+    /// ``RoutingTests/fullPanel`` with two per-slot codes the contact tracker does not use for
+    /// itself (orientation, width): the routing stage still needs them for the copy.
+    static let panelWithShapes: DeviceDescription = {
+        var panel = RoutingTests.fullPanel
+        panel.absInfo[AbsCode.mtOrientation] = AbsInfo(minimum: -90, maximum: 90)
+        panel.absInfo[AbsCode.mtWidthMajor] = AbsInfo(minimum: 0, maximum: 255)
+        panel.codes[EventType.abs, default: []].formUnion([AbsCode.mtOrientation, AbsCode.mtWidthMajor])
+        return panel
+    }()
+
+    static func orientation(_ value: Int32) -> EventScript.Event { (EventType.abs, AbsCode.mtOrientation, value) }
+    static func width(_ value: Int32) -> EventScript.Event { (EventType.abs, AbsCode.mtWidthMajor, value) }
+
+    /// Codes the tracker does not use itself reach the copy as the panel sent them: inherited
+    /// from a claimed contact by a forwarded one, changed alone in a frame (which moves no
+    /// contact), with the frame's `MSC_TIMESTAMP`, and forgotten with a frame cut by
+    /// `SYN_DROPPED`.
+    @Test func codesTheTrackerDoesNotUseReachTheCopy() throws {
+        var script = try RoutingScript(RoutingTests.kiosk(), device: Self.panelWithShapes)
+        script.frame([EventScript.slot(0), EventScript.id(1), EventScript.x(500), EventScript.y(50),
+                      Self.orientation(7), Self.width(12)])               // 10: the bar, claimed
+        script.frame([EventScript.slot(0), EventScript.id(-1)])           // 20
+        script.frame([EventScript.slot(0), EventScript.id(2), EventScript.y(300)]) // 30: the page, forwarded
+        script.frame([Self.orientation(-4), RoutingTests.msc(4000)])      // 40: only the shape
+        script.frame([Self.width(30), EventScript.dropped, Self.orientation(9)])   // 50: cut, never copied
+        script.frame([EventScript.x(510)])                                // 60
+        #expect(script.takeRoutes() == ["#1 began claimed", "#2 began forwarded"])
+        #expect(script.takePanel() == [
+            "30 ABS_MT_TRACKING_ID 2", "30 ABS_MT_WIDTH_MAJOR 12", "30 ABS_MT_ORIENTATION 7",
+            "30 ABS_MT_POSITION_X 500", "30 ABS_MT_POSITION_Y 300",
+            "30 BTN_TOUCH 1", "30 BTN_TOOL_FINGER 1", "30 ABS_X 500", "30 ABS_Y 300", "30 SYN",
+            "40 ABS_MT_ORIENTATION -4", "40 MSC_TIMESTAMP 4000", "40 SYN",
+            "60 ABS_MT_POSITION_X 510", "60 ABS_X 510", "60 SYN",
+        ])
+    }
+
+    /// A panel whose `device.axes` rewrite its events (here its multitouch axes swapped) is
+    /// copied as it sends them: the copy carries the panel's codes and values, not the ones
+    /// gestured reads, and a forwarded contact still starts from what a claimed one left.
+    @Test func aPanelWhoseAxesAreRewrittenIsCopiedAsRead() throws {
+        let swapped = DeviceOverrides(axes: AxisOverrides(x: AxisOverride(code: AbsCode.mtPositionY),
+                                                          y: AxisOverride(code: AbsCode.mtPositionX)))
+        var script = try RoutingScript(RoutingTests.kiosk(), device: Self.panelWithShapes, overrides: swapped)
+        // Read swapped, (x 50, y 500) is on the bar at (500, 50): claimed.
+        script.frame([EventScript.slot(0), EventScript.id(1), EventScript.x(50), EventScript.y(500), Self.width(12)])
+        script.frame([EventScript.slot(0), EventScript.id(-1)])
+        // (x 300, y 500) is on the page: forwarded, as sent.
+        script.frame([EventScript.slot(0), EventScript.id(2), EventScript.x(300)])
+        #expect(script.takeRoutes() == ["#1 began claimed", "#2 began forwarded"])
+        #expect(script.takePanel() == [
+            "30 ABS_MT_TRACKING_ID 2", "30 ABS_MT_WIDTH_MAJOR 12", "30 ABS_MT_POSITION_X 300", "30 ABS_MT_POSITION_Y 500",
+            "30 BTN_TOUCH 1", "30 BTN_TOOL_FINGER 1", "30 ABS_X 300", "30 ABS_Y 500", "30 SYN",
+        ])
+    }
 }

@@ -65,7 +65,10 @@ struct RoutingTests {
         try routed.addDevice(DeviceFixtures.square, message: "test", at: .zero)
         try plain.addDevice(DeviceFixtures.square, message: "test", at: .zero)
         var script = EventScript()
+        // A forwarded touch on the page, and a claimed one on the bar, which says nothing: a
+        // claimed touch is gestured's alone, as every touch is without routing.
         script.frame(10, [EventScript.slot(0), EventScript.id(5), EventScript.x(500), EventScript.y(300)])
+        script.frame(20, [EventScript.slot(1), EventScript.id(6), EventScript.x(500), EventScript.y(50)])
         for event in script.events {
             routed.feed(event)
             plain.feed(event)
@@ -77,6 +80,7 @@ struct RoutingTests {
         let routedText = String(decoding: routedLines.batch.bytes, as: UTF8.self)
         let plainText = String(decoding: plainLines.batch.bytes, as: UTF8.self)
         #expect(routedText.contains(#""tapCount":1,"route":"forwarded"}"#))
+        #expect(routedText.contains(#""view":"bar""#) && !routedText.contains(#""route":"claimed""#))
         #expect(!plainText.contains("route"))
         #expect(plain.records.panel.isEmpty)
         #expect(routedText.split(separator: #","route":"forwarded""#).joined() == plainText)

@@ -23,6 +23,8 @@ final class LiveDaemonHarness {
     let socketPath: String
     let loop: EventLoop
     let provider: PipeProvider
+    /// One provider per screen (several screens: ``init(configuration:screens:clock:)``).
+    let providers: [PipeProvider]
     let daemon: LiveDaemon
     let notify: NotifyCollector
     let serverClock = ManualClock(now: 1_000_000)
@@ -33,7 +35,13 @@ final class LiveDaemonHarness {
     ///   - configuration: the configuration file's text (JSON5).
     ///   - sources: the devices, handed out as ``PipeProvider`` does: the first at start.
     ///   - clock: the runner's "now" (cancellations on removal and stop are stamped with it).
-    init(configuration: String, sources: [PipeSource], clock: Timestamp = Timestamp(microseconds: 5_000_000)) throws {
+    convenience init(configuration: String, sources: [PipeSource],
+                     clock: Timestamp = Timestamp(microseconds: 5_000_000)) throws {
+        try self.init(configuration: configuration, screens: [sources], clock: clock)
+    }
+
+    /// A daemon of several screens: `screens` gives each configured screen's devices, in order.
+    init(configuration: String, screens: [[PipeSource]], clock: Timestamp = Timestamp(microseconds: 5_000_000)) throws {
         var template = Array("/tmp/gestured-live-XXXXXX".utf8CString)
         directory = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
         socketPath = directory + "/gestured.sock"
@@ -44,10 +52,12 @@ final class LiveDaemonHarness {
         let notifyPath = notify.path
         let notifier = ServiceNotifier(environment: { $0 == "NOTIFY_SOCKET" ? notifyPath : nil })
         loop = try EventLoop()
-        provider = PipeProvider(sources)
+        providers = screens.map { PipeProvider($0) }
+        provider = providers[0]
         let listener = try ListeningSocket.bind(path: socketPath)
         let captured = captured
-        daemon = LiveDaemon(loop: loop, provider: provider, configuration: loaded, listener: listener,
+        let inputs = zip(loaded.screens, providers).map { LiveDaemon.ScreenInput(id: $0.id, provider: $1) }
+        daemon = LiveDaemon(loop: loop, screens: inputs, configuration: loaded, listener: listener,
                             options: LiveDaemon.Options(server: EventServer.Options(version: "test")),
                             logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }, notifier: notifier,
                             stdout: { captured.bytes += $0 }, clock: { clock }, serverClock: serverClock)
@@ -160,6 +170,9 @@ final class NotifyCollector {
 /// A real client of the daemon's socket, read only when the loop says it is readable.
 final class LoopClient {
     let fd: Int32
+    /// Closed already (a failed connect): deinit, which runs after a throw from init once every
+    /// property is set, must not close the number again — by then perhaps another test's.
+    private var closed = false
     /// Complete lines received and not yet taken.
     var lines: [String] = []
     /// True once the server closed the connection.
@@ -177,13 +190,15 @@ final class LoopClient {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
+            let error = errno
             close(fd)
-            throw TestFailure("connect \(path): \(String(cString: strerror(errno)))")
+            closed = true
+            throw TestFailure("connect \(path): \(String(cString: strerror(error)))")
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    deinit { close(fd) }
+    deinit { if !closed { close(fd) } }
 
     /// Sends one request line (small: the socket buffer takes it at once).
     func send(_ line: String) {

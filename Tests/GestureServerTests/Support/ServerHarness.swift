@@ -157,10 +157,14 @@ final class TestOwner: EventServerOwner {
         return { ReloadPreparation(revision: revision, basis: basis, configuration: .failure(ConfigurationError(file: "test", problems: [])), layout: nil) }
     }
 
+    /// Whether a reload reports the layout changed (the file's layout differs from the one in force).
+    var reloadChangesLayout = false
+
     func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
         record("reload")
         reloadedRevisions.append(prepared?.revision)
-        return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: false, socket: SocketConfig())))
+        return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: reloadChangesLayout,
+                                                           socket: SocketConfig())))
     }
 
     func hitTest(_ point: Point) -> HitTestEvent {

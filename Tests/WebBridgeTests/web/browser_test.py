@@ -218,9 +218,12 @@ def main():
         assert status == 200 and "access-control-allow-origin" not in headers, headers
         status, headers, body = wsclient.http_get("127.0.0.1", bridge_port, "/gestured.js", origin=page_origin)
         assert headers.get("access-control-allow-origin") == page_origin and headers["content-type"].startswith("text/javascript")
-        with open(os.path.join(args.root, "web/gestured.js"), "rb") as f:
-            assert body == f.read(), "the bridge serves another gestured.js than web/gestured.js"
-        ok("another origin gets 403 for /socket and no CORS header for /gestured.js; the module is web/gestured.js")
+        # The minified build (web/dist), its source map named as the bridge serves it.
+        with open(os.path.join(args.root, "web/dist/gestured.min.js"), "rb") as f:
+            built = f.read().rstrip(b"\n")
+        built = built[:built.rindex(b"\n//# sourceMappingURL=")] + b"\n//# sourceMappingURL=gestured.js.map\n"
+        assert body == built, "the bridge serves another gestured.js than web/dist/gestured.min.js"
+        ok("another origin gets 403 for /socket and no CORS header for /gestured.js; the module is web/dist/gestured.min.js")
 
         # 4. The token.
         layout = {"id": "intruder", "frame": [0, 0, 1920, 1080]}
@@ -286,7 +289,7 @@ def main():
         for message in received:
             if message["type"] == "touches":
                 for touch in message["touches"]:
-                    routes.setdefault(message["view"], set()).add(touch.get("route"))
+                    routes.setdefault(message["view"], set()).add(touch.get("route", "claimed"))
         # The carousel and the photos inside it inherit its rule.
         browser = {"carousel", "photo1", "photo2", "photo3", "photo4"}
         assert any(view in browser for view in routes), routes

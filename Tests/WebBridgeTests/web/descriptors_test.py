@@ -60,7 +60,7 @@ def run(port, bridge):
     for connection in held:
         connection.close()
     status, _, body = harness.wait_for(lambda: try_get(port), 30, "the bridge to serve again")
-    assert status == 200 and b"export function connect" in body
+    assert status == 200 and b"sourceMappingURL=gestured.js.map" in body
     page = wsclient.WebSocket("127.0.0.1", port, origin=ORIGIN)
     assert page.recv_json()["type"] == "hello"
     page.close()

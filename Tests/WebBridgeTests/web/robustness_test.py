@@ -241,7 +241,7 @@ def run(args, work, sock, port, daemon, bridge):
     assert daemon.proc.wait(20) == 0
     assert bridge.alive(), "the bridge died"
     status, headers, body = wsclient.http_get("127.0.0.1", port, "/gestured.js", origin=ORIGIN)
-    assert status == 200 and b"export function connect" in body
+    assert status == 200 and b"sourceMappingURL=gestured.js.map" in body
     late = wsclient.WebSocket("127.0.0.1", port, origin=ORIGIN)
     messages = expect_close(late, {1013}, "a browser while gestured is away")
     assert messages and messages[0]["type"] == "bye" and messages[0]["reason"] == "unavailable", messages
@@ -261,7 +261,7 @@ def run(args, work, sock, port, daemon, bridge):
             harness.wait_for(lambda: "listening on" in open(bare.out).read() or not bare.alive(), 30,
                              "the bridge without capabilities to listen")
             status, _, body = wsclient.http_get("127.0.0.1", bare_port, "/gestured.js", origin=ORIGIN)
-            assert status == 200 and b"export function connect" in body, status
+            assert status == 200 and b"sourceMappingURL=gestured.js.map" in body, status
         except Exception:
             print(f"--- {bare.name} ---\n{bare.text()[-3000:]}", file=sys.stderr)
             raise

@@ -12,6 +12,39 @@ public struct GestureScript: Hashable, Sendable {
         case mm
         /// Raw device values, as the panel reports them.
         case device
+        /// A web page's CSS pixels, from the top-left corner of its viewport: made screen
+        /// points by the script's ``PageMapping`` (`page` lines).
+        case css
+    }
+
+    /// Where a web page's viewport lies on the screen and how large a CSS pixel is there: a
+    /// point is `origin + css × scale` (`scale` = devicePixelRatio × page zoom when screen
+    /// points are the display's pixels).
+    public struct PageMapping: Hashable, Sendable {
+        /// The viewport's top-left corner on the screen, in points.
+        public var originX: Double
+        public var originY: Double
+        /// Screen points per CSS pixel.
+        public var scale: Double
+
+        public init(originX: Double = 0, originY: Double = 0, scale: Double = 1) {
+            self.originX = originX
+            self.originY = originY
+            self.scale = scale
+        }
+
+        /// The screen point of a CSS pixel position.
+        public func point(x: Double, y: Double) -> (x: Double, y: Double) {
+            (originX + x * scale, originY + y * scale)
+        }
+
+        /// `page scale`: from a page zoomed out to 25 % on a display of ratio 0.2, to zoom
+        /// 500 % at ratio 4 (browsers offer 25 % to 500 %).
+        public static let scales = 0.05...20.0
+        /// `page origin`, in points: the screen's own limit (`screen` sizes go to 100000).
+        public static let origins = -100_000.0...100_000.0
+        /// `page viewport`, in CSS pixels.
+        public static let viewportSizes = 1.0...100_000.0
     }
 
     /// A position as written, with the units in force on its line.
@@ -64,12 +97,16 @@ public struct GestureScript: Hashable, Sendable {
         }
     }
 
-    /// The panel's evemu description file, as written (relative to the script's directory).
-    public var panel: String
+    /// The panel's evemu description file, as written (relative to the script's directory);
+    /// `nil`: gestured's own virtual panel (``SyntheticPanel``).
+    public var panel: String?
     /// The screen the points refer to; nil when the script uses no points.
     public var screen: ScreenGeometry?
     /// Frames per second while fingers glide (`rate`, default 100: a common panel scan rate).
     public var rate: Int
+    /// How CSS pixels (`units css`) become screen points (`page` lines); by default one CSS
+    /// pixel is one point from the screen's corner.
+    public var page: PageMapping
     public var steps: [Step]
 
     public static let defaultRate = 100
@@ -80,10 +117,15 @@ public struct GestureScript: Hashable, Sendable {
     /// The longest single wait or glide: an hour.
     public static let maximumDuration: Int64 = 3_600_000_000
 
-    public init(panel: String, screen: ScreenGeometry?, rate: Int = defaultRate, steps: [Step]) {
+    /// The longest script file read, in bytes: room for ``maximumSteps`` lines.
+    public static let maximumFileSize = 8 << 20
+
+    public init(panel: String?, screen: ScreenGeometry?, rate: Int = defaultRate, page: PageMapping = PageMapping(),
+                steps: [Step]) {
         self.panel = panel
         self.screen = screen
         self.rate = rate
+        self.page = page
         self.steps = steps
     }
 

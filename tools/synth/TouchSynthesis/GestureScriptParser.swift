@@ -12,10 +12,8 @@ public enum GestureScriptParser {
             guard content.contains(where: { !$0.isWhitespace }) else { continue }
             try parser.read(String(content), line: number)
         }
-        guard let panel = parser.panel else {
-            throw ScriptError(file: file, line: nil, message: "expected a `panel FILE` line naming the panel's evemu description, found none")
-        }
-        return GestureScript(panel: panel, screen: parser.screen, rate: parser.rate, steps: parser.steps)
+        return GestureScript(panel: parser.panel, screen: parser.screen, rate: parser.rate, page: try parser.pageMapping(),
+                             steps: parser.steps)
     }
 
     private struct State {
@@ -25,6 +23,9 @@ public enum GestureScriptParser {
         var rate = GestureScript.defaultRate
         var rateLine: Int?
         var units = GestureScript.Units.points
+        var pageOrigin: (x: Double, y: Double, line: Int)?
+        var pageScale: (value: Double, line: Int)?
+        var pageViewport: (width: Double, height: Double, line: Int)?
         var steps: [GestureScript.Step] = []
 
         init(file: String) { self.file = file }
@@ -41,7 +42,7 @@ public enum GestureScriptParser {
             }
             let keyword = items[0][0]
             switch keyword {
-            case "panel", "screen", "rate", "units", "wait":
+            case "panel", "screen", "rate", "units", "wait", "page":
                 guard items.count == 1 else {
                     throw error(line, "`\(keyword)` stands on a line of its own; only down, move and up share a line")
                 }
@@ -49,7 +50,7 @@ public enum GestureScriptParser {
             case "down", "move", "up":
                 try changes(items, line: line)
             default:
-                throw error(line, "expected panel, screen, rate, units, wait, down, move or up, found `\(keyword)`")
+                throw error(line, "expected panel, screen, page, rate, units, wait, down, move or up, found `\(keyword)`")
             }
         }
 
@@ -76,15 +77,81 @@ public enum GestureScriptParser {
                 rateLine = line
             case "units":
                 guard arguments.count == 1, let value = GestureScript.Units(rawValue: arguments[0]) else {
-                    throw error(line, "expected `units points`, `units mm` or `units device`")
+                    throw error(line, "expected `units points`, `units mm`, `units device` or `units css`")
                 }
                 units = value
+            case "page":
+                guard steps.isEmpty else { throw error(line, "`page` must come before the first step") }
+                try page(arguments, line: line)
             default:  // "wait"
                 guard arguments.count == 1 else { throw error(line, "expected `wait DURATION`, e.g. `wait 80ms` or `wait 1.5s`") }
                 let microseconds = try duration(arguments[0], line: line)
                 guard microseconds > 0 else { throw error(line, "a wait must be longer than 0") }
                 try append(.wait(microseconds: microseconds), line: line)
             }
+        }
+
+        /// `page origin X Y`, `page scale S`, `page viewport W H`: each once.
+        private mutating func page(_ arguments: [String], line: Int) throws(ScriptError) {
+            let usage = "expected `page origin X Y` (points), `page scale S` (points per CSS pixel: devicePixelRatio × zoom) "
+                + "or `page viewport WIDTH HEIGHT` (CSS pixels)"
+            guard let key = arguments.first else { throw error(line, usage) }
+            let numbers = arguments.dropFirst().map { Double($0) }
+            func values(_ count: Int, _ range: ClosedRange<Double>, _ what: String) throws(ScriptError) -> [Double] {
+                guard numbers.count == count, numbers.allSatisfy({ $0 != nil }) else {
+                    throw error(line, "expected `page \(key)` and \(count == 1 ? "a number" : "\(count) numbers"): \(what)")
+                }
+                let found = numbers.map { $0! }
+                guard found.allSatisfy({ range.contains($0) }) else {
+                    throw error(line, "`page \(key)` is \(found.map { "\($0)" }.joined(separator: " ")); \(what) from "
+                        + "\(range.lowerBound) to \(range.upperBound)")
+                }
+                return found
+            }
+            switch key {
+            case "origin":
+                guard pageOrigin == nil else { throw error(line, "a second `page origin` line") }
+                let found = try values(2, GestureScript.PageMapping.origins, "the viewport's top-left corner in screen points")
+                pageOrigin = (found[0], found[1], line)
+            case "scale":
+                guard pageScale == nil, pageViewport == nil else {
+                    throw error(line, "`page scale` and `page viewport` each say how large a CSS pixel is; give one of them once")
+                }
+                let found = try values(1, GestureScript.PageMapping.scales, "screen points per CSS pixel")
+                pageScale = (found[0], line)
+            case "viewport":
+                guard pageScale == nil, pageViewport == nil else {
+                    throw error(line, "`page scale` and `page viewport` each say how large a CSS pixel is; give one of them once")
+                }
+                let found = try values(2, GestureScript.PageMapping.viewportSizes, "the viewport's innerWidth and innerHeight in CSS pixels")
+                pageViewport = (found[0], found[1], line)
+            default:
+                throw error(line, "\(usage); found `page \(key)`")
+            }
+        }
+
+        /// The page's mapping: a viewport's scale is the screen's width over its width, and
+        /// its height must then fit the screen's.
+        func pageMapping() throws(ScriptError) -> GestureScript.PageMapping {
+            var mapping = GestureScript.PageMapping(originX: pageOrigin?.x ?? 0, originY: pageOrigin?.y ?? 0,
+                                                    scale: pageScale?.value ?? 1)
+            if let viewport = pageViewport {
+                guard let screen else { throw error(viewport.line, "`page viewport` needs a `screen WIDTH HEIGHT` line") }
+                let width = screen.size.width - mapping.originX, height = screen.size.height - mapping.originY
+                mapping.scale = width / viewport.width
+                guard GestureScript.PageMapping.scales.contains(mapping.scale) else {
+                    throw error(viewport.line, "a viewport \(viewport.width) CSS pixels wide on \(width) points makes a CSS pixel "
+                        + "\(mapping.scale) points; the scale must be from \(GestureScript.PageMapping.scales.lowerBound) to "
+                        + "\(GestureScript.PageMapping.scales.upperBound)")
+                }
+                // The shapes must agree to half a CSS pixel, as a browser rounds innerHeight.
+                guard abs(viewport.height * mapping.scale - height) <= mapping.scale / 2 + 1e-9 else {
+                    throw error(viewport.line, "the viewport (\(viewport.width) × \(viewport.height) CSS pixels) has another "
+                        + "shape than the screen below its origin (\(width) × \(height) points): give `page scale` (and "
+                        + "`page origin`) instead, as window.devicePixelRatio × zoom and where the viewport lies")
+                }
+            }
+            return mapping
         }
 
         private func parseScreen(_ arguments: [String], line: Int) throws(ScriptError) -> ScreenGeometry {
@@ -169,8 +236,9 @@ public enum GestureScriptParser {
             guard let x = Double(tokens[2]), let y = Double(tokens[3]), x.isFinite, y.isFinite else {
                 throw error(line, "expected numbers for X and Y in \(usage), found `\(tokens[2]) \(tokens[3])`")
             }
-            if units == .points, screen == nil {
-                throw error(line, "positions in points need a `screen WIDTH HEIGHT` line first (or `units mm` / `units device`)")
+            if units == .points || units == .css, screen == nil {
+                throw error(line, "positions in \(units == .css ? "CSS pixels" : "points") need a `screen WIDTH HEIGHT` line "
+                    + "first (or `units mm` / `units device`)")
             }
             let position = GestureScript.Position(x: x, y: y, units: units)
             return keyword == "down" ? .down(finger: finger, position) : .move(finger: finger, position)

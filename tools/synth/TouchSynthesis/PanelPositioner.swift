@@ -12,11 +12,14 @@ public struct PanelPositioner: Sendable {
     public let xAxis: AbsInfo
     public let yAxis: AbsInfo
     public let screen: ScreenGeometry?
+    /// How CSS pixels become points.
+    public let page: GestureScript.PageMapping
 
-    public init(xAxis: AbsInfo, yAxis: AbsInfo, screen: ScreenGeometry?) {
+    public init(xAxis: AbsInfo, yAxis: AbsInfo, screen: ScreenGeometry?, page: GestureScript.PageMapping = .init()) {
         self.xAxis = xAxis
         self.yAxis = yAxis
         self.screen = screen
+        self.page = page
     }
 
     /// The place of `position` in device units, not yet rounded, or a message saying why there
@@ -32,6 +35,14 @@ public struct PanelPositioner: Sendable {
             return checked(x: Double(xAxis.minimum) + position.x * Double(xAxis.resolution),
                            y: Double(yAxis.minimum) + position.y * Double(yAxis.resolution),
                            what: "millimetres")
+        case .css:
+            let point = page.point(x: position.x, y: position.y)
+            switch devicePlace(GestureScript.Position(x: point.x, y: point.y, units: .points)) {
+            case .success(let place): return .success(place)
+            case .failure(let error):
+                return .failure(PositionError("CSS pixels (\(position.x), \(position.y)) are points (\(point.x), \(point.y)) "
+                    + "with the page's origin (\(page.originX), \(page.originY)) and scale \(page.scale): \(error.message)"))
+            }
         case .points:
             guard let screen else { return .failure(PositionError("positions in points need a `screen` line")) }
             let (width, height) = (screen.size.width, screen.size.height)

@@ -52,7 +52,7 @@ public struct TouchSynthesizer {
 
     /// A synthesizer for `panel`, placing points on `screen`. Fails when the panel has no
     /// position axes; `file` names the script in errors.
-    public init(panel: DeviceDescription, screen: ScreenGeometry?, file: String) throws(ScriptError) {
+    public init(panel: DeviceDescription, screen: ScreenGeometry?, page: GestureScript.PageMapping = .init(), file: String) throws(ScriptError) {
         let classification = DeviceClassification(panel)
         guard let contactProtocol = classification.contactProtocol else {
             throw ScriptError(file: file, line: nil, message: "the panel \"\(panel.name)\" cannot touch: \(classification.reason)")
@@ -64,7 +64,7 @@ public struct TouchSynthesizer {
         }
         self.panel = panel
         self.contactProtocol = contactProtocol
-        self.positioner = PanelPositioner(xAxis: xAxis, yAxis: yAxis, screen: screen)
+        self.positioner = PanelPositioner(xAxis: xAxis, yAxis: yAxis, screen: screen, page: page)
         self.file = file
         let slots = if case .slots(let count) = contactProtocol { count } else { 0 }
         slotValues = Array(repeating: [AbsCode.mtTrackingID: -1], count: slots)
@@ -72,7 +72,7 @@ public struct TouchSynthesizer {
 
     /// The events of `script` on `panel`, with times from 0.
     public static func events(of script: GestureScript, panel: DeviceDescription, file: String) throws(ScriptError) -> [RawEvent] {
-        var synthesizer = try TouchSynthesizer(panel: panel, screen: script.screen, file: file)
+        var synthesizer = try TouchSynthesizer(panel: panel, screen: script.screen, page: script.page, file: file)
         try synthesizer.play(script)
         return synthesizer.events
     }
