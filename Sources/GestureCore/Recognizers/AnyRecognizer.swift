@@ -7,11 +7,12 @@
 /// after it arrives). After a terminal verdict it returns `.none` to everything, still
 /// forgetting touches that end; call `reset()` once `trackedTouchCount` is 0.
 public struct AnyRecognizer: Sendable {
-    /// The kind's machine behind one class reference, so that a slot of the arena stays a
-    /// plain value (an `any` machine made every slot a value the compiler copies through its
-    /// witnesses: +21 % instructions, docs/performance.md § One file per recognizer kind).
-    /// Copy-on-write: a storage that another value also holds is copied before it changes.
-    private var storage: RecognizerStorage
+    /// The kind's machine in its own allocation, behind one class reference, so that a slot
+    /// of the arena stays a small plain value; every call reaches the machine through its
+    /// kind's static witnesses (``RecognizerKindMachine``), each specialised for its kind
+    /// (docs/performance.md § One file per recognizer kind). Copy-on-write: a box that
+    /// another value also holds is copied before it changes.
+    private var box: MachineBox
 
     public let kind: RecognizerKind
     /// The next time the machine needs a `.deadline` input, or nil. Kept here after every
@@ -24,19 +25,23 @@ public struct AnyRecognizer: Sendable {
     /// `parameters` as resolved by ``GestureSettings/resolved(_:)``.
     public init(parameters: ResolvedParameters, context: RecognizerContext) {
         kind = parameters.kind
-        storage = parameters.kind.machine.storage(parameters, context: context)
+        box = MachineBox(kind.machine, kind.machine.allocate(parameters, context: context))
         deadline = nil
     }
 
-    /// The storage, copied first if another value holds it too.
+    /// The kind's machine type: its static witnesses reach the machine in the box.
+    @inline(__always)
+    private var machine: any RecognizerKindMachine.Type { kind.machine }
+
+    /// The box, copied first if another value holds it too.
     @inline(__always)
     private mutating func unique() {
-        if !isKnownUniquelyReferenced(&storage) { storage = storage.copy() }
+        if !isKnownUniquelyReferenced(&box) { box = box.copy() }
     }
 
     public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
         unique()
-        return storage.handle(input, deadline: &deadline, anomalies: &anomalies)
+        return machine.handle(box.address, input, deadline: &deadline, anomalies: &anomalies)
     }
 
     /// A move of `sample`'s touch, answered without ``handle(_:)`` when the machine does not
@@ -47,107 +52,60 @@ public struct AnyRecognizer: Sendable {
     mutating func moveQuietly(_ sample: TouchSample) -> Bool {
         if let deadline, sample.time >= deadline { return false }
         unique()
-        return storage.quietMove(sample, anomalies: &anomalies)
+        return machine.moveQuietly(box.address, sample, anomalies: &anomalies)
     }
 
     public mutating func reset() {
         unique()
-        deadline = storage.reset()
+        deadline = machine.reset(box.address)
     }
 
     /// The current values (valid after began/changed/ended/recognized).
-    public var values: GestureValues { storage.values }
+    public var values: GestureValues { machine.values(box.address) }
 
     /// The touches it holds (down, delivered to it), in the order they began. Allocates:
     /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
-    public var trackedTouches: [TouchID] { storage.touches.ids }
+    public var trackedTouches: [TouchID] { machine.touchIDs(box.address) }
 
-    public var trackedTouchCount: Int { storage.touches.count }
+    public var trackedTouchCount: Int { machine.touchCount(box.address) }
 
-    public func isTracking(_ touch: TouchID) -> Bool { storage.touchStatus(touch).tracking }
+    public func isTracking(_ touch: TouchID) -> Bool { touchStatus(touch).tracking }
 
     /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
     /// it follows (docs/recognizers.md). Such a touch reaches the views as if the recognizer
     /// were not there.
-    public func isIgnoring(_ touch: TouchID) -> Bool { storage.touchStatus(touch).ignoring }
+    public func isIgnoring(_ touch: TouchID) -> Bool { touchStatus(touch).ignoring }
 
     /// Whether it holds `touch`, and holds it aside: ``isTracking(_:)`` and
     /// ``isIgnoring(_:)`` in one search.
-    func touchStatus(_ touch: TouchID) -> TouchStatus { storage.touchStatus(touch) }
+    func touchStatus(_ touch: TouchID) -> TouchStatus { machine.touchStatus(box.address, touch) }
 
     /// After a terminal verdict, until `reset()`.
-    public var isFinished: Bool { storage.isFinished }
+    public var isFinished: Bool { machine.isFinished(box.address) }
 }
 
-/// Where an ``AnyRecognizer`` keeps its machine: one subclass per kind
-/// (``MachineStorage``), whose overrides call the kind's machine directly.
+/// One machine's allocation, which ``AnyRecognizer`` holds: memory laid out for the kind's
+/// machine type, made, copied and destroyed through that type's static witnesses. Final and
+/// not generic, so holding it costs one reference and no call goes through a class's table.
+/// The machine sits behind a pointer, not in a stored property: a class's stored property is
+/// checked for exclusive access at run time on every access.
 ///
-/// `@unchecked Sendable`: the only holder is ``AnyRecognizer``, which copies a storage before
+/// `@unchecked Sendable`: its only holder is ``AnyRecognizer``, which copies a box before
 /// every change unless its reference is the only one (`isKnownUniquelyReferenced`, as
-/// `Array` does). A storage reachable from two values is therefore never written, so no two
+/// `Array` does). A box reachable from two values is therefore never written, so no two
 /// threads can reach one machine while either writes it.
-class RecognizerStorage: @unchecked Sendable {
-    func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        Self.abstract()
-    }
-    func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool { Self.abstract() }
-    /// Resets the machine; returns its deadline after.
-    func reset() -> Timestamp? { Self.abstract() }
-    var values: GestureValues { Self.abstract() }
-    var touches: RecognizerTouches { Self.abstract() }
-    func touchStatus(_ touch: TouchID) -> TouchStatus { Self.abstract() }
-    var isFinished: Bool { Self.abstract() }
-    /// A new storage holding a copy of the machine.
-    func copy() -> RecognizerStorage { Self.abstract() }
+final class MachineBox: @unchecked Sendable {
+    /// The machine's memory, initialised to a machine of ``kind``.
+    let address: UnsafeMutableRawPointer
+    private let kind: any RecognizerKindMachine.Type
 
-    private static func abstract() -> Never {
-        preconditionFailure("engine bug: RecognizerStorage is only made as a MachineStorage")
-    }
-}
-
-/// One kind's machine in its own allocation, reached through a pointer: a class's stored
-/// property would be checked for exclusive access at run time on every input.
-final class MachineStorage<Machine: RecognizerKindMachine>: RecognizerStorage, @unchecked Sendable {
-    private let machine: UnsafeMutablePointer<Machine>
-
-    init(_ machine: Machine) {
-        self.machine = .allocate(capacity: 1)
-        self.machine.initialize(to: machine)
+    init(_ kind: any RecognizerKindMachine.Type, _ address: UnsafeMutableRawPointer) {
+        self.kind = kind
+        self.address = address
     }
 
-    deinit {
-        machine.deinitialize(count: 1)
-        machine.deallocate()
-    }
+    deinit { kind.destroy(address) }
 
-    override func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        machine.pointee.handle(input, deadline: &deadline, anomalies: &anomalies)
-    }
-
-    override func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
-        machine.pointee.quietMove(sample, anomalies: &anomalies)
-    }
-
-    override func reset() -> Timestamp? {
-        machine.pointee.reset()
-        return machine.pointee.deadline
-    }
-
-    override var values: GestureValues { machine.pointee.values }
-    override var touches: RecognizerTouches { machine.pointee.touches }
-
-    override func touchStatus(_ touch: TouchID) -> TouchStatus {
-        machine.pointee.touchStatus(touch)
-    }
-
-    override var isFinished: Bool { machine.pointee.isFinished }
-
-    override func copy() -> RecognizerStorage { MachineStorage(machine.pointee) }
-}
-
-extension RecognizerKindMachine {
-    /// A machine of this kind with `parameters` in force, in its storage.
-    static func storage(_ parameters: ResolvedParameters, context: RecognizerContext) -> RecognizerStorage {
-        MachineStorage(Self(resolved: parameters, context: context))
-    }
+    /// A new box holding a copy of the machine.
+    func copy() -> MachineBox { MachineBox(kind, kind.copy(address)) }
 }

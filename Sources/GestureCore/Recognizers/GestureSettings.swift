@@ -6,12 +6,13 @@ public struct GestureSettings: Hashable, Sendable {
     /// Global overrides per recognizer type (`gestures.tap`, …).
     public var overrides: [RecognizerKind: RecognizerParameters]
     /// How far (points) outside a control's bounds a tracked touch still counts as inside.
-    /// 70 pt: SPEC 5.7, UIKit's observed `UIControl` tracking slop.
+    /// 70 pt: docs/touches.md § Controls, UIKit's observed `UIControl` tracking slop.
     public var trackingSlop: Double
     /// `UITouch.tapCount`: a touch continues a tap sequence when it begins within this many
-    /// seconds after the previous tap on the same view ended. 0.35 s: SPEC 5.7 `maxInterval`.
+    /// seconds after the previous tap on the same view ended. 0.35 s: the tap's `maxInterval`
+    /// (docs/recognizers-and-arbitration.md § Built-in recognizers).
     public var touchTapInterval: Double
-    /// …and within this many points of where the previous tap began. 45 pt: SPEC 5.7
+    /// …and within this many points of where the previous tap began. 45 pt: the tap's
     /// `maxMovement`, the distance within which a finger still counts as a tap.
     public var touchTapDistance: Double
     /// Distances of the `gestures` section given in millimetres: they replace the values above

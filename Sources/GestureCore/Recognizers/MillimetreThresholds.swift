@@ -1,5 +1,5 @@
 /// Distances of the configuration's `gestures` section stated in millimetres of the panel
-/// (`slop: { mm: 3 }`, SPEC 2), kept as written until the device is known: its position axes'
+/// (`slop: { mm: 3 }`, docs/configuration.md § `gestures`), kept as written until the device is known: its position axes'
 /// resolution (units per millimetre) and the screen they span give points per millimetre
 /// (``DeviceMapping/pointsPerMillimetre``), and ``GestureSettings/inPoints(pointsPerMillimetre:)``
 /// turns them into the points every recognizer works in. A finger is the same size on every

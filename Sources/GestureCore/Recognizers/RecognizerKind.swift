@@ -46,8 +46,10 @@ public struct RecognizerKind: Hashable, Sendable, RawRepresentable, CaseIterable
 /// kind's own file: what the kind is (its name, parameters, defaults and the arena's facts
 /// about it) and how the arena drives it (docs/recognizers.md § Driving a machine).
 ///
-/// ``AnyRecognizer`` holds a machine in a ``MachineStorage`` of its kind: every input reaches
-/// the machine in place through one class method, where an enum of machines moved the
+/// ``AnyRecognizer`` keeps a machine in a ``MachineBox`` and reaches it through the kind's
+/// static witnesses (the last group below, which every kind takes as they are written in
+/// the extension): a call through the kind's metatype lands in a copy specialised for the
+/// kind, and the machine is changed in place, where an enum of machines moved the
 /// 200–300-byte machine out and back on every input (docs/performance.md § One file per
 /// recognizer kind).
 protocol RecognizerKindMachine: Sendable {
@@ -100,6 +102,97 @@ protocol RecognizerKindMachine: Sendable {
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool
     /// Whether it holds `touch`, and holds it aside, in one search of its touch table.
     func touchStatus(_ touch: TouchID) -> TouchStatus
+
+    // A machine of the kind at `machine`, memory that ``allocate(_:context:)`` returned, as
+    // ``AnyRecognizer`` reaches it. Requirements with the one implementation below, so that
+    // a call through the kind's metatype runs that implementation specialised for the kind,
+    // inlined into the kind's witness (one call per input). The conforming type must not be
+    // generic: a generic type's witnesses run unspecialised (``TwoFingerKind``).
+
+    /// New memory holding a machine with `parameters` in force.
+    static func allocate(_ parameters: ResolvedParameters, context: RecognizerContext) -> UnsafeMutableRawPointer
+    /// New memory holding a copy of the machine.
+    static func copy(_ machine: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer
+    /// Destroys the machine and frees its memory.
+    static func destroy(_ machine: UnsafeMutableRawPointer)
+    /// ``handle(_:deadline:anomalies:)`` on the machine.
+    static func handle(_ machine: UnsafeMutableRawPointer, _ input: RecognizerInput,
+                       deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict
+    /// ``quietMove(_:anomalies:)`` on the machine.
+    static func moveQuietly(_ machine: UnsafeMutableRawPointer, _ sample: TouchSample, anomalies: inout Int) -> Bool
+    /// Resets the machine; returns its deadline after.
+    static func reset(_ machine: UnsafeMutableRawPointer) -> Timestamp?
+    /// The machine's ``values``.
+    static func values(_ machine: UnsafeMutableRawPointer) -> GestureValues
+    /// The touches the machine holds, in the order they began (allocates).
+    static func touchIDs(_ machine: UnsafeMutableRawPointer) -> [TouchID]
+    /// How many touches the machine holds.
+    static func touchCount(_ machine: UnsafeMutableRawPointer) -> Int
+    /// ``touchStatus(_:)`` of the machine.
+    static func touchStatus(_ machine: UnsafeMutableRawPointer, _ touch: TouchID) -> TouchStatus
+    /// The machine's ``isFinished``.
+    static func isFinished(_ machine: UnsafeMutableRawPointer) -> Bool
+}
+
+extension RecognizerKindMachine {
+    @inline(__always)
+    private static func typed(_ machine: UnsafeMutableRawPointer) -> UnsafeMutablePointer<Self> {
+        machine.assumingMemoryBound(to: Self.self)
+    }
+
+    @inline(__always)
+    static func allocate(_ parameters: ResolvedParameters, context: RecognizerContext) -> UnsafeMutableRawPointer {
+        let memory = UnsafeMutablePointer<Self>.allocate(capacity: 1)
+        memory.initialize(to: Self(resolved: parameters, context: context))
+        return UnsafeMutableRawPointer(memory)
+    }
+
+    @inline(__always)
+    static func copy(_ machine: UnsafeMutableRawPointer) -> UnsafeMutableRawPointer {
+        let memory = UnsafeMutablePointer<Self>.allocate(capacity: 1)
+        memory.initialize(to: typed(machine).pointee)
+        return UnsafeMutableRawPointer(memory)
+    }
+
+    @inline(__always)
+    static func destroy(_ machine: UnsafeMutableRawPointer) {
+        typed(machine).deinitialize(count: 1)
+        typed(machine).deallocate()
+    }
+
+    @inline(__always)
+    static func handle(_ machine: UnsafeMutableRawPointer, _ input: RecognizerInput,
+                       deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
+        typed(machine).pointee.handle(input, deadline: &deadline, anomalies: &anomalies)
+    }
+
+    @inline(__always)
+    static func moveQuietly(_ machine: UnsafeMutableRawPointer, _ sample: TouchSample, anomalies: inout Int) -> Bool {
+        typed(machine).pointee.quietMove(sample, anomalies: &anomalies)
+    }
+
+    @inline(__always)
+    static func reset(_ machine: UnsafeMutableRawPointer) -> Timestamp? {
+        typed(machine).pointee.reset()
+        return typed(machine).pointee.deadline
+    }
+
+    @inline(__always)
+    static func values(_ machine: UnsafeMutableRawPointer) -> GestureValues { typed(machine).pointee.values }
+
+    @inline(__always)
+    static func touchIDs(_ machine: UnsafeMutableRawPointer) -> [TouchID] { typed(machine).pointee.touches.ids }
+
+    @inline(__always)
+    static func touchCount(_ machine: UnsafeMutableRawPointer) -> Int { typed(machine).pointee.touches.count }
+
+    @inline(__always)
+    static func touchStatus(_ machine: UnsafeMutableRawPointer, _ touch: TouchID) -> TouchStatus {
+        typed(machine).pointee.touchStatus(touch)
+    }
+
+    @inline(__always)
+    static func isFinished(_ machine: UnsafeMutableRawPointer) -> Bool { typed(machine).pointee.isFinished }
 }
 
 extension RecognizerKindMachine {
@@ -137,8 +230,8 @@ extension RecognizerKindMachine where Self: RecognizerStateMachine {
 }
 
 /// Whether a recognizer holds a touch, and holds it aside. A struct, not a tuple: a tuple
-/// returned through the storage's class methods was looked up in the runtime's tuple
-/// metadata cache on every call.
+/// returned through an unspecialised call was looked up in the runtime's tuple metadata
+/// cache on every call.
 struct TouchStatus: Sendable {
     var tracking: Bool
     var ignoring: Bool

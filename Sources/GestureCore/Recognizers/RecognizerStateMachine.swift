@@ -45,7 +45,7 @@ extension RecognizerStateMachine {
 
     func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
 
-    /// Whether it holds `touch` aside, not as part of its gesture (SPEC 5.2).
+    /// Whether it holds `touch` aside, not as part of its gesture (docs/recognizers-and-arbitration.md § Which recognizers see a touch).
     func isIgnoring(_ touch: TouchID) -> Bool { touches.isIgnored(touch) }
 
     /// Feeds one input through the shared rules to `transition(_:)`; every machine's

@@ -1,7 +1,7 @@
 /// The touches one recognizer state machine holds: where each landed, where it is now, and
 /// whether the gesture uses it. Every machine keeps one of these next to its state enum
 /// because the touches are valid in every state (the arena needs them even after a terminal
-/// verdict, to know when all of them ended and the machine may be reset — SPEC 5.5).
+/// verdict, to know when all of them ended and the machine may be reset — docs/recognizers-and-arbitration.md § States).
 struct RecognizerTouches: Sendable {
     /// One touch as the machine remembers it.
     struct Entry: Sendable {
@@ -12,7 +12,8 @@ struct RecognizerTouches: Sendable {
         /// A finger beyond the ones the gesture follows (a long press that began, a pan at
         /// `maximumTouches` that began, an edge pan's second finger, a pinch's or rotation's
         /// third): held, but not part of the gesture, so it reaches the views as if the
-        /// recognizer were not there (SPEC 5.2).
+        /// recognizer were not there (docs/recognizers-and-arbitration.md § Which recognizers
+        /// see a touch).
         var ignored: Bool
     }
 

@@ -199,18 +199,53 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
 }
 
 /// The pinch: two fingers moving apart or together.
-typealias PinchRecognizer = TwoFingerRecognizer<PinchMeasure>
-/// The rotation: two fingers turning around each other.
-typealias RotationRecognizer = TwoFingerRecognizer<RotationMeasure>
+struct PinchRecognizer: TwoFingerKind {
+    var twoFinger: TwoFingerRecognizer<PinchMeasure>
+}
 
-extension TwoFingerRecognizer: RecognizerKindMachine {
+/// The rotation: two fingers turning around each other.
+struct RotationRecognizer: TwoFingerKind {
+    var twoFinger: TwoFingerRecognizer<RotationMeasure>
+}
+
+/// A two-finger kind as the arena holds it: a type of its own, not generic, around the
+/// ``TwoFingerRecognizer`` of its measure. Not generic because the arena reaches a kind's
+/// machine through its conformance to ``RecognizerKindMachine``, and the witnesses of a
+/// generic type's conformance run unspecialised, looking up the type's metadata on every
+/// call (docs/performance.md § One file per recognizer kind).
+protocol TwoFingerKind: RecognizerKindMachine {
+    associatedtype Measure: PairMeasure
+    var twoFinger: TwoFingerRecognizer<Measure> { get set }
+    init(twoFinger: TwoFingerRecognizer<Measure>)
+}
+
+extension TwoFingerKind {
     static var name: String { Measure.name }
     static var quotedName: StaticString { Measure.quotedName }
     static var isDiscrete: Bool { false }
     static var parameterKeys: [ParameterKey] { Measure.parameterKeys }
     static var defaults: RecognizerParameters { Measure.defaults }
 
+    init(parameters: Measure.Parameters, context: RecognizerContext) {
+        self.init(twoFinger: TwoFingerRecognizer(parameters: parameters, context: context))
+    }
+
     init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
         self.init(parameters: Measure.parameters(parameters), context: context)
+    }
+
+    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict { twoFinger.handle(input) }
+    mutating func reset() { twoFinger.reset() }
+    var deadline: Timestamp? { twoFinger.deadline }
+    var anomalies: Int { twoFinger.anomalies }
+    var values: GestureValues { twoFinger.values }
+    var touches: RecognizerTouches { twoFinger.touches }
+    var isFinished: Bool { twoFinger.isFinished }
+
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        guard !TwoFingerRecognizer<Measure>.judgesMoves else { return false }
+        twoFinger.moveQuietly(sample, anomalies: &anomalies)
+        return true
     }
 }
