@@ -1,7 +1,7 @@
 import GestureCore
 
-/// Reading recognizers (docs/layout.md) and their parameters out of JSON values. Which
-/// parameters a kind takes, and in which unit, comes from ``RecognizerKind/parameterKeys``.
+/// Reading recognizers (docs/layout.md, "Recognizers") and their parameters out of JSON values.
+/// Which parameters a kind takes, and in which unit, comes from ``RecognizerKind/parameterKeys``.
 extension SchemaReader {
     /// The keys every recognizer takes, before its type's parameters.
     static let recognizerKeys = ["id", "type", "enabled", "cancelsTouchesInView", "delaysTouchesBegan",
