@@ -275,7 +275,7 @@ struct GestureArena {
             }
             guard !slot.pointee.isTerminal else { return (nil, 0) }
             let before = slot.pointee.machine.anomalies
-            let verdict = slot.pointee.machine.handle(input)
+            let verdict = slot.pointee.machine.handleOwned(input)
             let added = slot.pointee.machine.anomalies - before
             switch input {
             case .touchBegan(let sample), .touchEnded(let sample): slot.pointee.noteIgnoring(after: sample.touch)
@@ -306,6 +306,13 @@ struct GestureArena {
         }
         anomalies += added
         return done
+    }
+
+    /// Makes every machine the arena's own before it feeds them (``SlotBanks/claimMachines()``):
+    /// the engine calls this first in each of its calls that may feed a recognizer.
+    @inline(__always)
+    mutating func claimMachines() {
+        slots.claimMachines()
     }
 
     /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).

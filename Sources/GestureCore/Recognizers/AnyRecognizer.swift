@@ -11,7 +11,9 @@ public struct AnyRecognizer: Sendable {
     /// of the arena stays a small plain value; every call reaches the machine through its
     /// kind's static witnesses (``RecognizerKindMachine``), each specialised for its kind
     /// (docs/performance.md § One file per recognizer kind). Copy-on-write: a box that
-    /// another value also holds is copied before it changes.
+    /// another value also holds is copied before it changes, checked here for every change
+    /// except on the arena's path, where ``SlotBanks/claimMachines()`` checks once per call
+    /// into the engine (``handleOwned(_:)``, ``moveQuietly(_:)``).
     private var box: MachineBox
 
     public let kind: RecognizerKind
@@ -44,14 +46,30 @@ public struct AnyRecognizer: Sendable {
         return machine.handle(box.address, input, deadline: &deadline, anomalies: &anomalies)
     }
 
+    /// ``handle(_:)`` without the copy-on-write check: the caller has made sure that no
+    /// other value holds the box (the arena, once per call into the engine:
+    /// ``SlotBanks/claimMachines()``). Checked in debug builds.
+    @inline(__always)
+    mutating func handleOwned(_ input: RecognizerInput) -> RecognizerVerdict {
+        assert(isKnownUniquelyReferenced(&box), "a machine shared with another value was changed in place")
+        return machine.handle(box.address, input, deadline: &deadline, anomalies: &anomalies)
+    }
+
+    /// Whether no other value holds the machine (the arena's debug checks).
+    mutating func ownsMachine() -> Bool { isKnownUniquelyReferenced(&box) }
+
+    /// Gives this value a machine of its own, a copy, if another value holds its box too.
+    mutating func makeMachineOwned() { unique() }
+
     /// A move of `sample`'s touch, answered without ``handle(_:)`` when the machine does not
     /// judge moves (a pan, a pinch, a rotation: they judge movement at the frame's end) and
     /// no deadline is due: its touch table is updated, as `handle` would, and it returns true.
     /// False, having done nothing, for the other machines: give them `handle(.touchMoved)`.
+    /// The caller has made sure that no other value holds the box, as for ``handleOwned(_:)``.
     @inline(__always)
     mutating func moveQuietly(_ sample: TouchSample) -> Bool {
         if let deadline, sample.time >= deadline { return false }
-        unique()
+        assert(isKnownUniquelyReferenced(&box), "a machine shared with another value was changed in place")
         return machine.moveQuietly(box.address, sample, anomalies: &anomalies)
     }
 
@@ -92,8 +110,9 @@ public struct AnyRecognizer: Sendable {
 ///
 /// `@unchecked Sendable`: its only holder is ``AnyRecognizer``, which copies a box before
 /// every change unless its reference is the only one (`isKnownUniquelyReferenced`, as
-/// `Array` does). A box reachable from two values is therefore never written, so no two
-/// threads can reach one machine while either writes it.
+/// `Array` does), or, on the arena's path, changes it only after ``SlotBanks/claimMachines()``
+/// made every box of the arena its own. A box reachable from two values is therefore never
+/// written, so no two threads can reach one machine while either writes it.
 final class MachineBox: @unchecked Sendable {
     /// The machine's memory, initialised to a machine of ``kind``.
     let address: UnsafeMutableRawPointer

@@ -102,9 +102,7 @@ extension RecognizerKind {
 }
 
 extension EdgePanRecognizer: RecognizerKindMachine {
-    static var name: String { "edgePan" }
     static var quotedName: StaticString { #""edgePan""# }
-    static var isDiscrete: Bool { false }
 
     /// No finger counts: an edge pan follows its first finger only (Apple).
     static var parameterKeys: [ParameterKey] {

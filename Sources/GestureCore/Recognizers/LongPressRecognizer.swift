@@ -11,7 +11,7 @@
 /// extra finger fails it. Once begun, movement is unlimited (`.changed` at the end of each
 /// frame in which a finger of the gesture moved), extra fingers are held but ignored, the
 /// first of its fingers to lift ends it and a cancelled one cancels it.
-struct LongPressRecognizer: RecognizerStateMachine, Sendable {
+struct LongPressRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -42,12 +42,8 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         var number: Int
         /// When its first finger landed; `tapMaxDuration` counts from here.
         var began: Timestamp
-        /// Fingers that landed in this tap so far.
-        var landed: Int
-        /// Whether all `touches` fingers have been down together.
-        var complete: Bool
-        /// The first tap's place (the centroid of its fingers when all were down).
-        var anchor: Point?
+        /// Its fingers as they land, with the first tap's place.
+        var fingers: TapFingers
     }
 
     public let tapsRequired: Int
@@ -58,7 +54,8 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     public let tapMaxDuration: TimeSpan
     public let tapMaxInterval: TimeSpan
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
@@ -115,7 +112,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
             if tapsRequired == 0 { return press(s, anchor: nil) }
-            return land(s, in: Tap(number: 1, began: s.time, landed: 0, complete: false, anchor: nil))
+            return land(s, in: Tap(number: 1, began: s.time, fingers: TapFingers()))
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
             return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
@@ -128,7 +125,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         case (.tapping(let tap), .touchEnded(let s)):
             if touches.hasMoved(s, fartherThan: tapMaxMovement) { return fail() }
             if touches.count > 1 { return .none } // others still down (this one is retired after)
-            guard tap.complete, let anchor = tap.anchor else { return fail() }
+            guard tap.fingers.complete, let anchor = tap.fingers.anchor else { return fail() }
             state = .betweenTaps(completed: tap.number, endedAt: s.time, anchor: anchor)
             return .none
         case (.tapping, .touchCancelled):
@@ -140,7 +137,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
 
         case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
             if completed < tapsRequired {
-                return land(s, in: Tap(number: completed + 1, began: s.time, landed: 0, complete: false, anchor: anchor))
+                return land(s, in: Tap(number: completed + 1, began: s.time, fingers: TapFingers(anchor: anchor)))
             }
             return press(s, anchor: anchor) // touch down again, and hold
         case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
@@ -221,24 +218,9 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// A finger of a tap before the press lands (already in the touch table), as a tap's does.
     private mutating func land(_ sample: TouchSample, in tap: Tap) -> RecognizerVerdict {
         var tap = tap
-        tap.landed += 1
-        if tap.landed > touchesRequired { return fail() }
-        if touches.count == touchesRequired && !tap.complete {
-            tap.complete = true
-            let location = touches.centroid()
-            if let anchor = tap.anchor {
-                if anchor.distance(to: location) > tapMaxMovement { return fail() }
-            } else {
-                tap.anchor = location
-            }
-        }
+        guard tap.fingers.land(in: touches, required: touchesRequired, maxMovement: tapMaxMovement) else { return fail() }
         state = .tapping(tap)
         return .none
-    }
-
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
     }
 }
 
@@ -268,9 +250,7 @@ extension RecognizerKind {
 }
 
 extension LongPressRecognizer: RecognizerKindMachine {
-    static var name: String { "longPress" }
     static var quotedName: StaticString { #""longPress""# }
-    static var isDiscrete: Bool { false }
 
     static var parameterKeys: [ParameterKey] {
         [.init("minimumDuration", .seconds), .init("allowableMovement", .points),

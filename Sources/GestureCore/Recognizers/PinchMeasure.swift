@@ -47,7 +47,6 @@ extension RecognizerKind {
 }
 
 extension PinchMeasure {
-    static var name: String { "pinch" }
     static var quotedName: StaticString { #""pinch""# }
     static var parameterKeys: [ParameterKey] { [.init("minimumScaleChange", .ratio)] }
     /// Begin once the distance between the two touches changed by 5 % (scale 0.95/1.05).

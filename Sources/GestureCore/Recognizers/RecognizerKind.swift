@@ -53,11 +53,10 @@ public struct RecognizerKind: Hashable, Sendable, RawRepresentable, CaseIterable
 /// 200–300-byte machine out and back on every input (docs/performance.md § One file per
 /// recognizer kind).
 protocol RecognizerKindMachine: Sendable {
-    /// The name in configuration files and gesture events.
-    static var name: String { get }
-    /// ``name`` as a quoted JSON string, written into every gesture event as constant text.
+    /// The name in configuration files and gesture events as a quoted JSON string, written
+    /// into every gesture event as constant text: the one place a kind spells its name.
     static var quotedName: StaticString { get }
-    /// Discrete (`possible → recognized | failed`) or continuous.
+    /// Discrete (`possible → recognized | failed`) or continuous (the default).
     static var isDiscrete: Bool { get }
     /// The parameters the kind accepts (configuration keys, units, ranges).
     static var parameterKeys: [ParameterKey] { get }
@@ -98,7 +97,11 @@ protocol RecognizerKindMachine: Sendable {
     mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict
     /// A move of `sample`'s touch answered without ``handle(_:)`` when the machine does not
     /// judge moves (its touch table updated, as `handle` would): true. False, having done
-    /// nothing, for a machine that judges moves. The caller has checked the deadline.
+    /// nothing, for a machine that judges moves (the default). The caller has checked the
+    /// deadline. A kind whose machine does not judge moves implements it in its own file,
+    /// where its type is concrete: a default written once for every such machine reached
+    /// the touch table through the protocol's `modify` accessor, a call and a coroutine
+    /// resumed for every move (docs/performance.md § One file per recognizer kind).
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool
     /// Whether it holds `touch`, and holds it aside, in one search of its touch table.
     func touchStatus(_ touch: TouchID) -> TouchStatus
@@ -196,6 +199,13 @@ extension RecognizerKindMachine {
 }
 
 extension RecognizerKindMachine {
+    /// The name in configuration files and gesture events: ``quotedName`` without its quotes.
+    static var name: String {
+        quotedName.withUTF8Buffer { String(decoding: $0.dropFirst().dropLast(), as: UTF8.self) }
+    }
+
+    static var isDiscrete: Bool { false }
+
     static func completing(_ parameters: RecognizerParameters, settings: GestureSettings) -> RecognizerParameters {
         parameters
     }
@@ -217,15 +227,6 @@ extension RecognizerKindMachine {
     func touchStatus(_ touch: TouchID) -> TouchStatus {
         guard let index = touches.index(of: touch) else { return TouchStatus(tracking: false, ignoring: false) }
         return TouchStatus(tracking: true, ignoring: touches.entries[index].ignored)
-    }
-}
-
-extension RecognizerKindMachine where Self: RecognizerStateMachine {
-    @inline(__always)
-    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
-        guard !Self.judgesMoves else { return false }
-        moveQuietly(sample, anomalies: &anomalies)
-        return true
     }
 }
 

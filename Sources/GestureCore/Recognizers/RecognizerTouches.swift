@@ -79,6 +79,19 @@ struct RecognizerTouches: Sendable {
         return true
     }
 
+    /// A move given to a machine that does not judge moves, with no deadline due: what its
+    /// driver (``RecognizerStateMachine/drive(_:)``) does for it, without the input enum or the
+    /// verdict: the touch's entry moved, or `count` (the machine's anomalies) raised for an
+    /// untracked touch, and copied to `reported`. Returns true: the move is taken. Called by
+    /// each such kind on its own stored table and count, so that neither is reached through
+    /// the protocol's accessors (a call and a coroutine for every move).
+    @inline(__always)
+    mutating func moveQuietly(_ sample: TouchSample, anomalies count: inout Int, reported: inout Int) -> Bool {
+        if !move(sample.touch, to: sample.location) { count += 1 }
+        reported = count
+        return true
+    }
+
     /// Bookkeeping after the state machine saw `input`: an ended or cancelled touch is
     /// forgotten (done after, so the transition still sees the touch where it lifted); after
     /// a frame's end, no finger has moved in the next frame yet.

@@ -49,7 +49,6 @@ extension RecognizerKind {
 }
 
 extension RotationMeasure {
-    static var name: String { "rotation" }
     static var quotedName: StaticString { #""rotation""# }
     static var parameterKeys: [ParameterKey] { [.init("minimumRotation", .radians)] }
     /// Begin once the line between the two touches turned by 0.1 rad (about 5.7°).

@@ -12,7 +12,7 @@
 /// still moving, as UIKit does; its location is the fingers' centroid where the swipe began.
 /// A lift before that, an extra finger, a cancelled touch, or `maxDuration` passing since the
 /// first finger landed fails it.
-struct SwipeRecognizer: RecognizerStateMachine, Sendable {
+struct SwipeRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -34,7 +34,8 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     public let minimumVelocity: Double
     public let maxDuration: TimeSpan
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
@@ -170,11 +171,6 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
         if elapsed > 0 && along / elapsed < minimumVelocity { return .wrong }
         return along >= minimumDistance ? .swiped(direction) : .short
     }
-
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
-    }
 }
 
 /// A swipe direction.
@@ -197,7 +193,6 @@ extension RecognizerKind {
 }
 
 extension SwipeRecognizer: RecognizerKindMachine {
-    static var name: String { "swipe" }
     static var quotedName: StaticString { #""swipe""# }
     static var isDiscrete: Bool { true }
 

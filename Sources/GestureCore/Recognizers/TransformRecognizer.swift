@@ -18,7 +18,7 @@
 /// `maximumTouches` are held but ignored, with fewer than `minimumTouches` down nothing changes
 /// until enough are down again, all fingers of the gesture up ends it and a cancelled one
 /// cancels it.
-struct TransformRecognizer: RecognizerStateMachine, Sendable {
+struct TransformRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -48,7 +48,8 @@ struct TransformRecognizer: RecognizerStateMachine, Sendable {
     let minimumScaleChange: Double
     let minimumRotation: Double
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     /// The gesture so far, from the fingers' places when they landed to now.
     private var transform = AffineMatrix.identity
@@ -280,11 +281,6 @@ struct TransformRecognizer: RecognizerStateMachine, Sendable {
         values.matrix = transform
         return values
     }
-
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
-    }
 }
 
 /// A 2-D affine matrix `[a, b, c, d, tx, ty]` as CSS `matrix()` and CGAffineTransform write
@@ -336,9 +332,7 @@ extension RecognizerKind {
 }
 
 extension TransformRecognizer: RecognizerKindMachine {
-    static var name: String { "transform" }
     static var quotedName: StaticString { #""transform""# }
-    static var isDiscrete: Bool { false }
 
     static var parameterKeys: [ParameterKey] {
         [.init("minimumTouches", .count(LayoutLimits.touches, noun: "touches")),
@@ -352,6 +346,12 @@ extension TransformRecognizer: RecognizerKindMachine {
     static var defaults: RecognizerParameters {
         ["minimumTouches": 1, "maximumTouches": .count(Int.max), "slop": 10.0, "minimumScaleChange": 0.05,
          "minimumRotation": 0.1]
+    }
+
+    /// A transform does not judge moves: a move only updates its touch table.
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
     }
 
     init(resolved p: ResolvedParameters, context: RecognizerContext) {

@@ -18,8 +18,7 @@ protocol PairMeasure: Sendable {
     /// The value last stored in `values`.
     static func stored(in values: GestureValues) -> Double?
 
-    /// The kind's name, quoted name, parameters and defaults (``RecognizerKindMachine``).
-    static var name: String { get }
+    /// The kind's quoted name, parameters and defaults (``RecognizerKindMachine``).
     static var quotedName: StaticString { get }
     static var parameterKeys: [ParameterKey] { get }
     static var defaults: RecognizerParameters { get }
@@ -37,7 +36,7 @@ protocol PairMeasure: Sendable {
 /// down (or waits for a new one); after it began, the values stay as they were when the first
 /// of the two lifted, and it ends when both have lifted (Apple: "the gesture ends when both
 /// fingers lift"). Either of the two cancelled cancels it.
-struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendable {
+struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger of the gesture down.
@@ -60,7 +59,8 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
     }
 
     let parameters: Measure.Parameters
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     public private(set) var values = GestureValues()
@@ -192,20 +192,33 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
         return values
     }
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+    /// A move only updates the touch table: the pair is measured at the frame's end.
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
     }
 }
 
 /// The pinch: two fingers moving apart or together.
 struct PinchRecognizer: TwoFingerKind {
     var twoFinger: TwoFingerRecognizer<PinchMeasure>
+
+    /// A move only updates the pair's touch table (``TwoFingerKind``).
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        twoFinger.quietMove(sample, anomalies: &anomalies)
+    }
 }
 
 /// The rotation: two fingers turning around each other.
 struct RotationRecognizer: TwoFingerKind {
     var twoFinger: TwoFingerRecognizer<RotationMeasure>
+
+    /// A move only updates the pair's touch table (``TwoFingerKind``).
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        twoFinger.quietMove(sample, anomalies: &anomalies)
+    }
 }
 
 /// A two-finger kind as the arena holds it: a type of its own, not generic, around the
@@ -220,9 +233,7 @@ protocol TwoFingerKind: RecognizerKindMachine {
 }
 
 extension TwoFingerKind {
-    static var name: String { Measure.name }
     static var quotedName: StaticString { Measure.quotedName }
-    static var isDiscrete: Bool { false }
     static var parameterKeys: [ParameterKey] { Measure.parameterKeys }
     static var defaults: RecognizerParameters { Measure.defaults }
 
@@ -241,11 +252,4 @@ extension TwoFingerKind {
     var values: GestureValues { twoFinger.values }
     var touches: RecognizerTouches { twoFinger.touches }
     var isFinished: Bool { twoFinger.isFinished }
-
-    @inline(__always)
-    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
-        guard !TwoFingerRecognizer<Measure>.judgesMoves else { return false }
-        twoFinger.moveQuietly(sample, anomalies: &anomalies)
-        return true
-    }
 }
