@@ -1,7 +1,7 @@
 import GestureCore
 
-/// Reading recognizers (docs/layout.md, "Recognizers") and their parameters out of JSON values. Which
-/// parameters a type takes, and in which unit, comes from ``RecognizerParameters/keys(for:)``.
+/// Reading recognizers (docs/layout.md, "Recognizers") and their parameters out of JSON values.
+/// Which parameters a kind takes, and in which unit, comes from ``RecognizerKind/parameterKeys``.
 extension SchemaReader {
     /// The keys every recognizer takes, before its type's parameters.
     static let recognizerKeys = ["id", "type", "enabled", "cancelsTouchesInView", "delaysTouchesBegan",
@@ -11,7 +11,7 @@ extension SchemaReader {
     static let allParameterNames: [String] = {
         var names: [String] = []
         for kind in RecognizerKind.allCases {
-            for key in RecognizerParameters.keys(for: kind) where !names.contains(key.name) { names.append(key.name) }
+            for key in kind.parameterKeys where !names.contains(key.name) { names.append(key.name) }
         }
         return names
     }()
@@ -72,53 +72,51 @@ extension SchemaReader {
     mutating func parameters(in members: [String: JSONValue], of kind: RecognizerKind, at path: String,
                              millimetres: inout [MillimetreThresholds.Entry]?) -> RecognizerParameters {
         var parameters = RecognizerParameters()
-        for parameter in RecognizerParameters.keys(for: kind) {
+        for parameter in kind.parameterKeys {
             guard let value = members[parameter.name] else { continue }
             let keyPath = Self.path(path, parameter.name)
-            switch parameter.slot {
-            case .count(let slot):
-                let range = LayoutValidator.countRange(parameter.name, of: kind)
-                parameters[keyPath: slot] = integer(value, at: keyPath, expected: "a whole number of "
-                    + (parameter.name == "taps" ? "taps" : "touches") + " from \(range.lowerBound) to \(range.upperBound)")
-            case .seconds(let slot):
-                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of seconds")
-            case .points(let slot):
-                if case .object(let distance) = value {
-                    guard millimetres != nil else {
-                        report(keyPath, "a layout's distances are in points; give a number of points here, or set "
-                            + "gestures.\(kind.rawValue).\(parameter.name) in the configuration in millimetres for every "
-                            + "\(kind.rawValue) recognizer")
-                        continue
-                    }
-                    if let mm = self.millimetres(distance, at: keyPath) {
-                        millimetres?.append(MillimetreThresholds.Entry(
-                            key: keyPath, target: .recognizer(kind, parameter: parameter.name), millimetres: mm))
-                    }
-                } else {
-                    parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points")
+            let read: ParameterValue?
+            switch parameter.unit {
+            case .count(let range, let noun):
+                read = integer(value, at: keyPath, expected: "a whole number of \(noun) from \(range.lowerBound) to "
+                    + "\(range.upperBound)").map(ParameterValue.count)
+            case .seconds:
+                read = number(value, at: keyPath, expected: "a number of seconds").map(ParameterValue.number)
+            case .points:
+                guard case .object(let distance) = value else {
+                    read = number(value, at: keyPath, expected: "a number of points").map(ParameterValue.number)
+                    break
                 }
-            case .pointsPerSecond(let slot):
-                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of points per second")
-            case .radians(let slot):
-                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number of radians")
-            case .ratio(let slot):
-                parameters[keyPath: slot] = number(value, at: keyPath, expected: "a number (a ratio)")
-            case .directions(let slot):
-                parameters[keyPath: slot] = words(value, at: keyPath, as: SwipeDirection.self, naming: "a swipe direction")
-            case .edges(let slot):
-                parameters[keyPath: slot] = words(value, at: keyPath, as: ScreenEdge.self, naming: "a screen edge")
+                read = nil
+                guard millimetres != nil else {
+                    report(keyPath, "a layout's distances are in points; give a number of points here, or set "
+                        + "gestures.\(kind.rawValue).\(parameter.name) in the configuration in millimetres for every "
+                        + "\(kind.rawValue) recognizer")
+                    continue
+                }
+                if let mm = self.millimetres(distance, at: keyPath) {
+                    millimetres?.append(MillimetreThresholds.Entry(
+                        key: keyPath, target: .recognizer(kind, parameter: parameter.name), millimetres: mm))
+                }
+            case .pointsPerSecond:
+                read = number(value, at: keyPath, expected: "a number of points per second").map(ParameterValue.number)
+            case .radians:
+                read = number(value, at: keyPath, expected: "a number of radians").map(ParameterValue.number)
+            case .ratio:
+                read = number(value, at: keyPath, expected: "a number (a ratio)").map(ParameterValue.number)
+            case .words(let allowed, let noun):
+                read = words(value, at: keyPath, among: allowed, naming: noun).map(ParameterValue.words)
             }
+            if let read { parameters[parameter.name] = read }
         }
         return parameters
     }
 
-    /// An array of enumeration words (`direction`, `edges`).
-    mutating func words<Word: RawRepresentable & CaseIterable>(_ value: JSONValue, at path: String, as type: Word.Type,
-                                                                 naming what: String) -> [Word]?
-    where Word.RawValue == String {
-        let expected = "an array of " + Self.choices(Word.allCases.map(\.rawValue))
+    /// An array of words from `allowed` (`direction`, `edges`), all or nothing.
+    mutating func words(_ value: JSONValue, at path: String, among allowed: [String], naming what: String) -> [String]? {
+        let expected = "an array of " + Self.choices(allowed)
         let words = array(value, at: path, expected: expected) { reader, element, path in
-            reader.word(element, at: path, as: Word.self, naming: what)
+            reader.word(element, at: path, among: allowed, naming: what)
         }
         // All or nothing: the words that could be read are not what the user meant either.
         guard case .array(let elements) = value, words?.count == elements.count else { return nil }
@@ -129,7 +127,7 @@ extension SchemaReader {
     /// says so, anything else gets the usual suggestion.
     mutating func reportUnknownParameterKeys(in members: [String: JSONValue], of kind: RecognizerKind, at path: String,
                                              known common: [String]) {
-        let own = RecognizerParameters.keys(for: kind).map(\.name)
+        let own = kind.parameterKeys.map(\.name)
         let others = Self.allParameterNames.filter { !own.contains($0) }
         reportUnknownKeys(in: members, at: path, known: common + own, what: "a \(kind.rawValue) recognizer") { key in
             guard others.contains(key) else { return nil }

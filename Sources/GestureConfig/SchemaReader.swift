@@ -143,9 +143,14 @@ struct SchemaReader {
     mutating func word<Word: RawRepresentable & CaseIterable>(_ value: JSONValue?, at path: String,
                                                                 as type: Word.Type, naming what: String) -> Word?
     where Word.RawValue == String {
-        let words = Word.allCases.map(\.rawValue)
+        word(value, at: path, among: Word.allCases.map(\.rawValue), naming: what).flatMap(Word.init(rawValue:))
+    }
+
+    /// One of `words` (a recognizer parameter's list); anything else is reported with the
+    /// nearest word or the whole list.
+    mutating func word(_ value: JSONValue?, at path: String, among words: [String], naming what: String) -> String? {
         guard let string = string(value, at: path, expected: Self.choices(words)) else { return nil }
-        if let word = Word(rawValue: string) { return word }
+        if words.contains(string) { return string }
         if let near = LayoutValidator.suggestion(for: string, among: words) {
             report(path, "\"\(string)\" is not \(what); did you mean \"\(near)\"?")
         } else {

@@ -151,6 +151,7 @@ public struct Engine {
             replaceLayout(PreparedLayout(tree: prepared.tree, basis: basis), at: time, into: &events)
             return
         }
+        arena.claimMachines()
         fireDeadlines(upTo: time, into: &events)
         disable(prepared, at: time, into: &events)
         install(prepared)
@@ -227,6 +228,7 @@ public struct Engine {
 
     /// Fires every deadline up to and including `time`, earliest first.
     public mutating func advance(to time: Timestamp, into events: inout EngineEvents) {
+        arena.claimMachines()
         nextDeadline = fireDeadlines(upTo: time, into: &events)
     }
 
@@ -282,6 +284,7 @@ public struct Engine {
     /// Runs one frame through the pipeline, appending the resolved events to `events`.
     public mutating func process(_ frame: TouchFrame, into events: inout EngineEvents) {
         let time = frame.time
+        arena.claimMachines()
         fireDeadlines(upTo: time, into: &events)
         inputs.removeAll(keepingCapacity: true)
         cancellations.removeAll(keepingCapacity: true)

@@ -116,7 +116,7 @@ struct ConfigurationTests {
                                                      calibration: CalibrationMatrix([1, 0, 0.01, 0, 1, -0.02])!))
         #expect(configuration.socket == SocketConfig(path: "/tmp/g.sock", group: "gestured", controlUsers: ["signage"]))
         #expect(configuration.settings == GestureSettings(
-            overrides: [.tap: RecognizerParameters(taps: 2, maxInterval: 0.3), .swipe: RecognizerParameters(direction: [.up]),
+            overrides: [.tap: RecognizerParameters(["taps": 2, "maxInterval": 0.3]), .swipe: RecognizerParameters(["direction": ["up"]]),
                         .pan: RecognizerParameters()],
             trackingSlop: 40, touchTapInterval: 0.25,
             millimetres: MillimetreThresholds([

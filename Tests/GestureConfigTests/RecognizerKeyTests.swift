@@ -26,13 +26,13 @@ struct RecognizerKeyTests {
         Case("{ id: \"\", type: \"tap\" }",
              "layout.recognizers[0].id: the id is empty; give the recognizer a name that is unique in the layout"),
         Case("{ id: \"r\" }",
-             "layout.recognizers[0].type: missing; add type: one of \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\" or \"edgePan\""),
+             "layout.recognizers[0].type: missing; add type: one of \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\", \"edgePan\" or \"transform\""),
         Case("{ id: \"r\", type: 3 }",
-             "layout.recognizers[0].type: expected \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\" or \"edgePan\", found a number"),
+             "layout.recognizers[0].type: expected \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\", \"edgePan\" or \"transform\", found a number"),
         Case("{ id: \"r\", type: \"Tap\" }", "layout.recognizers[0].type: \"Tap\" is not a recognizer type; did you mean \"tap\"?"),
         Case("{ id: \"r\", type: \"longpress\" }", "layout.recognizers[0].type: \"longpress\" is not a recognizer type; did you mean \"longPress\"?"),
         Case("{ id: \"r\", type: \"zoom\", scale: 2, taps: 2 }",
-             "layout.recognizers[0].type: \"zoom\" is not a recognizer type; use \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\" or \"edgePan\"",
+             "layout.recognizers[0].type: \"zoom\" is not a recognizer type; use \"tap\", \"longPress\", \"pan\", \"swipe\", \"pinch\", \"rotation\", \"edgePan\" or \"transform\"",
              "layout.recognizers[0].scale: unknown key; remove it (a recognizer takes id, type, enabled, cancelsTouchesInView, "
                 + "delaysTouchesBegan, delaysTouchesEnded, requireToFail, simultaneousWith, claims, taps, touches, maxMovement, "
                 + "maxDuration, maxInterval, minimumDuration, allowableMovement, minimumTouches, maximumTouches, slop, "
@@ -131,24 +131,21 @@ struct RecognizerKeyTests {
     @Test(arguments: RecognizerKind.allCases)
     func readsEveryParameterOfTheTable(_ kind: RecognizerKind) throws {
         var members: [String] = []
-        for key in RecognizerParameters.keys(for: kind) {
-            switch key.slot {
+        for key in kind.parameterKeys {
+            switch key.unit {
             case .count: members.append("\(key.name): 2")
             case .seconds, .points, .pointsPerSecond, .radians, .ratio: members.append("\(key.name): 0.25")
-            case .directions: members.append("\(key.name): [\"up\", \"down\"]")
-            case .edges: members.append("\(key.name): [\"top\"]")
+            case .words(let words, _): members.append("\(key.name): [\"\(words[1])\", \"\(words[0])\"]")
             }
         }
         let text = "{ id: \"root\", frame: [0, 0, 1, 1], recognizers: [{ id: \"r\", type: \"\(kind.rawValue)\", "
             + members.joined(separator: ", ") + " }] }"
         let parameters = try ConfigurationLoader.parseLayout(text: text, file: "t.json5").recognizers[0].parameters
-        for key in RecognizerParameters.keys(for: kind) {
-            switch key.slot {
-            case .count(let slot): #expect(parameters[keyPath: slot] == 2, "\(key.name)")
-            case .seconds(let slot), .points(let slot), .pointsPerSecond(let slot), .radians(let slot), .ratio(let slot):
-                #expect(parameters[keyPath: slot] == 0.25, "\(key.name)")
-            case .directions(let slot): #expect(parameters[keyPath: slot] == [.up, .down], "\(key.name)")
-            case .edges(let slot): #expect(parameters[keyPath: slot] == [.top], "\(key.name)")
+        for key in kind.parameterKeys {
+            switch key.unit {
+            case .count: #expect(parameters[key.name] == .count(2), "\(key.name)")
+            case .seconds, .points, .pointsPerSecond, .radians, .ratio: #expect(parameters[key.name] == .number(0.25), "\(key.name)")
+            case .words(let words, _): #expect(parameters[key.name] == .words([words[1], words[0]]), "\(key.name)")
             }
         }
     }
@@ -164,7 +161,7 @@ struct RecognizerKeyTests {
         #expect(layout.recognizers == [
             RecognizerSpec(id: "single", kind: .tap, enabled: false, cancelsTouchesInView: false, delaysTouchesBegan: true,
                            delaysTouchesEnded: false, requireToFail: ["double"], simultaneousWith: ["double"]),
-            RecognizerSpec(id: "double", kind: .tap, parameters: RecognizerParameters(taps: 2)),
+            RecognizerSpec(id: "double", kind: .tap, parameters: RecognizerParameters(["taps": 2])),
         ])
     }
 

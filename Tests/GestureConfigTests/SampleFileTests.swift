@@ -101,7 +101,7 @@ struct SampleFileTests {
         #expect(configuration.socket == SocketConfig(path: "/run/gestured/gestured.sock", group: "gestured",
                                                      controlGroup: "kiosk", controlUsers: ["signage"]))
         #expect(configuration.settings == GestureSettings(
-            overrides: [.tap: RecognizerParameters(maxInterval: 0.3), .pan: RecognizerParameters(slop: 12)],
+            overrides: [.tap: RecognizerParameters(["maxInterval": 0.3]), .pan: RecognizerParameters(["slop": 12])],
             trackingSlop: 40, touchTapInterval: 0.3, touchTapDistance: 45))
         #expect(configuration.layoutSource == .file(path: PackageRoot.file("config/layouts/lobby.json5")))
         #expect(PackageRoot.relative(configuration.summary) == """

@@ -23,12 +23,12 @@ struct LayoutLimitsTests {
     // MARK: Crashes 3, 4 and 9: values that passed validation and then trapped
 
     @Test(arguments: [
-        (RecognizerParameters(maxDuration: 9.3e12), "layout.recognizers[0].maxDuration: 9300000000000 is too large; use 0 to 3600 seconds"),
-        (RecognizerParameters(maxInterval: 1e300), "layout.recognizers[0].maxInterval: 1e+300 is too large; use 0 to 3600 seconds"),
-        (RecognizerParameters(touches: 1_000_000_000),
+        (RecognizerParameters(["maxDuration": 9.3e12]), "layout.recognizers[0].maxDuration: 9300000000000 is too large; use 0 to 3600 seconds"),
+        (RecognizerParameters(["maxInterval": 1e300]), "layout.recognizers[0].maxInterval: 1e+300 is too large; use 0 to 3600 seconds"),
+        (RecognizerParameters(["touches": 1_000_000_000]),
          "layout.recognizers[0].touches: 1000000000 is too large; use a whole number of touches from 1 to 20"),
-        (RecognizerParameters(taps: 11), "layout.recognizers[0].taps: 11 is too large; use a whole number of taps from 1 to 10"),
-        (RecognizerParameters(maxMovement: 2e6), "layout.recognizers[0].maxMovement: 2000000 is too large; use 0 to 1000000 points"),
+        (RecognizerParameters(["taps": 11]), "layout.recognizers[0].taps: 11 is too large; use a whole number of taps from 1 to 10"),
+        (RecognizerParameters(["maxMovement": 2e6]), "layout.recognizers[0].maxMovement: 2000000 is too large; use 0 to 1000000 points"),
     ] as [(RecognizerParameters, String)])
     func tapValuesHaveRanges(_ parameters: RecognizerParameters, _ problem: String) {
         let root = Self.view("root", recognizers: [RecognizerSpec(id: "tap", kind: .tap, parameters: parameters)])
@@ -37,12 +37,11 @@ struct LayoutLimitsTests {
 
     @Test func everyKindHasRanges() {
         let root = Self.view("root", recognizers: [
-            RecognizerSpec(id: "press", kind: .longPress, parameters: RecognizerParameters(minimumDuration: 4000)),
-            RecognizerSpec(id: "swipe", kind: .swipe, parameters: RecognizerParameters(maxDuration: 1e13, touches: 21,
-                                                                                         minimumVelocity: 1e7)),
-            RecognizerSpec(id: "pan", kind: .pan, parameters: RecognizerParameters(minimumTouches: 1, maximumTouches: 100)),
-            RecognizerSpec(id: "turn", kind: .rotation, parameters: RecognizerParameters(minimumRotation: 7)),
-            RecognizerSpec(id: "pinch", kind: .pinch, parameters: RecognizerParameters(minimumScaleChange: 11)),
+            RecognizerSpec(id: "press", kind: .longPress, parameters: RecognizerParameters(["minimumDuration": 4000])),
+            RecognizerSpec(id: "swipe", kind: .swipe, parameters: RecognizerParameters(["maxDuration": 1e13, "touches": 21, "minimumVelocity": 1e7])),
+            RecognizerSpec(id: "pan", kind: .pan, parameters: RecognizerParameters(["minimumTouches": 1, "maximumTouches": 100])),
+            RecognizerSpec(id: "turn", kind: .rotation, parameters: RecognizerParameters(["minimumRotation": 7])),
+            RecognizerSpec(id: "pinch", kind: .pinch, parameters: RecognizerParameters(["minimumScaleChange": 11])),
         ])
         #expect(Self.lines(root) == [
             "layout.recognizers[0].minimumDuration: 4000 is too large; use 0 to 3600 seconds",
@@ -69,8 +68,7 @@ struct LayoutLimitsTests {
     /// Every limit the validator accepts is one the engine can run: the largest values
     /// compile and convert to the timeline without trapping.
     @Test func theLargestAcceptedValuesAreUsable() {
-        let parameters = RecognizerParameters(taps: 10, maxMovement: LayoutLimits.points, maxDuration: 3600,
-                                              maxInterval: 3600, touches: 20)
+        let parameters = RecognizerParameters(["taps": 10, "maxMovement": .number(LayoutLimits.points), "maxDuration": 3600, "maxInterval": 3600, "touches": 20])
         let root = Self.view("root", recognizers: [RecognizerSpec(id: "tap", kind: .tap, parameters: parameters)])
         #expect(Self.lines(root) == [])
         #expect(TimeSpan(seconds: LayoutLimits.seconds.upperBound).microseconds == 3_600_000_000)

@@ -171,19 +171,19 @@ struct LayoutValidatorTests {
 
     @Test func parametersAreCheckedByTheirUnit() {
         let path = "gestures.tap"
-        let tap = RecognizerParameters(taps: 0, maxMovement: -1, maxDuration: .infinity, maxInterval: 0, touches: -2)
+        let tap = RecognizerParameters(["taps": 0, "maxMovement": -1, "maxDuration": .number(.infinity), "maxInterval": 0, "touches": -2])
         #expect(LayoutValidator.problems(in: tap, of: .tap, path: path).map(\.description) == [
             "gestures.tap.taps: 0 is too small; use a whole number of taps from 1 to 10",
             "gestures.tap.touches: -2 is too small; use a whole number of touches from 1 to 20",
             "gestures.tap.maxMovement: -1 is negative; use 0 to 1000000 points",
             "gestures.tap.maxDuration: Infinity is not allowed here; use 0 to 3600 seconds",
         ])
-        let pan = RecognizerParameters(minimumTouches: 3, maximumTouches: 2, slop: .nan)
+        let pan = RecognizerParameters(["minimumTouches": 3, "maximumTouches": 2, "slop": .number(.nan)])
         #expect(LayoutValidator.problems(in: pan, of: .pan, path: "p").map(\.description) == [
             "p.slop: NaN is not allowed here; use 0 to 1000000 points",
             "p.maximumTouches: maximumTouches (2) is less than minimumTouches (3); raise maximumTouches or lower minimumTouches",
         ])
-        let swipe = RecognizerParameters(direction: [], minimumVelocity: -3)
+        let swipe = RecognizerParameters(["direction": [], "minimumVelocity": -3])
         #expect(LayoutValidator.problems(in: swipe, of: .swipe, path: "s").map(\.description) == [
             "s.direction: the list is empty; list at least one of \"right\", \"left\", \"up\", \"down\"",
             "s.minimumVelocity: -3 is negative; use 0 to 1000000 points per second",
@@ -192,17 +192,17 @@ struct LayoutValidatorTests {
 
     /// Values a type does not take are not its problem (the reader reports such keys).
     @Test func parametersOfOtherTypesAreIgnored() {
-        #expect(LayoutValidator.problems(in: RecognizerParameters(taps: 0), of: .pan, path: "p") == [])
+        #expect(LayoutValidator.problems(in: RecognizerParameters(["taps": 0]), of: .pan, path: "p") == [])
     }
 
     @Test func theDefaultsAreValid() {
         for kind in RecognizerKind.allCases {
-            #expect(LayoutValidator.problems(in: GestureSettings.defaults(for: kind).parameters, of: kind, path: "d") == [], "\(kind)")
+            #expect(LayoutValidator.problems(in: GestureSettings.defaults(for: kind).values, of: kind, path: "d") == [], "\(kind)")
         }
     }
 
     @Test func recognizerParametersAreCheckedInTheLayout() {
-        let root = Self.view("root", recognizers: [RecognizerSpec(id: "p", kind: .pan, parameters: RecognizerParameters(slop: -1))])
+        let root = Self.view("root", recognizers: [RecognizerSpec(id: "p", kind: .pan, parameters: RecognizerParameters(["slop": -1]))])
         #expect(Self.lines(root) == ["layout.recognizers[0].slop: -1 is negative; use 0 to 1000000 points"])
     }
 

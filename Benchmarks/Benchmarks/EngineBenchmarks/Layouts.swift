@@ -26,7 +26,7 @@ enum BenchmarkLayouts {
                 }
                 if index % 4 == 0 && recognizers < 50 {
                     panel.recognizers.append(RecognizerSpec(id: "double\(index)", kind: .tap,
-                                                            parameters: RecognizerParameters(taps: 2)))
+                                                            parameters: RecognizerParameters(["taps": 2])))
                     recognizers += 1
                 }
                 panels.append(panel)

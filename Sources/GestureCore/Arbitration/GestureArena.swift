@@ -1,4 +1,4 @@
-/// Decides which recognizers may recognize (SPEC 5.6). The rule in one sentence: **the first
+/// Decides which recognizers may recognize (docs/recognizers-and-arbitration.md § Who wins). The rule in one sentence: **the first
 /// recognizer to recognize wins every touch it shares with others, unless they are allowed to
 /// be simultaneous; a recognizer that requires others to fail waits until they have.**
 ///
@@ -7,7 +7,7 @@
 /// to decide). It feeds them touch inputs, turns their
 /// verdicts into states and gesture events, and reports the touches whose view deliveries a
 /// recognition cancels (`cancelsTouchesInView`), with where in the event list the cancellation
-/// belongs: before the recognition's own event (SPEC 5.3).
+/// belongs: before the recognition's own event (docs/touches.md § Delivery to views).
 ///
 /// No input costs more than the recognizers it concerns (issue 25, docs/limits.md § Engine):
 /// the arena keeps each view's recognizers of the current layout as one range, who requires
@@ -188,7 +188,7 @@ struct GestureArena {
     /// (only the touches that began in its layout reach it) and has nothing left to decide,
     /// so dropping it changes no event; without this, every `layout.set` while a finger rests
     /// on the panel (or a contact is stuck) kept a whole layout's recognizers until the last
-    /// touch lifted, 2 KB each. Costs the touches and the recognizers in play, not the
+    /// touch lifted, each with its machine. Costs the touches and the recognizers in play, not the
     /// layouts' recognizers.
     mutating func dropIdleLayouts(touches: [TouchRecord]) {
         let order = slots.order
@@ -214,7 +214,7 @@ struct GestureArena {
             let first = currentBase + viewStarts[ancestor], end = currentBase + viewStarts[ancestor + 1]
             count(visits: end - first)
             for index in first..<end {
-                guard slots[index].spec.enabled, !slots[index].isTerminal, !slots[index].machine.isFinishedInPlace() else {
+                guard slots[index].spec.enabled, !slots[index].isTerminal, !slots[index].machine.isFinished else {
                     continue
                 }
                 result.append(index)
@@ -230,8 +230,7 @@ struct GestureArena {
     }
 
     /// Adds `added` recognizers looked at to ``visits``, in debug builds, which the tests
-    /// run: a release build counts nothing (the count was 0.2 % of the instructions of a
-    /// replay of the photo wall).
+    /// run: a release build counts nothing (docs/performance.md has what counting cost).
     @inline(__always)
     mutating func count(visits added: Int) {
         #if DEBUG
@@ -276,7 +275,7 @@ struct GestureArena {
             }
             guard !slot.pointee.isTerminal else { return (nil, 0) }
             let before = slot.pointee.machine.anomalies
-            let verdict = slot.pointee.machine.handle(input)
+            let verdict = slot.pointee.machine.handleOwned(input)
             let added = slot.pointee.machine.anomalies - before
             switch input {
             case .touchBegan(let sample), .touchEnded(let sample): slot.pointee.noteIgnoring(after: sample.touch)
@@ -307,6 +306,13 @@ struct GestureArena {
         }
         anomalies += added
         return done
+    }
+
+    /// Makes every machine the arena's own before it feeds them (``SlotBanks/claimMachines()``):
+    /// the engine calls this first in each of its calls that may feed a recognizer.
+    @inline(__always)
+    mutating func claimMachines() {
+        slots.claimMachines()
     }
 
     /// Impossible inputs the recognizers were given and ignored (an arena bug if not 0).
@@ -364,7 +370,7 @@ struct GestureArena {
                 slots[index].controlTouches.removeAll(keepingCapacity: true)
             }
             // At rest (see `inPlay`), asked field by field: a computed property of the slot
-            // read from the array (or a pointer, in a closure) copied the slot (2 KB) first.
+            // read from the array (or a pointer, in a closure) copied the slot first.
             if slots[index].state == .possible && slots[index].pending == nil && slots[index].sequenceTouches.isEmpty
                 && slots[index].activeTouches.isEmpty && slots[index].machine.deadline == nil {
                 inPlay.remove(atPosition: position)
@@ -376,7 +382,7 @@ struct GestureArena {
 
     /// Whether a delivery of the touch of `record` must be held: its `began` while one of its
     /// recognizers with `delaysTouchesBegan` is undecided, its `ended` (`ended` true) while one
-    /// with `delaysTouchesEnded` is (SPEC 5.3). The record is read in place: its recognizer list
+    /// with `delaysTouchesEnded` is (docs/touches.md § Delivery to views). The record is read in place: its recognizer list
     /// is not copied (a retain and a release) to be asked, nor a slot (a loop, not a closure,
     /// which copied each slot it looked at).
     @inline(__always)
@@ -392,7 +398,7 @@ struct GestureArena {
 
     /// Whether `touch`, which just began, joined a gesture that has already begun and cancels
     /// touches in view: the touch belongs to that gesture and its view never receives it
-    /// (SPEC 5.2 — a second finger on a button inside a scrolling list never fires the button).
+    /// (docs/recognizers-and-arbitration.md § Which recognizers see a touch — a second finger on a button inside a scrolling list never fires the button).
     func claims(_ touch: TouchID, recognizers: [Int]) -> Bool {
         for index in recognizers where (slots[index].state == .began || slots[index].state == .changed)
             && slots[index].cancelsTouchesInView {
@@ -531,7 +537,7 @@ struct GestureArena {
             return
         }
         // Active (recognized, or began and not ended) or ended: the state read on its own, as a
-        // computed property of a slot read from the array copied the slot (2 KB) first.
+        // computed property of a slot read from the array copied the slot first.
         count(visits: slots[index].requiredToFail.count)
         let base = SlotBanks.base(of: index)
         for position in 0..<slots[index].requiredToFail.count {
@@ -616,8 +622,8 @@ struct GestureArena {
         inPlay.insert(index)
         guard state != .failed || tracing else { return }
         // The values read in place, then each field on its own: read whole (or through a
-        // getter reading two of its fields), the 2 KB slot was copied.
-        let values = slots[index].machine.valuesInPlace()
+        // getter reading two of its fields), the slot was copied.
+        let values = slots[index].machine.values
         // The owned touches (the sequence's, less those held aside) go straight into the pool.
         let entry = events.gesturePoolForAdding().add(time: time, recognizer: slots[index].spec.id, quotedRecognizer: slots[index].quotedID,
                                     kind: slots[index].spec.kind,

@@ -1,8 +1,8 @@
 /// A layout's recognizers made ready for the arena: one ``RecognizerSlot`` per recognizer with
 /// its resolved parameters, its machine and the lists of who requires and may recognize with
 /// whom, all with indices relative to the layout's first recognizer, and where each view's
-/// recognizers start. Making them is nearly all the work of taking a new layout (68 million
-/// instructions for 10,000 recognizers); it depends only on the tree and the ``Basis`` (the
+/// recognizers start. Making them is nearly all the work of taking a new layout
+/// (docs/performance.md measures it for 10,000 recognizers); it depends only on the tree and the ``Basis`` (the
 /// settings and the screen), so a driver makes it away from its event loop
 /// (docs/decisions.md, *Taking a layout off the loop*), and the engine installs it between two
 /// frames in time independent of the layout's size: the slots become a bank of the arena as

@@ -8,7 +8,7 @@ struct RecognizerSlot: Sendable {
     var machine: AnyRecognizer
     var state: GestureState = .possible
     /// A `began` or `recognized` the machine asked for while a recognizer it requires to fail
-    /// was still undecided (SPEC 5.6 `requireToFail`).
+    /// was still undecided (`requireToFail`, docs/recognizers-and-arbitration.md § Who wins).
     var pending: RecognizerVerdict?
     /// Touches of the current sequence still down at the input.
     var activeTouches: [TouchID] = []
@@ -17,7 +17,8 @@ struct RecognizerSlot: Sendable {
     var sequenceTouches: [TouchID] = []
     /// Touches of the sequence its machine holds aside, not as part of its gesture (a pan's
     /// finger beyond `maximumTouches`, a pinch's third): they reach the views as if the
-    /// recognizer were not there, and it shares them with no one (SPEC 5.2).
+    /// recognizer were not there, and it shares them with no one (docs/recognizers-and-arbitration.md § Which recognizers
+    /// see a touch).
     var ignoredTouches: [TouchID] = []
     /// Touches of the sequence that hit a control inside its view (not its own view).
     var controlTouches: [TouchID] = []
@@ -41,7 +42,7 @@ struct RecognizerSlot: Sendable {
     /// A claiming recognizer (`claims: true`, docs/routing.md).
     let claims: Bool
     /// A one-finger single tap: a control's own tracking wins it over the recognizer, for
-    /// touches that hit the control (SPEC 5.6, UIKit's `UIControl.gestureRecognizerShouldBegin`).
+    /// touches that hit the control (docs/touches.md § Controls, UIKit's `UIControl.gestureRecognizerShouldBegin`).
     let yieldsToControls: Bool
 
     /// Its id as a JSON string, quoted once here rather than for every gesture event.
@@ -50,7 +51,7 @@ struct RecognizerSlot: Sendable {
     /// The most lifted touches its sequence keeps (docs/limits.md): a tap's taps × touches,
     /// the most a sequence it can still recognize holds; 20 (``LayoutLimits/touches``'
     /// largest) for the others. An undecided recognizer keeps every touch that lifts (its
-    /// `ended` held for it, SPEC 5.3) until it decides; with a finger resting on the panel it
+    /// `ended` held for it, docs/touches.md § Delivery to views) until it decides; with a finger resting on the panel it
     /// may never decide (a pan with more fingers than it takes stays `possible`), and the
     /// touches tapped beside it would pile up without end, each held and scanned every frame.
     let liftedTouchLimit: Int
@@ -66,18 +67,8 @@ struct RecognizerSlot: Sendable {
         delaysTouchesBegan = spec.delaysTouchesBegan ?? false
         delaysTouchesEnded = spec.delaysTouchesEnded ?? true
         claims = spec.claims ?? false
-        switch parameters {
-        case .tap(let tap):
-            yieldsToControls = tap.taps == 1 && tap.touches == 1
-            liftedTouchLimit = max(1, tap.taps * tap.touches)
-        case .longPress(let longPress):
-            // Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.
-            yieldsToControls = false
-            liftedTouchLimit = max(LayoutLimits.touches.upperBound, longPress.taps * longPress.touches)
-        case .pan, .swipe, .pinch, .rotation, .edgePan:
-            yieldsToControls = false
-            liftedTouchLimit = LayoutLimits.touches.upperBound
-        }
+        yieldsToControls = parameters.kind.machine.yieldsToControls(parameters)
+        liftedTouchLimit = parameters.kind.machine.liftedTouchLimit(parameters)
     }
 
     /// Past ``liftedTouchLimit``, the oldest lifted touches leave the sequence: the recognizer
@@ -110,8 +101,8 @@ struct RecognizerSlot: Sendable {
     }
 
     /// Whether `touch` is part of its gesture: received in this sequence and not held aside.
-    /// Always inlined, as are the other questions here: a slot is over 2 KB (its machine's
-    /// state inline), and a call on a slot read from the arena's array copied all of it.
+    /// Always inlined, as are the other questions here: a call on a slot read from the arena's
+    /// array copied all of it (its arrays and references retained).
     @inline(__always)
     func owns(_ touch: TouchID) -> Bool {
         sequenceTouches.contains(touch) && !ignoredTouches.contains(touch)
@@ -120,7 +111,7 @@ struct RecognizerSlot: Sendable {
     /// Whether its gesture has one of `touches` (another gesture's: its sequence's, less those
     /// it holds aside).
     /// Given the other's touches, not the other slot: a slot passed from the arena's array
-    /// was copied whole (2 KB and its arrays retained), once for every recognizer in play at
+    /// was copied whole (its arrays and references retained), once for every recognizer in play at
     /// every request.
     @inline(__always)
     func ownsAny(of touches: [TouchID]) -> Bool {
@@ -131,13 +122,13 @@ struct RecognizerSlot: Sendable {
     /// Brings `ignoredTouches` up to date after its machine saw an input about `touch`: a
     /// touch may be set aside when it lands, and taken back when a pinch re-forms its pair.
     mutating func noteIgnoring(after touch: TouchID) {
-        let status = machine.touchStatusInPlace(touch)
+        let status = machine.touchStatus(touch)
         if status.tracking && status.ignoring && !ignoredTouches.contains(touch) {
             ignoredTouches.append(touch)
         }
         var i = 0
         while i < ignoredTouches.count {
-            let held = machine.touchStatusInPlace(ignoredTouches[i])
+            let held = machine.touchStatus(ignoredTouches[i])
             if held.tracking && !held.ignoring {
                 ignoredTouches.remove(at: i)
             } else {

@@ -22,6 +22,16 @@ struct SlotBanks {
     /// The banks in use, oldest layout first; the last is the current layout's.
     private(set) var order: [Int] = []
 
+    /// Held by this value only, unless the value was copied (an engine copied): then every
+    /// machine may be held by the copy too.
+    private var holder = Holder()
+    /// Whether every machine of every bank was last found held by this value alone. A bank
+    /// that goes in may share its machines (and its array) with the layout it came from.
+    private var machinesOwned = true
+
+    /// A reference whose count tells whether the banks were copied.
+    private final class Holder: Sendable {}
+
     /// The bank of the recognizer at `index`.
     @inline(__always)
     static func bank(of index: Int) -> Int { index &>> shift }
@@ -44,6 +54,31 @@ struct SlotBanks {
         banks[index &>> Self.shift].withUnsafeMutableBufferPointer { bank in
             body(bank.baseAddress.unsafelyUnwrapped + (index & Self.offsetMask))
         }
+    }
+
+    /// Makes every machine of the arena its own, so that the arena may change them in place
+    /// with no copy-on-write check until the caller returns (``AnyRecognizer/handleOwned(_:)``,
+    /// ``AnyRecognizer/moveQuietly(_:)``): the engine calls this first in each of its calls
+    /// that feeds the recognizers. Sound because a machine's box can only be shared in two
+    /// ways, both seen here: these banks were copied (an engine copied; then ``holder`` is
+    /// held twice), or a bank went in sharing its slots with a ``PreparedLayout``
+    /// (``add(_:)`` clears ``machinesOwned``). The arena itself never keeps a copy of a slot
+    /// while it changes a machine (it reads slots in place), and nothing else reaches them.
+    /// One check per call when nothing changed; after a copy or a new layout, one per
+    /// recognizer, copying the machines still shared.
+    @inline(__always)
+    mutating func claimMachines() {
+        if machinesOwned && isKnownUniquelyReferenced(&holder) { return }
+        claimEveryMachine()
+    }
+
+    @inline(never)
+    private mutating func claimEveryMachine() {
+        for bank in order {
+            for position in banks[bank].indices { banks[bank][position].machine.makeMachineOwned() }
+        }
+        if !isKnownUniquelyReferenced(&holder) { holder = Holder() }
+        machinesOwned = true
     }
 
     /// The recognizers of every bank in use.
@@ -73,6 +108,7 @@ struct SlotBanks {
             ages.append(0)
         }
         banks[bank] = slots
+        machinesOwned = false
         inUse[bank] = true
         ages[bank] = installed
         installed += 1

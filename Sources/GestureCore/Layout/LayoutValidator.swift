@@ -22,65 +22,63 @@ public enum LayoutValidator {
         return validation.problems
     }
 
-    /// Every problem in one set of recognizer parameters of type `kind` (a recognizer's own
-    /// values, or the global `gestures` overrides of that type), whose key path is `path`.
+    /// Every problem in one set of recognizer parameters of kind `kind` (a recognizer's own
+    /// values, or the global `gestures` overrides of that kind), whose key path is `path`;
+    /// each key's unit and range are the kind's (``RecognizerKind/parameterKeys``).
     public static func problems(in parameters: RecognizerParameters, of kind: RecognizerKind,
                                 path: String) -> [LayoutProblem] {
         var problems: [LayoutProblem] = []
-        for key in RecognizerParameters.keys(for: kind) {
+        for key in kind.parameterKeys {
+            guard let value = parameters[key.name] else { continue }
             let keyPath = "\(path).\(key.name)"
-            switch key.slot {
-            case .count(let slot):
+            switch (key.unit, value) {
+            case (.count(let range, let noun), .count(let count)):
                 // Int.max is how the defaults say "no maximum" (pan's maximumTouches); a file
                 // cannot write it (numbers beyond 2^53 are out of range there).
-                guard let value = parameters[keyPath: slot], value != Int.max || key.name != "maximumTouches" else { break }
-                let range = countRange(key.name, of: kind)
-                let noun = key.name == "taps" ? "taps" : "touches"
-                if value < range.lowerBound {
-                    problems.append(LayoutProblem(path: keyPath, message: "\(value) is too small; use a whole number of "
+                guard count != Int.max || key.name != "maximumTouches" else { break }
+                if count < range.lowerBound {
+                    problems.append(LayoutProblem(path: keyPath, message: "\(count) is too small; use a whole number of "
                         + "\(noun) from \(range.lowerBound) to \(range.upperBound)"))
-                } else if value > range.upperBound {
-                    problems.append(LayoutProblem(path: keyPath, message: "\(value) is too large; use a whole number of "
+                } else if count > range.upperBound {
+                    problems.append(LayoutProblem(path: keyPath, message: "\(count) is too large; use a whole number of "
                         + "\(noun) from \(range.lowerBound) to \(range.upperBound)"))
                 }
-            case .seconds(let slot):
-                checkMeasure(parameters[keyPath: slot], in: LayoutLimits.seconds, unit: "seconds", keyPath, &problems)
-            case .points(let slot):
-                checkMeasure(parameters[keyPath: slot], in: LayoutLimits.distance, unit: "points", keyPath, &problems)
-            case .pointsPerSecond(let slot):
-                checkMeasure(parameters[keyPath: slot], in: LayoutLimits.velocity, unit: "points per second", keyPath, &problems)
-            case .radians(let slot):
-                checkMeasure(parameters[keyPath: slot], in: LayoutLimits.radians, unit: "radians (a full turn)", keyPath,
+            case (.seconds, _):
+                checkMeasure(parameters.number(key.name), in: LayoutLimits.seconds, unit: "seconds", keyPath, &problems)
+            case (.points, _):
+                checkMeasure(parameters.number(key.name), in: LayoutLimits.distance, unit: "points", keyPath, &problems)
+            case (.pointsPerSecond, _):
+                checkMeasure(parameters.number(key.name), in: LayoutLimits.velocity, unit: "points per second", keyPath,
                              &problems)
-            case .ratio(let slot):
-                checkMeasure(parameters[keyPath: slot], in: LayoutLimits.ratio, unit: "(a ratio)", keyPath, &problems)
-            case .directions(let slot):
-                if let value = parameters[keyPath: slot], value.isEmpty {
-                    problems.append(LayoutProblem(path: keyPath, message: "the list is empty; list at least one of "
-                        + SwipeDirection.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))
+            case (.radians, _):
+                checkMeasure(parameters.number(key.name), in: LayoutLimits.radians, unit: "radians (a full turn)", keyPath,
+                             &problems)
+            case (.ratio, _):
+                checkMeasure(parameters.number(key.name), in: LayoutLimits.ratio, unit: "(a ratio)", keyPath, &problems)
+            case (.words(let allowed, let noun), .words(let words)):
+                let choices = allowed.map { "\"\($0)\"" }.joined(separator: ", ")
+                if words.isEmpty {
+                    problems.append(LayoutProblem(path: keyPath, message: "the list is empty; list at least one of " + choices))
+                } else if let unknown = words.first(where: { !allowed.contains($0) }) {
+                    problems.append(LayoutProblem(path: keyPath, message: "\"\(unknown)\" is not \(noun); use " + choices))
                 }
-            case .edges(let slot):
-                if let value = parameters[keyPath: slot], value.isEmpty {
-                    problems.append(LayoutProblem(path: keyPath, message: "the list is empty; list at least one of "
-                        + ScreenEdge.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")))
-                }
+            case (.count(let range, let noun), _):
+                problems.append(LayoutProblem(path: keyPath, message: "not a whole number; use a whole number of "
+                    + "\(noun) from \(range.lowerBound) to \(range.upperBound)"))
+            case (.words(let allowed, _), _):
+                problems.append(LayoutProblem(path: keyPath, message: "not a list of words; list at least one of "
+                    + allowed.map { "\"\($0)\"" }.joined(separator: ", ")))
             }
         }
-        let names = Set(RecognizerParameters.keys(for: kind).map(\.name))
-        if names.contains("maximumTouches"), let minimum = parameters.minimumTouches,
-           let maximum = parameters.maximumTouches, LayoutLimits.touches.contains(minimum), maximum >= 1,
+        let names = Set(kind.parameterKeys.map(\.name))
+        if names.contains("maximumTouches"), let minimum = parameters.count("minimumTouches"),
+           let maximum = parameters.count("maximumTouches"), LayoutLimits.touches.contains(minimum), maximum >= 1,
            maximum < minimum {
             problems.append(LayoutProblem(path: "\(path).maximumTouches",
                 message: "maximumTouches (\(maximum)) is less than minimumTouches (\(minimum)); "
                     + "raise maximumTouches or lower minimumTouches"))
         }
         return problems
-    }
-
-    /// The range of a count parameter, by name.
-    public static func countRange(_ name: String, of kind: RecognizerKind) -> ClosedRange<Int> {
-        guard name == "taps" else { return LayoutLimits.touches }
-        return kind == .longPress ? LayoutLimits.longPressTaps : LayoutLimits.taps
     }
 
     /// The candidate closest to `name` by edit distance (ignoring case, counting a swap of two

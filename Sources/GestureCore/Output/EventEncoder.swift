@@ -314,7 +314,8 @@ public struct EventEncoder {
         let tree = e.tree
         let view = e.view
         let recognizer = e.quotedRecognizer
-        let room = 643 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        // A transform's second rate and matrix: 7 numbers and 48 bytes of keys and commas more.
+        let room = 643 + 7 * JSONWriter.maximumNumberLength + 48 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touchCount * 21
         let sequence = sequence
         self.sequence.increment()
@@ -355,9 +356,25 @@ public struct EventEncoder {
                     }
                     if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
                     if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
-                    // UIKit names the pinch's and the rotation's rate `velocity` too.
-                    if let velocity = v.scaleVelocity ?? v.rotationVelocity {
-                        out.raw(#","velocity":"#); out.number(velocity)
+                    // UIKit names the pinch's and the rotation's rate `velocity` too; a transform
+                    // has both, named apart.
+                    switch (v.scaleVelocity, v.rotationVelocity) {
+                    case (let scaleRate?, let turnRate?):
+                        out.raw(#","scaleVelocity":"#); out.number(scaleRate)
+                        out.raw(#","rotationVelocity":"#); out.number(turnRate)
+                    case (let rate?, nil), (nil, let rate?):
+                        out.raw(#","velocity":"#); out.number(rate)
+                    case (nil, nil):
+                        break
+                    }
+                    if let m = v.matrix {
+                        out.raw(#","matrix":["#); out.number(m.a)
+                        out.raw(","); out.number(m.b)
+                        out.raw(","); out.number(m.c)
+                        out.raw(","); out.number(m.d)
+                        out.raw(","); out.number(m.tx)
+                        out.raw(","); out.number(m.ty)
+                        out.raw("]")
                     }
                     if let direction = v.direction {
                         out.raw(#","direction":"#)
@@ -374,17 +391,9 @@ public struct EventEncoder {
     /// ``JSONWriter/maximumNumberLength``.
     private static let maximumTouchLength = 160 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
 
-    /// A recognizer's kind as a quoted JSON string (its raw value, as constant text).
+    /// A recognizer's kind as a quoted JSON string (its name, as constant text of its kind).
     private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {
-        switch kind {
-        case .tap: out.raw(#""tap""#)
-        case .longPress: out.raw(#""longPress""#)
-        case .pan: out.raw(#""pan""#)
-        case .swipe: out.raw(#""swipe""#)
-        case .pinch: out.raw(#""pinch""#)
-        case .rotation: out.raw(#""rotation""#)
-        case .edgePan: out.raw(#""edgePan""#)
-        }
+        out.raw(kind.machine.quotedName)
     }
 
     /// A gesture's state as a quoted JSON string (its raw value, as constant text).

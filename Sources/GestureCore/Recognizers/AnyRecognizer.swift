@@ -1,5 +1,4 @@
-/// One recognizer state machine of any built-in kind, so the arena can hold them in one
-/// array without existentials; every call dispatches with a switch.
+/// One recognizer state machine of any kind, so the arena can hold them in one array.
 ///
 /// How to drive it (docs/recognizers.md § Driving a machine): give it, per input frame, the
 /// frame's touch changes for the touches attached to it, in frame order, then `.frameEnd`
@@ -8,24 +7,18 @@
 /// after it arrives). After a terminal verdict it returns `.none` to everything, still
 /// forgetting touches that end; call `reset()` once `trackedTouchCount` is 0.
 public struct AnyRecognizer: Sendable {
-    // One optional per kind, only `kind`'s set (by `init`, the only writer of which one is).
-    // Unlike an enum payload, a machine behind `machine!` is mutated in place. Measured
-    // (callgrind, `gestured replay --config config/map.json5 wacom-dth2242-finger.10f.evemu`):
-    // an enum of the seven machines, mutated through `switch consume self` and put back, moves
-    // the 200–300-byte machine out and back on every input and costs 119.6 M instructions
-    // against 111.1 M for this representation (+7.6 %), so the optionals stay.
-    private var tap: TapRecognizer?
-    private var longPress: LongPressRecognizer?
-    private var pan: PanRecognizer?
-    private var swipe: SwipeRecognizer?
-    private var pinch: PinchRecognizer?
-    private var rotation: RotationRecognizer?
-    private var edgePan: EdgePanRecognizer?
+    /// The kind's machine in its own allocation, behind one class reference, so that a slot
+    /// of the arena stays a small plain value; every call reaches the machine through its
+    /// kind's static witnesses (``RecognizerKindMachine``), each specialised for its kind
+    /// (docs/performance.md § One file per recognizer kind). Copy-on-write: a box that
+    /// another value also holds is copied before it changes, checked here for every change
+    /// except on the arena's path, where ``SlotBanks/claimMachines()`` checks once per call
+    /// into the engine (``handleOwned(_:)``, ``moveQuietly(_:)``).
+    private var box: MachineBox
 
     public let kind: RecognizerKind
     /// The next time the machine needs a `.deadline` input, or nil. Kept here after every
-    /// input, because the arena asks for it twice per frame for every recognizer and reading
-    /// it through the machine copies the machine.
+    /// input, because the arena asks for it twice per frame for every recognizer.
     public private(set) var deadline: Timestamp?
     /// Impossible inputs ignored so far (never reset): a sign of an arena or input bug. Kept
     /// here after every input, like ``deadline``.
@@ -34,232 +27,104 @@ public struct AnyRecognizer: Sendable {
     /// `parameters` as resolved by ``GestureSettings/resolved(_:)``.
     public init(parameters: ResolvedParameters, context: RecognizerContext) {
         kind = parameters.kind
-        switch parameters {
-        case .tap(let p): tap = TapRecognizer(parameters: p, context: context)
-        case .longPress(let p): longPress = LongPressRecognizer(parameters: p, context: context)
-        case .pan(let p): pan = PanRecognizer(parameters: p, context: context)
-        case .swipe(let p): swipe = SwipeRecognizer(parameters: p, context: context)
-        case .pinch(let p): pinch = PinchRecognizer(parameters: p, context: context)
-        case .rotation(let p): rotation = RotationRecognizer(parameters: p, context: context)
-        case .edgePan(let p): edgePan = EdgePanRecognizer(parameters: p, context: context)
-        }
+        box = MachineBox(kind.machine, kind.machine.allocate(parameters, context: context))
         deadline = nil
     }
 
-    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
-        let verdict: RecognizerVerdict
-        // The machine's deadline and anomaly count are read within the same in-place access as
-        // its input: `pinch!.deadline` on its own copied the optional machine to read a field.
-        switch kind {
-        case .tap: verdict = tap!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .longPress: verdict = longPress!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .pan: verdict = pan!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .swipe: verdict = swipe!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .pinch: verdict = pinch!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .rotation: verdict = rotation!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        case .edgePan: verdict = edgePan!.handle(input, deadline: &deadline, anomalies: &anomalies)
-        }
-        return verdict
+    /// The kind's machine type: its static witnesses reach the machine in the box.
+    @inline(__always)
+    private var machine: any RecognizerKindMachine.Type { kind.machine }
+
+    /// The box, copied first if another value holds it too.
+    @inline(__always)
+    private mutating func unique() {
+        if !isKnownUniquelyReferenced(&box) { box = box.copy() }
     }
+
+    public mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict {
+        unique()
+        return machine.handle(box.address, input, deadline: &deadline, anomalies: &anomalies)
+    }
+
+    /// ``handle(_:)`` without the copy-on-write check: the caller has made sure that no
+    /// other value holds the box (the arena, once per call into the engine:
+    /// ``SlotBanks/claimMachines()``). Checked in debug builds.
+    @inline(__always)
+    mutating func handleOwned(_ input: RecognizerInput) -> RecognizerVerdict {
+        assert(isKnownUniquelyReferenced(&box), "a machine shared with another value was changed in place")
+        return machine.handle(box.address, input, deadline: &deadline, anomalies: &anomalies)
+    }
+
+    /// Whether no other value holds the machine (the arena's debug checks).
+    mutating func ownsMachine() -> Bool { isKnownUniquelyReferenced(&box) }
+
+    /// Gives this value a machine of its own, a copy, if another value holds its box too.
+    mutating func makeMachineOwned() { unique() }
 
     /// A move of `sample`'s touch, answered without ``handle(_:)`` when the machine does not
     /// judge moves (a pan, a pinch, a rotation: they judge movement at the frame's end) and
     /// no deadline is due: its touch table is updated, as `handle` would, and it returns true.
     /// False, having done nothing, for the other machines: give them `handle(.touchMoved)`.
+    /// The caller has made sure that no other value holds the box, as for ``handleOwned(_:)``.
     @inline(__always)
     mutating func moveQuietly(_ sample: TouchSample) -> Bool {
         if let deadline, sample.time >= deadline { return false }
-        switch kind {
-        case .pan where !PanRecognizer.judgesMoves:
-            pan!.moveQuietly(sample, anomalies: &anomalies)
-        case .pinch where !PinchRecognizer.judgesMoves:
-            pinch!.moveQuietly(sample, anomalies: &anomalies)
-        case .rotation where !RotationRecognizer.judgesMoves:
-            rotation!.moveQuietly(sample, anomalies: &anomalies)
-        default:
-            return false
-        }
-        return true
+        assert(isKnownUniquelyReferenced(&box), "a machine shared with another value was changed in place")
+        return machine.moveQuietly(box.address, sample, anomalies: &anomalies)
     }
 
     public mutating func reset() {
-        switch kind {
-        case .tap: tap!.reset(); deadline = tap!.deadline
-        case .longPress: longPress!.reset(); deadline = longPress!.deadline
-        case .pan: pan!.reset(); deadline = pan!.deadline
-        case .swipe: swipe!.reset(); deadline = swipe!.deadline
-        case .pinch: pinch!.reset(); deadline = pinch!.deadline
-        case .rotation: rotation!.reset(); deadline = rotation!.deadline
-        case .edgePan: edgePan!.reset(); deadline = edgePan!.deadline
-        }
+        unique()
+        deadline = machine.reset(box.address)
     }
 
     /// The current values (valid after began/changed/ended/recognized).
-    /// ``values`` read in place: each machine is reached through a mutating access, which the
-    /// language makes in place, where reading `pan!.values` copied the optional machine out
-    /// (and, from a slot in the arena's array, the whole slot) for every gesture event.
-    public mutating func valuesInPlace() -> GestureValues {
-        switch kind {
-        case .tap: tap!.valuesInPlace()
-        case .longPress: longPress!.valuesInPlace()
-        case .pan: pan!.valuesInPlace()
-        case .swipe: swipe!.valuesInPlace()
-        case .pinch: pinch!.valuesInPlace()
-        case .rotation: rotation!.valuesInPlace()
-        case .edgePan: edgePan!.valuesInPlace()
-        }
-    }
-
-    public var values: GestureValues {
-        switch kind {
-        case .tap: tap!.values
-        case .longPress: longPress!.values
-        case .pan: pan!.values
-        case .swipe: swipe!.values
-        case .pinch: pinch!.values
-        case .rotation: rotation!.values
-        case .edgePan: edgePan!.values
-        }
-    }
-
-
-    /// The machine's touch table: the touches it holds, in the order they began, and which
-    /// of them it holds aside.
-    private var touchTable: RecognizerTouches {
-        switch kind {
-        case .tap: tap!.touches
-        case .longPress: longPress!.touches
-        case .pan: pan!.touches
-        case .swipe: swipe!.touches
-        case .pinch: pinch!.touches
-        case .rotation: rotation!.touches
-        case .edgePan: edgePan!.touches
-        }
-    }
+    public var values: GestureValues { machine.values(box.address) }
 
     /// The touches it holds (down, delivered to it), in the order they began. Allocates:
     /// prefer `trackedTouchCount` and `isTracking(_:)` per frame.
-    public var trackedTouches: [TouchID] { touchTable.ids }
+    public var trackedTouches: [TouchID] { machine.touchIDs(box.address) }
 
-    public var trackedTouchCount: Int { touchTable.count }
+    public var trackedTouchCount: Int { machine.touchCount(box.address) }
 
-    public func isTracking(_ touch: TouchID) -> Bool { touchTable.index(of: touch) != nil }
+    public func isTracking(_ touch: TouchID) -> Bool { touchStatus(touch).tracking }
 
     /// Whether it holds `touch` aside, not as part of its gesture: a finger beyond the ones
-    /// it follows (SPEC 5.2). Such a touch reaches the views as if the recognizer were not there.
-    public func isIgnoring(_ touch: TouchID) -> Bool { touchTable.isIgnored(touch) }
+    /// it follows (docs/recognizers.md). Such a touch reaches the views as if the recognizer
+    /// were not there.
+    public func isIgnoring(_ touch: TouchID) -> Bool { touchStatus(touch).ignoring }
 
     /// Whether it holds `touch`, and holds it aside: ``isTracking(_:)`` and
-    /// ``isIgnoring(_:)`` in one search, with the machine read in place (those two copy the
-    /// machine's touch table out of it, twice per touch that begins or ends, for every
-    /// recognizer of the touch).
-    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
-        switch kind {
-        case .tap: tap!.touchStatusInPlace(touch)
-        case .longPress: longPress!.touchStatusInPlace(touch)
-        case .pan: pan!.touchStatusInPlace(touch)
-        case .swipe: swipe!.touchStatusInPlace(touch)
-        case .pinch: pinch!.touchStatusInPlace(touch)
-        case .rotation: rotation!.touchStatusInPlace(touch)
-        case .edgePan: edgePan!.touchStatusInPlace(touch)
-        }
-    }
-
-    /// ``isFinished`` with the machine read in place: `tap!.isFinished` copies the machine
-    /// (a touch that begins asks it of every recognizer of its view and their ancestors).
-    mutating func isFinishedInPlace() -> Bool {
-        switch kind {
-        case .tap: tap!.isFinishedInPlace()
-        case .longPress: longPress!.isFinishedInPlace()
-        case .pan: pan!.isFinishedInPlace()
-        case .swipe: swipe!.isFinishedInPlace()
-        case .pinch: pinch!.isFinishedInPlace()
-        case .rotation: rotation!.isFinishedInPlace()
-        case .edgePan: edgePan!.isFinishedInPlace()
-        }
-    }
+    /// ``isIgnoring(_:)`` in one search.
+    func touchStatus(_ touch: TouchID) -> TouchStatus { machine.touchStatus(box.address, touch) }
 
     /// After a terminal verdict, until `reset()`.
-    public var isFinished: Bool {
-        switch kind {
-        case .tap: tap!.isFinished
-        case .longPress: longPress!.isFinished
-        case .pan: pan!.isFinished
-        case .swipe: swipe!.isFinished
-        case .pinch: pinch!.isFinished
-        case .rotation: rotation!.isFinished
-        case .edgePan: edgePan!.isFinished
-        }
-    }
+    public var isFinished: Bool { machine.isFinished(box.address) }
 }
 
-/// A machine whose values a gesture event reports, read through ``valuesInPlace()``.
-protocol ReportsGestureValues {
-    var values: GestureValues { get }
-}
+/// One machine's allocation, which ``AnyRecognizer`` holds: memory laid out for the kind's
+/// machine type, made, copied and destroyed through that type's static witnesses. Final and
+/// not generic, so holding it costs one reference and no call goes through a class's table.
+/// The machine sits behind a pointer, not in a stored property: a class's stored property is
+/// checked for exclusive access at run time on every access.
+///
+/// `@unchecked Sendable`: its only holder is ``AnyRecognizer``, which copies a box before
+/// every change unless its reference is the only one (`isKnownUniquelyReferenced`, as
+/// `Array` does), or, on the arena's path, changes it only after ``SlotBanks/claimMachines()``
+/// made every box of the arena its own. A box reachable from two values is therefore never
+/// written, so no two threads can reach one machine while either writes it.
+final class MachineBox: @unchecked Sendable {
+    /// The machine's memory, initialised to a machine of ``kind``.
+    let address: UnsafeMutableRawPointer
+    private let kind: any RecognizerKindMachine.Type
 
-extension ReportsGestureValues {
-    /// Mutating only so that its caller reaches the machine in place (see
-    /// ``AnyRecognizer/valuesInPlace()``); it changes nothing.
-    mutating func valuesInPlace() -> GestureValues { values }
-}
-
-extension TapRecognizer: ReportsGestureValues {}
-extension LongPressRecognizer: ReportsGestureValues {}
-extension PanRecognizer: ReportsGestureValues {}
-extension SwipeRecognizer: ReportsGestureValues {}
-extension TwoFingerRecognizer: ReportsGestureValues {}
-extension EdgePanRecognizer: ReportsGestureValues {}
-
-/// A machine whose touch table and end ``AnyRecognizer`` reads in place.
-protocol ReportsTouches {
-    var touches: RecognizerTouches { get }
-    var isFinished: Bool { get }
-}
-
-extension ReportsTouches {
-    /// Mutating only so that its caller reaches the machine in place (see
-    /// ``AnyRecognizer/touchStatusInPlace(_:)``); it changes nothing.
-    mutating func touchStatusInPlace(_ touch: TouchID) -> (tracking: Bool, ignoring: Bool) {
-        guard let index = touches.index(of: touch) else { return (false, false) }
-        return (true, touches.entries[index].ignored)
+    init(_ kind: any RecognizerKindMachine.Type, _ address: UnsafeMutableRawPointer) {
+        self.kind = kind
+        self.address = address
     }
 
-    /// Mutating only so that its caller reaches the machine in place; it changes nothing.
-    mutating func isFinishedInPlace() -> Bool { isFinished }
+    deinit { kind.destroy(address) }
+
+    /// A new box holding a copy of the machine.
+    func copy() -> MachineBox { MachineBox(kind, kind.copy(address)) }
 }
-
-extension TapRecognizer: ReportsTouches {}
-extension LongPressRecognizer: ReportsTouches {}
-extension PanRecognizer: ReportsTouches {}
-extension SwipeRecognizer: ReportsTouches {}
-extension TwoFingerRecognizer: ReportsTouches {}
-extension EdgePanRecognizer: ReportsTouches {}
-
-/// A machine as ``AnyRecognizer`` drives it: an input, then the deadline and anomaly count it
-/// keeps beside the machine.
-protocol DrivenMachine {
-    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict
-    var deadline: Timestamp? { get }
-    var anomalies: Int { get }
-}
-
-extension DrivenMachine {
-    /// ``handle(_:)``, then the machine's deadline and anomaly count handed out, all within
-    /// one mutating access: read on their own afterwards (`pinch!.deadline`), each copied the
-    /// optional machine.
-    @inline(__always)
-    mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {
-        let verdict = handle(input)
-        deadline = self.deadline
-        anomalies = self.anomalies
-        return verdict
-    }
-}
-
-extension TapRecognizer: DrivenMachine {}
-extension LongPressRecognizer: DrivenMachine {}
-extension PanRecognizer: DrivenMachine {}
-extension SwipeRecognizer: DrivenMachine {}
-extension TwoFingerRecognizer: DrivenMachine {}
-extension EdgePanRecognizer: DrivenMachine {}

@@ -83,3 +83,42 @@ struct EdgePanRecognizer: Sendable {
         }
     }
 }
+
+/// A screen edge, for edge pans.
+public enum ScreenEdge: String, Hashable, Sendable, CaseIterable {
+    case left, right, top, bottom
+}
+
+/// An edge pan's parameters in force.
+public struct EdgePanParameters: Hashable, Sendable {
+    public var edges: [ScreenEdge]
+    public var edgeWidth: Double
+    public var slop: Double
+}
+
+extension RecognizerKind {
+    /// `edgePan`: ``EdgePanRecognizer``.
+    public static let edgePan = RecognizerKind(EdgePanRecognizer.self)
+}
+
+extension EdgePanRecognizer: RecognizerKindMachine {
+    static var quotedName: StaticString { #""edgePan""# }
+
+    /// No finger counts: an edge pan follows its first finger only (Apple).
+    static var parameterKeys: [ParameterKey] {
+        [.init("edges", .words(ScreenEdge.allCases.map(\.rawValue), noun: "a screen edge")),
+         .init("edgeWidth", .points), .init("slop", .points)]
+    }
+
+    /// UIScreenEdgePanGestureRecognizer: its one finger must start within 20 pt of the edge;
+    /// the pan's slop, 10 pt.
+    static var defaults: RecognizerParameters {
+        ["edges": ["left"], "edgeWidth": 20.0, "slop": 10.0]
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: EdgePanParameters(edges: p.words("edges", as: ScreenEdge.self),
+                                                edgeWidth: p.number("edgeWidth"), slop: p.number("slop")),
+                  context: context)
+    }
+}

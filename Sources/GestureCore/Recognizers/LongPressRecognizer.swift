@@ -11,7 +11,7 @@
 /// extra finger fails it. Once begun, movement is unlimited (`.changed` at the end of each
 /// frame in which a finger of the gesture moved), extra fingers are held but ignored, the
 /// first of its fingers to lift ends it and a cancelled one cancels it.
-struct LongPressRecognizer: RecognizerStateMachine, Sendable {
+struct LongPressRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -42,12 +42,8 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         var number: Int
         /// When its first finger landed; `tapMaxDuration` counts from here.
         var began: Timestamp
-        /// Fingers that landed in this tap so far.
-        var landed: Int
-        /// Whether all `touches` fingers have been down together.
-        var complete: Bool
-        /// The first tap's place (the centroid of its fingers when all were down).
-        var anchor: Point?
+        /// Its fingers as they land, with the first tap's place.
+        var fingers: TapFingers
     }
 
     public let tapsRequired: Int
@@ -58,7 +54,8 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     public let tapMaxDuration: TimeSpan
     public let tapMaxInterval: TimeSpan
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
@@ -115,7 +112,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
             if tapsRequired == 0 { return press(s, anchor: nil) }
-            return land(s, in: Tap(number: 1, began: s.time, landed: 0, complete: false, anchor: nil))
+            return land(s, in: Tap(number: 1, began: s.time, fingers: TapFingers()))
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
             return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
@@ -128,7 +125,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
         case (.tapping(let tap), .touchEnded(let s)):
             if touches.hasMoved(s, fartherThan: tapMaxMovement) { return fail() }
             if touches.count > 1 { return .none } // others still down (this one is retired after)
-            guard tap.complete, let anchor = tap.anchor else { return fail() }
+            guard tap.fingers.complete, let anchor = tap.fingers.anchor else { return fail() }
             state = .betweenTaps(completed: tap.number, endedAt: s.time, anchor: anchor)
             return .none
         case (.tapping, .touchCancelled):
@@ -140,7 +137,7 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
 
         case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
             if completed < tapsRequired {
-                return land(s, in: Tap(number: completed + 1, began: s.time, landed: 0, complete: false, anchor: anchor))
+                return land(s, in: Tap(number: completed + 1, began: s.time, fingers: TapFingers(anchor: anchor)))
             }
             return press(s, anchor: anchor) // touch down again, and hold
         case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
@@ -221,23 +218,71 @@ struct LongPressRecognizer: RecognizerStateMachine, Sendable {
     /// A finger of a tap before the press lands (already in the touch table), as a tap's does.
     private mutating func land(_ sample: TouchSample, in tap: Tap) -> RecognizerVerdict {
         var tap = tap
-        tap.landed += 1
-        if tap.landed > touchesRequired { return fail() }
-        if touches.count == touchesRequired && !tap.complete {
-            tap.complete = true
-            let location = touches.centroid()
-            if let anchor = tap.anchor {
-                if anchor.distance(to: location) > tapMaxMovement { return fail() }
-            } else {
-                tap.anchor = location
-            }
-        }
+        guard tap.fingers.land(in: touches, required: touchesRequired, maxMovement: tapMaxMovement) else { return fail() }
         state = .tapping(tap)
         return .none
     }
+}
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+/// A long press's parameters in force. Its taps before the press follow the tap rules of the
+/// configuration (`gestures.tap`'s `maxMovement`, `maxDuration` and `maxInterval`, else the
+/// tap defaults), as a multi-tap's do: they are not long press keys
+/// (``LongPressRecognizer/completing(_:settings:)`` fills them in).
+public struct LongPressParameters: Hashable, Sendable {
+    /// `numberOfTapsRequired`: taps before the finger touches down again and holds; 0 (UIKit's
+    /// default) for a plain press.
+    public var taps: Int
+    public var touches: Int
+    public var minimumDuration: Double
+    public var allowableMovement: Double
+    /// How far each tap's fingers may move, and how far each later tap (and the press) may
+    /// land from the first tap's place, in points.
+    public var tapMaxMovement: Double
+    /// How long each tap may last, in seconds.
+    public var tapMaxDuration: Double
+    /// How soon after a tap's end the next tap (or the press) must begin, in seconds.
+    public var tapMaxInterval: Double
+}
+
+extension RecognizerKind {
+    /// `longPress`: ``LongPressRecognizer``.
+    public static let longPress = RecognizerKind(LongPressRecognizer.self)
+}
+
+extension LongPressRecognizer: RecognizerKindMachine {
+    static var quotedName: StaticString { #""longPress""# }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("minimumDuration", .seconds), .init("allowableMovement", .points),
+         .init("touches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("taps", .count(LayoutLimits.longPressTaps, noun: "taps"))]
+    }
+
+    /// UILongPressGestureRecognizer: numberOfTapsRequired 0, minimumPressDuration 0.5 s,
+    /// allowableMovement 10 pt.
+    static var defaults: RecognizerParameters {
+        ["taps": 0, "touches": 1, "minimumDuration": 0.5, "allowableMovement": 10.0]
+    }
+
+    /// The taps before the press follow the taps' rules in force, as a multi-tap's do.
+    static func completing(_ parameters: RecognizerParameters, settings: GestureSettings) -> RecognizerParameters {
+        let tap = settings.resolved(RecognizerSpec(id: "", kind: .tap))
+        var completed = parameters
+        completed["tapMaxMovement"] = .number(tap.number("maxMovement"))
+        completed["tapMaxDuration"] = .number(tap.number("maxDuration"))
+        completed["tapMaxInterval"] = .number(tap.number("maxInterval"))
+        return completed
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: LongPressParameters(
+            taps: p.count("taps"), touches: p.count("touches"), minimumDuration: p.number("minimumDuration"),
+            allowableMovement: p.number("allowableMovement"), tapMaxMovement: p.number("tapMaxMovement"),
+            tapMaxDuration: p.number("tapMaxDuration"), tapMaxInterval: p.number("tapMaxInterval")), context: context)
+    }
+
+    /// Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.
+    static func liftedTouchLimit(_ p: ResolvedParameters) -> Int {
+        max(LayoutLimits.touches.upperBound, p.count("taps") * p.count("touches"))
     }
 }

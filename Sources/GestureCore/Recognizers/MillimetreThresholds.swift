@@ -1,5 +1,5 @@
 /// Distances of the configuration's `gestures` section stated in millimetres of the panel
-/// (`slop: { mm: 3 }`, SPEC 2), kept as written until the device is known: its position axes'
+/// (`slop: { mm: 3 }`, docs/configuration.md § `gestures`), kept as written until the device is known: its position axes'
 /// resolution (units per millimetre) and the screen they span give points per millimetre
 /// (``DeviceMapping/pointsPerMillimetre``), and ``GestureSettings/inPoints(pointsPerMillimetre:)``
 /// turns them into the points every recognizer works in. A finger is the same size on every
@@ -9,7 +9,7 @@ public struct MillimetreThresholds: Hashable, Sendable {
     /// Which setting a distance in millimetres stands for.
     public enum Target: Hashable, Sendable {
         /// A distance parameter of every recognizer of a type (`gestures.pan.slop`): the
-        /// parameter's name, as ``RecognizerParameters/keys(for:)`` spells it.
+        /// parameter's name, as ``RecognizerKind/parameterKeys`` spells it.
         case recognizer(RecognizerKind, parameter: String)
         /// `gestures.control.trackingSlop`.
         case trackingSlop
@@ -53,10 +53,9 @@ extension GestureSettings {
             case .touchTapDistance:
                 converted.touchTapDistance = points
             case .recognizer(let kind, let name):
-                guard let key = RecognizerParameters.keys(for: kind).first(where: { $0.name == name }),
-                      case .points(let path) = key.slot else { continue }
+                guard let key = kind.parameterKeys.first(where: { $0.name == name }), case .points = key.unit else { continue }
                 var parameters = converted.overrides[kind] ?? RecognizerParameters()
-                parameters[keyPath: path] = points
+                parameters[name] = .number(points)
                 converted.overrides[kind] = parameters
             }
         }

@@ -16,7 +16,7 @@
 /// enough fingers are down again; all fingers of the gesture up ends it (with the final
 /// velocity), a cancelled one cancels it. An edge pan's inner pan follows its first finger
 /// only and ignores every later one from the start (`followsFirstFingerOnly`).
-struct PanRecognizer: RecognizerStateMachine, Sendable {
+struct PanRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -46,7 +46,8 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
     /// An edge pan's rule: every finger after the first is ignored, even before it began.
     public let followsFirstFingerOnly: Bool
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     /// The fingers of the gesture that lifted in the current frame, while others stayed down:
@@ -223,9 +224,44 @@ struct PanRecognizer: RecognizerStateMachine, Sendable {
         values.velocity = tracker.velocity(at: time)
         return values
     }
+}
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+/// A pan's parameters in force.
+public struct PanParameters: Hashable, Sendable {
+    public var minimumTouches: Int
+    public var maximumTouches: Int
+    public var slop: Double
+}
+
+extension RecognizerKind {
+    /// `pan`: ``PanRecognizer``.
+    public static let pan = RecognizerKind(PanRecognizer.self)
+}
+
+extension PanRecognizer: RecognizerKindMachine {
+    static var quotedName: StaticString { #""pan""# }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("minimumTouches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("maximumTouches", .count(LayoutLimits.touches, noun: "touches")), .init("slop", .points)]
+    }
+
+    /// A pan begins once the touches have moved 10 pt (UIKit's hysteresis);
+    /// UIPanGestureRecognizer's maximumNumberOfTouches defaults to NSUIntegerMax (Int.max:
+    /// no maximum, which a file cannot write).
+    static var defaults: RecognizerParameters {
+        ["minimumTouches": 1, "maximumTouches": .count(Int.max), "slop": 10.0]
+    }
+
+    /// A pan does not judge moves: a move only updates its touch table.
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: PanParameters(minimumTouches: p.count("minimumTouches"),
+                                            maximumTouches: p.count("maximumTouches"), slop: p.number("slop")),
+                  context: context)
     }
 }

@@ -56,7 +56,7 @@ public enum RecognizerVerdict: Hashable, Sendable {
     case failed
 }
 
-/// The values a gesture event carries (SPEC 8); which are set depends on the kind.
+/// The values a gesture event carries (docs/events.md § `gesture`); which are set depends on the kind.
 public struct GestureValues: Hashable, Sendable {
     /// Screen points: the centroid of the gesture's touches (the tap location for taps).
     public var location: Point = .zero
@@ -76,6 +76,9 @@ public struct GestureValues: Hashable, Sendable {
     public var rotationVelocity: Double?
     /// swipe: the direction recognized.
     public var direction: SwipeDirection?
+    /// transform: the matrix that carries the gesture's fingers from where they landed to
+    /// where they are (translation, scale and rotation in one).
+    public var matrix: AffineMatrix?
 
     public init() {}
 }

@@ -1,22 +1,4 @@
-/// The built-in recognizer types (SPEC 5.7).
-public enum RecognizerKind: String, Hashable, Sendable, CaseIterable {
-    case tap, longPress, pan, swipe, pinch, rotation, edgePan
-
-    /// Discrete recognizers go `possible → recognized | failed`; the others are continuous.
-    public var isDiscrete: Bool { self == .tap || self == .swipe }
-}
-
-/// A swipe direction.
-public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
-    case right, left, up, down
-}
-
-/// A screen edge, for edge pans.
-public enum ScreenEdge: String, Hashable, Sendable, CaseIterable {
-    case left, right, top, bottom
-}
-
-/// A gesture recognizer attached to a view, as the layout declares it (SPEC 5.7).
+/// A gesture recognizer attached to a view, as the layout declares it (docs/layout.md).
 public struct RecognizerSpec: Hashable, Sendable {
     /// Unique in the layout; names the recognizer in every gesture event.
     public var id: String
@@ -54,136 +36,115 @@ public struct RecognizerSpec: Hashable, Sendable {
     }
 }
 
-/// Parameter values of recognizers, each optional: used both for one recognizer's own values
-/// and for the global overrides of one recognizer type (`gestures.tap`, …). Which keys a type
-/// accepts is listed in ``RecognizerParameters/keys(for:)``. Durations are in seconds,
-/// distances in points, velocities in points per second.
-public struct RecognizerParameters: Hashable, Sendable {
-    // tap, longPress
-    public var taps: Int?
-    public var maxMovement: Double?
-    public var maxDuration: Double?
-    public var maxInterval: Double?
-    // tap, longPress, swipe
-    public var touches: Int?
-    // longPress
-    public var minimumDuration: Double?
-    public var allowableMovement: Double?
-    // pan, edgePan
-    public var minimumTouches: Int?
-    public var maximumTouches: Int?
-    public var slop: Double?
-    // swipe
-    public var direction: [SwipeDirection]?
-    public var minimumDistance: Double?
-    public var minimumVelocity: Double?
-    // pinch, rotation
-    public var minimumScaleChange: Double?
-    public var minimumRotation: Double?
-    // edgePan
-    public var edges: [ScreenEdge]?
-    public var edgeWidth: Double?
+/// Parameter values of recognizers by configuration key, each optional: used both for one
+/// recognizer's own values and for the global overrides of one kind (`gestures.tap`, …).
+/// Which keys a kind accepts, in which unit and range, is its ``RecognizerKind/parameterKeys``.
+/// Durations are in seconds, distances in points, velocities in points per second.
+public struct RecognizerParameters: Hashable, Sendable, ExpressibleByDictionaryLiteral {
+    /// The values set, by key.
+    public private(set) var values: [String: ParameterValue]
 
-    public init(taps: Int? = nil, maxMovement: Double? = nil, maxDuration: Double? = nil, maxInterval: Double? = nil,
-                touches: Int? = nil, minimumDuration: Double? = nil, allowableMovement: Double? = nil,
-                minimumTouches: Int? = nil, maximumTouches: Int? = nil, slop: Double? = nil,
-                direction: [SwipeDirection]? = nil, minimumDistance: Double? = nil, minimumVelocity: Double? = nil,
-                minimumScaleChange: Double? = nil, minimumRotation: Double? = nil, edges: [ScreenEdge]? = nil, edgeWidth: Double? = nil) {
-        self.taps = taps
-        self.maxMovement = maxMovement
-        self.maxDuration = maxDuration
-        self.maxInterval = maxInterval
-        self.touches = touches
-        self.minimumDuration = minimumDuration
-        self.allowableMovement = allowableMovement
-        self.minimumTouches = minimumTouches
-        self.maximumTouches = maximumTouches
-        self.slop = slop
-        self.direction = direction
-        self.minimumDistance = minimumDistance
-        self.minimumVelocity = minimumVelocity
-        self.minimumScaleChange = minimumScaleChange
-        self.minimumRotation = minimumRotation
-        self.edges = edges
-        self.edgeWidth = edgeWidth
+    public init(_ values: [String: ParameterValue] = [:]) {
+        self.values = values
     }
 
-    /// The parameters a recognizer type accepts, as spelled in configuration files, with
-    /// where each value goes. Configuration decoding is driven by this table.
-    public static func keys(for kind: RecognizerKind) -> [ParameterKey] {
-        switch kind {
-        case .tap:
-            [.init("taps", .count(\.taps)), .init("touches", .count(\.touches)),
-             .init("maxMovement", .points(\.maxMovement)), .init("maxDuration", .seconds(\.maxDuration)),
-             .init("maxInterval", .seconds(\.maxInterval))]
-        case .longPress:
-            [.init("minimumDuration", .seconds(\.minimumDuration)),
-             .init("allowableMovement", .points(\.allowableMovement)), .init("touches", .count(\.touches)),
-             .init("taps", .count(\.taps))]
-        case .pan:
-            [.init("minimumTouches", .count(\.minimumTouches)), .init("maximumTouches", .count(\.maximumTouches)),
-             .init("slop", .points(\.slop))]
-        case .swipe:
-            [.init("direction", .directions(\.direction)), .init("touches", .count(\.touches)),
-             .init("minimumDistance", .points(\.minimumDistance)),
-             .init("minimumVelocity", .pointsPerSecond(\.minimumVelocity)),
-             .init("maxDuration", .seconds(\.maxDuration))]
-        case .pinch:
-            [.init("minimumScaleChange", .ratio(\.minimumScaleChange))]
-        case .rotation:
-            [.init("minimumRotation", .radians(\.minimumRotation))]
-        case .edgePan:
-            // No finger counts: an edge pan follows its first finger only (Apple).
-            [.init("edges", .edges(\.edges)), .init("edgeWidth", .points(\.edgeWidth)),
-             .init("slop", .points(\.slop))]
+    public init(dictionaryLiteral elements: (String, ParameterValue)...) {
+        values = Dictionary(elements, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The value set for `key`, or nil.
+    public subscript(key: String) -> ParameterValue? {
+        get { values[key] }
+        set { values[key] = newValue }
+    }
+
+    public var isEmpty: Bool { values.isEmpty }
+
+    /// A whole number set for `key` (a count), or nil.
+    public func count(_ key: String) -> Int? {
+        if case .count(let value) = values[key] { value } else { nil }
+    }
+
+    /// A number set for `key` (a count is a number too), or nil.
+    public func number(_ key: String) -> Double? {
+        switch values[key] {
+        case .number(let value): value
+        case .count(let value): Double(value)
+        case .words, nil: nil
         }
+    }
+
+    /// Words set for `key` (`direction`, `edges`), or nil.
+    public func words(_ key: String) -> [String]? {
+        if case .words(let value) = values[key] { value } else { nil }
     }
 
     /// Values set here win over values set in `base`.
     public func overriding(_ base: RecognizerParameters) -> RecognizerParameters {
-        RecognizerParameters(
-            taps: taps ?? base.taps, maxMovement: maxMovement ?? base.maxMovement,
-            maxDuration: maxDuration ?? base.maxDuration, maxInterval: maxInterval ?? base.maxInterval,
-            touches: touches ?? base.touches, minimumDuration: minimumDuration ?? base.minimumDuration,
-            allowableMovement: allowableMovement ?? base.allowableMovement,
-            minimumTouches: minimumTouches ?? base.minimumTouches, maximumTouches: maximumTouches ?? base.maximumTouches,
-            slop: slop ?? base.slop, direction: direction ?? base.direction,
-            minimumDistance: minimumDistance ?? base.minimumDistance,
-            minimumVelocity: minimumVelocity ?? base.minimumVelocity,
-            minimumScaleChange: minimumScaleChange ?? base.minimumScaleChange,
-            minimumRotation: minimumRotation ?? base.minimumRotation,
-            edges: edges ?? base.edges, edgeWidth: edgeWidth ?? base.edgeWidth)
+        RecognizerParameters(base.values.merging(values) { _, own in own })
     }
 }
 
-/// One configurable parameter of a recognizer type: its name in configuration files, and the
-/// kind and destination of its value.
-public struct ParameterKey {
+/// One parameter value as a configuration file states it.
+public enum ParameterValue: Hashable, Sendable, ExpressibleByIntegerLiteral, ExpressibleByFloatLiteral,
+                            ExpressibleByArrayLiteral {
+    /// A whole number (taps, touches).
+    case count(Int)
+    /// A measure in the key's unit.
+    case number(Double)
+    /// Words from the key's list (`["left", "up"]`).
+    case words([String])
+
+    public init(integerLiteral value: Int) { self = .count(value) }
+    public init(floatLiteral value: Double) { self = .number(value) }
+    public init(arrayLiteral elements: String...) { self = .words(elements) }
+
+    /// A count equals the same number: `slop: 12` written in code is the `12` a file gives.
+    public static func == (lhs: ParameterValue, rhs: ParameterValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.count(let a), .count(let b)): a == b
+        case (.count(let a), .number(let b)), (.number(let b), .count(let a)): Double(a) == b
+        case (.number(let a), .number(let b)): a == b || (a.isNaN && b.isNaN)
+        case (.words(let a), .words(let b)): a == b
+        case (.count, .words), (.number, .words), (.words, .count), (.words, .number): false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .count(let value): hasher.combine(Double(value))
+        case .number(let value): hasher.combine(value.isNaN ? .nan : value)
+        case .words(let value): hasher.combine(value)
+        }
+    }
+}
+
+/// One configurable parameter of a recognizer kind: its name in configuration files and the
+/// unit and range of its value.
+public struct ParameterKey: Sendable {
     public var name: String
-    public var slot: ParameterSlot
+    public var unit: ParameterUnit
 
-    public init(_ name: String, _ slot: ParameterSlot) {
+    public init(_ name: String, _ unit: ParameterUnit) {
         self.name = name
-        self.slot = slot
+        self.unit = unit
     }
 }
 
-/// Where a parameter value goes, and in which unit it is stated.
-public enum ParameterSlot {
-    /// A whole number in ``LayoutValidator/countRange(_:of:)`` (taps, touches).
-    case count(WritableKeyPath<RecognizerParameters, Int?>)
-    /// Seconds, at least 0.
-    case seconds(WritableKeyPath<RecognizerParameters, Double?>)
-    /// Points, at least 0.
-    case points(WritableKeyPath<RecognizerParameters, Double?>)
-    /// Points per second, at least 0.
-    case pointsPerSecond(WritableKeyPath<RecognizerParameters, Double?>)
-    /// Radians, at least 0.
-    case radians(WritableKeyPath<RecognizerParameters, Double?>)
-    /// A dimensionless ratio, at least 0.
-    case ratio(WritableKeyPath<RecognizerParameters, Double?>)
-    /// A non-empty array of `right`, `left`, `up`, `down`.
-    case directions(WritableKeyPath<RecognizerParameters, [SwipeDirection]?>)
-    /// A non-empty array of `left`, `right`, `top`, `bottom`.
-    case edges(WritableKeyPath<RecognizerParameters, [ScreenEdge]?>)
+/// The unit of a parameter value, with its range (docs/limits.md).
+public enum ParameterUnit: Sendable {
+    /// A whole number in the range; the noun says what is counted ("taps", "touches").
+    case count(ClosedRange<Int>, noun: String)
+    /// Seconds, ``LayoutLimits/seconds``.
+    case seconds
+    /// Points, ``LayoutLimits/distance``; a `gestures` section may give millimetres.
+    case points
+    /// Points per second, ``LayoutLimits/velocity``.
+    case pointsPerSecond
+    /// Radians, ``LayoutLimits/radians``.
+    case radians
+    /// A dimensionless ratio, ``LayoutLimits/ratio``.
+    case ratio
+    /// A non-empty array of the words; the noun names one ("a swipe direction").
+    case words([String], noun: String)
 }

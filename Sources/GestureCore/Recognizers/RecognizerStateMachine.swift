@@ -45,7 +45,7 @@ extension RecognizerStateMachine {
 
     func isTracking(_ touch: TouchID) -> Bool { touches.index(of: touch) != nil }
 
-    /// Whether it holds `touch` aside, not as part of its gesture (SPEC 5.2).
+    /// Whether it holds `touch` aside, not as part of its gesture (docs/recognizers-and-arbitration.md § Which recognizers see a touch).
     func isIgnoring(_ touch: TouchID) -> Bool { touches.isIgnored(touch) }
 
     /// Feeds one input through the shared rules to `transition(_:)`; every machine's
@@ -78,20 +78,29 @@ extension RecognizerStateMachine {
 
     static var judgesMoves: Bool { true }
 
-    /// A move given to a machine that does not judge moves, with no deadline due: what
-    /// ``drive(_:)`` does for it (the touch table updated, an untracked touch counted as an
-    /// anomaly), without the input enum, the verdict or the general driver around it. The
-    /// caller has checked ``judgesMoves`` and the deadline.
-    @inline(__always)
-    mutating func moveQuietly(_ sample: TouchSample, anomalies: inout Int) {
-        if !touches.move(sample.touch, to: sample.location) { self.anomalies += 1 }
-        anomalies = self.anomalies
-    }
-
     /// A terminal deadline (a tap's or swipe's timeout can only fail it): the input it
     /// overtook changes nothing but the touch table.
     mutating func overtaken(by input: RecognizerInput, at time: Timestamp,
                             fired: RecognizerVerdict) -> RecognizerVerdict {
         fired
+    }
+}
+
+/// A machine whose states end in one `finished` case, which a failure goes to: ``fail()``
+/// written once for every such machine.
+protocol FinishingMachine: RecognizerStateMachine {
+    associatedtype State
+    /// Where the machine is; only the machine's own file changes it.
+    var state: State { get set }
+    /// The state it stays in after a terminal verdict, until `reset()`.
+    static var finished: State { get }
+}
+
+extension FinishingMachine {
+    /// Fails: finished, ignoring inputs until `reset()`.
+    @inline(__always)
+    mutating func fail() -> RecognizerVerdict {
+        state = Self.finished
+        return .failed
     }
 }

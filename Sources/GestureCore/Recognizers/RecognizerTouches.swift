@@ -1,7 +1,7 @@
 /// The touches one recognizer state machine holds: where each landed, where it is now, and
 /// whether the gesture uses it. Every machine keeps one of these next to its state enum
 /// because the touches are valid in every state (the arena needs them even after a terminal
-/// verdict, to know when all of them ended and the machine may be reset — SPEC 5.5).
+/// verdict, to know when all of them ended and the machine may be reset — docs/recognizers-and-arbitration.md § States).
 struct RecognizerTouches: Sendable {
     /// One touch as the machine remembers it.
     struct Entry: Sendable {
@@ -12,7 +12,8 @@ struct RecognizerTouches: Sendable {
         /// A finger beyond the ones the gesture follows (a long press that began, a pan at
         /// `maximumTouches` that began, an edge pan's second finger, a pinch's or rotation's
         /// third): held, but not part of the gesture, so it reaches the views as if the
-        /// recognizer were not there (SPEC 5.2).
+        /// recognizer were not there (docs/recognizers-and-arbitration.md § Which recognizers
+        /// see a touch).
         var ignored: Bool
     }
 
@@ -75,6 +76,19 @@ struct RecognizerTouches: Sendable {
     mutating func move(_ touch: TouchID, to location: Point) -> Bool {
         guard let i = index(of: touch) else { return false }
         relocate(i, to: location)
+        return true
+    }
+
+    /// A move given to a machine that does not judge moves, with no deadline due: what its
+    /// driver (``RecognizerStateMachine/drive(_:)``) does for it, without the input enum or the
+    /// verdict: the touch's entry moved, or `count` (the machine's anomalies) raised for an
+    /// untracked touch, and copied to `reported`. Returns true: the move is taken. Called by
+    /// each such kind on its own stored table and count, so that neither is reached through
+    /// the protocol's accessors (a call and a coroutine for every move).
+    @inline(__always)
+    mutating func moveQuietly(_ sample: TouchSample, anomalies count: inout Int, reported: inout Int) -> Bool {
+        if !move(sample.touch, to: sample.location) { count += 1 }
+        reported = count
         return true
     }
 

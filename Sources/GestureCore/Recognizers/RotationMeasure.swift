@@ -37,3 +37,24 @@ struct RotationMeasure: PairMeasure {
 
     static func stored(in values: GestureValues) -> Double? { values.rotation }
 }
+
+/// A rotation's parameters in force.
+public struct RotationParameters: Hashable, Sendable {
+    public var minimumRotation: Double
+}
+
+extension RecognizerKind {
+    /// `rotation`: ``RotationRecognizer``.
+    public static let rotation = RecognizerKind(RotationRecognizer.self)
+}
+
+extension RotationMeasure {
+    static var quotedName: StaticString { #""rotation""# }
+    static var parameterKeys: [ParameterKey] { [.init("minimumRotation", .radians)] }
+    /// Begin once the line between the two touches turned by 0.1 rad (about 5.7°).
+    static var defaults: RecognizerParameters { ["minimumRotation": 0.1] }
+
+    static func parameters(_ resolved: ResolvedParameters) -> RotationParameters {
+        RotationParameters(minimumRotation: resolved.number("minimumRotation"))
+    }
+}

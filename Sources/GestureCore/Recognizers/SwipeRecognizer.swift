@@ -12,7 +12,7 @@
 /// still moving, as UIKit does; its location is the fingers' centroid where the swipe began.
 /// A lift before that, an extra finger, a cancelled touch, or `maxDuration` passing since the
 /// first finger landed fails it.
-struct SwipeRecognizer: RecognizerStateMachine, Sendable {
+struct SwipeRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -34,7 +34,8 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
     public let minimumVelocity: Double
     public let maxDuration: TimeSpan
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
@@ -170,9 +171,49 @@ struct SwipeRecognizer: RecognizerStateMachine, Sendable {
         if elapsed > 0 && along / elapsed < minimumVelocity { return .wrong }
         return along >= minimumDistance ? .swiped(direction) : .short
     }
+}
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+/// A swipe direction.
+public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
+    case right, left, up, down
+}
+
+/// A swipe's parameters in force; `directions` is the `direction` key.
+public struct SwipeParameters: Hashable, Sendable {
+    public var directions: [SwipeDirection]
+    public var touches: Int
+    public var minimumDistance: Double
+    public var minimumVelocity: Double
+    public var maxDuration: Double
+}
+
+extension RecognizerKind {
+    /// `swipe`: ``SwipeRecognizer``.
+    public static let swipe = RecognizerKind(SwipeRecognizer.self)
+}
+
+extension SwipeRecognizer: RecognizerKindMachine {
+    static var quotedName: StaticString { #""swipe""# }
+    static var isDiscrete: Bool { true }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("direction", .words(SwipeDirection.allCases.map(\.rawValue), noun: "a swipe direction")),
+         .init("touches", .count(LayoutLimits.touches, noun: "touches")), .init("minimumDistance", .points),
+         .init("minimumVelocity", .pointsPerSecond), .init("maxDuration", .seconds)]
+    }
+
+    /// UIKit does not document its swipe thresholds. 50 pt in at most 0.5 s at an average of
+    /// at least 200 pt/s matches a flick on a phone-sized panel; on large kiosk panels raise
+    /// minimumDistance in `gestures.swipe`.
+    static var defaults: RecognizerParameters {
+        ["direction": ["right"], "touches": 1, "minimumDistance": 50.0, "minimumVelocity": 200.0, "maxDuration": 0.5]
+    }
+
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: SwipeParameters(directions: p.words("direction", as: SwipeDirection.self),
+                                              touches: p.count("touches"), minimumDistance: p.number("minimumDistance"),
+                                              minimumVelocity: p.number("minimumVelocity"),
+                                              maxDuration: p.number("maxDuration")),
+                  context: context)
     }
 }

@@ -10,7 +10,7 @@
 /// centroid of its fingers when all of them are down; the recognized location is the centroid
 /// of the first tap's fingers where they lifted (Apple: "if there are multiple taps, this
 /// location is the first tap").
-struct TapRecognizer: RecognizerStateMachine, Sendable {
+struct TapRecognizer: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger yet.
@@ -29,14 +29,11 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
         var tap: Int
         /// When its first finger landed; `maxDuration` counts from here.
         var began: Timestamp
-        /// Fingers that landed in this tap so far.
-        var landed: Int
-        /// Whether all `touches` fingers have been down together.
-        var complete: Bool
+        /// Its fingers as they land; their anchor is the first tap's location, which later
+        /// taps must stay within `maxMovement` of.
+        var fingers: TapFingers
         /// The sum of the lift locations of the fingers that lifted, for the final centroid.
         var liftSum: Point
-        /// The first tap's location: later taps must stay within `maxMovement` of it.
-        var anchor: Point?
         /// Where the first tap's fingers lifted (their centroid), once it ended: the location
         /// the recognizer reports (Apple: "if there are multiple taps, this location is the
         /// first tap").
@@ -49,7 +46,8 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     public let maxDuration: TimeSpan
     public let maxInterval: TimeSpan
 
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far (a change of an unknown touch, a second began); kept
@@ -88,8 +86,7 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     mutating func transition(_ input: RecognizerInput) -> RecognizerVerdict {
         switch (state, input) {
         case (.ready, .touchBegan(let s)):
-            return land(s, in: Press(tap: 1, began: s.time, landed: 0, complete: false, liftSum: .zero, anchor: nil,
-                                     first: nil))
+            return land(s, in: Press(tap: 1, began: s.time, fingers: TapFingers(), liftSum: .zero, first: nil))
         case (.ready, .touchMoved), (.ready, .touchEnded), (.ready, .touchCancelled):
             return .none // unreachable: accepts() rejects touches it never saw
         case (.ready, .frameEnd), (.ready, .deadline):
@@ -106,7 +103,7 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
                 state = .pressing(press)
                 return .none
             }
-            guard press.complete, let anchor = press.anchor else { return fail() }
+            guard press.fingers.complete, let anchor = press.fingers.anchor else { return fail() }
             let n = Double(touchesRequired)
             let first = press.first ?? Point(x: press.liftSum.x / n, y: press.liftSum.y / n)
             if press.tap == taps {
@@ -126,8 +123,8 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
             return t >= press.began + maxDuration ? fail() : .none
 
         case (.betweenTaps(let completed, _, let anchor, let first), .touchBegan(let s)):
-            return land(s, in: Press(tap: completed + 1, began: s.time, landed: 0, complete: false,
-                                     liftSum: .zero, anchor: anchor, first: first))
+            return land(s, in: Press(tap: completed + 1, began: s.time, fingers: TapFingers(anchor: anchor),
+                                     liftSum: .zero, first: first))
         case (.betweenTaps, .touchMoved), (.betweenTaps, .touchEnded), (.betweenTaps, .touchCancelled):
             return .none // unreachable: no touch is down between taps
         case (.betweenTaps, .frameEnd):
@@ -143,23 +140,58 @@ struct TapRecognizer: RecognizerStateMachine, Sendable {
     /// A finger lands in `press` (already added to the touch table).
     private mutating func land(_ sample: TouchSample, in press: Press) -> RecognizerVerdict {
         var press = press
-        press.landed += 1
-        if press.landed > touchesRequired { return fail() }
-        if touches.count == touchesRequired && !press.complete {
-            press.complete = true
-            let location = touches.centroid()
-            if let anchor = press.anchor {
-                if anchor.distance(to: location) > maxMovement { return fail() }
-            } else {
-                press.anchor = location
-            }
-        }
+        guard press.fingers.land(in: touches, required: touchesRequired, maxMovement: maxMovement) else { return fail() }
         state = .pressing(press)
         return .none
     }
+}
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+/// A tap's parameters in force.
+public struct TapParameters: Hashable, Sendable {
+    public var taps: Int
+    public var touches: Int
+    public var maxMovement: Double
+    public var maxDuration: Double
+    public var maxInterval: Double
+}
+
+extension RecognizerKind {
+    /// `tap`: ``TapRecognizer``.
+    public static let tap = RecognizerKind(TapRecognizer.self)
+}
+
+extension TapRecognizer: RecognizerKindMachine {
+    static var quotedName: StaticString { #""tap""# }
+    static var isDiscrete: Bool { true }
+
+    static var parameterKeys: [ParameterKey] {
+        [.init("taps", .count(LayoutLimits.taps, noun: "taps")), .init("touches", .count(LayoutLimits.touches, noun: "touches")),
+         .init("maxMovement", .points), .init("maxDuration", .seconds), .init("maxInterval", .seconds)]
+    }
+
+    /// maxMovement 45 pt and maxInterval 0.35 s are UIKit's observed tap limits; a tap of
+    /// 0.75 s is still a tap and not yet a press.
+    static var defaults: RecognizerParameters {
+        ["taps": 1, "touches": 1, "maxMovement": 45.0, "maxDuration": 0.75, "maxInterval": 0.35]
+    }
+
+    /// The parameters in force for taps: also what a long press's taps follow.
+    static func parameters(_ p: ResolvedParameters) -> TapParameters {
+        TapParameters(taps: p.count("taps"), touches: p.count("touches"), maxMovement: p.number("maxMovement"),
+                      maxDuration: p.number("maxDuration"), maxInterval: p.number("maxInterval"))
+    }
+
+    init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: Self.parameters(parameters), context: context)
+    }
+
+    /// A single one-finger tap gives way to a control under its finger (UIKit).
+    static func yieldsToControls(_ p: ResolvedParameters) -> Bool {
+        p.count("taps") == 1 && p.count("touches") == 1
+    }
+
+    /// Every finger of every tap stays in the sequence until it decides.
+    static func liftedTouchLimit(_ p: ResolvedParameters) -> Int {
+        max(1, p.count("taps") * p.count("touches"))
     }
 }

@@ -17,6 +17,13 @@ protocol PairMeasure: Sendable {
     static func store(_ value: Double, velocity: Double, in values: inout GestureValues)
     /// The value last stored in `values`.
     static func stored(in values: GestureValues) -> Double?
+
+    /// The kind's quoted name, parameters and defaults (``RecognizerKindMachine``).
+    static var quotedName: StaticString { get }
+    static var parameterKeys: [ParameterKey] { get }
+    static var defaults: RecognizerParameters { get }
+    /// The measure's parameters from the recognizer's parameters in force.
+    static func parameters(_ resolved: ResolvedParameters) -> Parameters
 }
 
 /// Recognizes two fingers whose line changes — in length for a pinch
@@ -29,7 +36,7 @@ protocol PairMeasure: Sendable {
 /// down (or waits for a new one); after it began, the values stay as they were when the first
 /// of the two lifted, and it ends when both have lifted (Apple: "the gesture ends when both
 /// fingers lift"). Either of the two cancelled cancels it.
-struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendable {
+struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
     /// Where the machine is; each case carries only what is valid in it.
     enum State: Sendable {
         /// No finger of the gesture down.
@@ -52,7 +59,8 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
     }
 
     let parameters: Measure.Parameters
-    private(set) var state: State = .ready
+    var state: State = .ready
+    static var finished: State { .finished }
     var touches: RecognizerTouches
     private var tracker = VelocityTracker()
     public private(set) var values = GestureValues()
@@ -184,13 +192,64 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: RecognizerStateMachine, Sendab
         return values
     }
 
-    private mutating func fail() -> RecognizerVerdict {
-        state = .finished
-        return .failed
+    /// A move only updates the touch table: the pair is measured at the frame's end.
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
     }
 }
 
 /// The pinch: two fingers moving apart or together.
-typealias PinchRecognizer = TwoFingerRecognizer<PinchMeasure>
+struct PinchRecognizer: TwoFingerKind {
+    var twoFinger: TwoFingerRecognizer<PinchMeasure>
+
+    /// A move only updates the pair's touch table (``TwoFingerKind``).
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        twoFinger.quietMove(sample, anomalies: &anomalies)
+    }
+}
+
 /// The rotation: two fingers turning around each other.
-typealias RotationRecognizer = TwoFingerRecognizer<RotationMeasure>
+struct RotationRecognizer: TwoFingerKind {
+    var twoFinger: TwoFingerRecognizer<RotationMeasure>
+
+    /// A move only updates the pair's touch table (``TwoFingerKind``).
+    @inline(__always)
+    mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
+        twoFinger.quietMove(sample, anomalies: &anomalies)
+    }
+}
+
+/// A two-finger kind as the arena holds it: a type of its own, not generic, around the
+/// ``TwoFingerRecognizer`` of its measure. Not generic because the arena reaches a kind's
+/// machine through its conformance to ``RecognizerKindMachine``, and the witnesses of a
+/// generic type's conformance run unspecialised, looking up the type's metadata on every
+/// call (docs/performance.md § One file per recognizer kind).
+protocol TwoFingerKind: RecognizerKindMachine {
+    associatedtype Measure: PairMeasure
+    var twoFinger: TwoFingerRecognizer<Measure> { get set }
+    init(twoFinger: TwoFingerRecognizer<Measure>)
+}
+
+extension TwoFingerKind {
+    static var quotedName: StaticString { Measure.quotedName }
+    static var parameterKeys: [ParameterKey] { Measure.parameterKeys }
+    static var defaults: RecognizerParameters { Measure.defaults }
+
+    init(parameters: Measure.Parameters, context: RecognizerContext) {
+        self.init(twoFinger: TwoFingerRecognizer(parameters: parameters, context: context))
+    }
+
+    init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
+        self.init(parameters: Measure.parameters(parameters), context: context)
+    }
+
+    mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict { twoFinger.handle(input) }
+    mutating func reset() { twoFinger.reset() }
+    var deadline: Timestamp? { twoFinger.deadline }
+    var anomalies: Int { twoFinger.anomalies }
+    var values: GestureValues { twoFinger.values }
+    var touches: RecognizerTouches { twoFinger.touches }
+    var isFinished: Bool { twoFinger.isFinished }
+}

@@ -21,7 +21,7 @@ struct ArbitrationScriptTests {
     }
 
     var singleAndDouble: ViewSpec {
-        photo([recognizer("double", .tap) { $0.parameters.taps = 2 },
+        photo([recognizer("double", .tap) { $0.parameters["taps"] = 2 },
                recognizer("single", .tap, requireToFail: ["double"])])
     }
 
@@ -158,7 +158,7 @@ struct ArbitrationScriptTests {
     }
 
     @Test func delaysTouchesEndedWhenTheRecognizerFails() {
-        var s = TouchScript(photo([recognizer("double", .tap) { $0.parameters.taps = 2 }]))
+        var s = TouchScript(photo([recognizer("double", .tap) { $0.parameters["taps"] = 2 }]))
         s.down(1, 200, 200)
         s.wait(80)
         s.up(1)
@@ -168,7 +168,7 @@ struct ArbitrationScriptTests {
     }
 
     @Test func delaysTouchesEndedWhenTheRecognizerRecognizes() {
-        var s = TouchScript(photo([recognizer("double", .tap) { $0.parameters.taps = 2 }]))
+        var s = TouchScript(photo([recognizer("double", .tap) { $0.parameters["taps"] = 2 }]))
         s.down(1, 200, 200)
         s.wait(80)
         s.up(1)
@@ -182,7 +182,7 @@ struct ArbitrationScriptTests {
 
     @Test func withoutDelaysTouchesEndedTheViewSeesTheEndAtOnce() {
         var s = TouchScript(photo([recognizer("double", .tap) {
-            $0.parameters.taps = 2
+            $0.parameters["taps"] = 2
             $0.delaysTouchesEnded = false
         }]))
         s.down(1, 200, 200)
@@ -224,7 +224,7 @@ struct ArbitrationScriptTests {
     @Test(arguments: [(SwipeDirection.right, Point(x: 400, y: 300)), (.left, Point(x: 100, y: 300)),
                       (.up, Point(x: 250, y: 150)), (.down, Point(x: 250, y: 450))])
     func swipeInEachDirection(direction: SwipeDirection, end: Point) {
-        var s = TouchScript(photo([recognizer("swipe", .swipe) { $0.parameters.direction = [direction] }]))
+        var s = TouchScript(photo([recognizer("swipe", .swipe) { $0.parameters["direction"] = .words([direction.rawValue]) }]))
         let start = Point(x: 250, y: 300)
         s.down(1, start.x, start.y)
         s.drag(1, from: start, to: end, steps: 5, interval: 20)

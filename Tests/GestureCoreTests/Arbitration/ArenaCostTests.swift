@@ -33,8 +33,8 @@ struct ArenaCostTests {
         let kinds: [RecognizerKind] = [.tap, .tap, .longPress, .pan, .swipe, .pinch, .rotation, .edgePan]
         return (0..<count).map { index in
             var spec = RecognizerSpec(id: "r\(index)", kind: kinds[index % kinds.count])
-            if index % kinds.count == 1 { spec.parameters.taps = 2 }
-            if spec.kind == .edgePan { spec.parameters.edges = [.left, .right, .top, .bottom] }
+            if index % kinds.count == 1 { spec.parameters["taps"] = 2 }
+            if spec.kind == .edgePan { spec.parameters["edges"] = ["left", "right", "top", "bottom"]}
             // Requirements point forward only (no cycle); simultaneity wraps around.
             spec.requireToFail = (index + 1..<min(count, index + 1 + references)).map { "r\($0)" }
             spec.simultaneousWith = (1...max(1, references)).prefix(references).map { "r\((index + $0) % count)" }
@@ -145,7 +145,7 @@ struct ArenaCostTests {
     @Test func aRequirementChainAsLongAsTheLimitDoesNotOverflowTheStack() {
         let count = LayoutLimits.maximumRecognizers
         let taps = (0..<count).map { index in
-            index == 0 ? recognizer("r0", .tap) { $0.parameters.taps = 2 }
+            index == 0 ? recognizer("r0", .tap) { $0.parameters["taps"] = 2 }
                 : recognizer("r\(index)", .tap, requireToFail: ["r\(index - 1)"])
         }
         var s = TouchScript(view("Root", 0, 0, 800, 800, [view("Photo", 100, 100, 400, 400) { $0.recognizers = taps }]))

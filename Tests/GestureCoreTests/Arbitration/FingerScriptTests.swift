@@ -14,7 +14,7 @@ struct FingerScriptTests {
     }
 
     func twoFingerTap(_ id: String) -> RecognizerSpec {
-        recognizer(id, .tap) { $0.parameters.touches = 2 }
+        recognizer(id, .tap) { $0.parameters["touches"] = 2 }
     }
 
     // MARK: Discrete recognizers fail with more fingers than they require
@@ -52,7 +52,7 @@ struct FingerScriptTests {
 
     @Test(arguments: [0, 20] as [Int64])
     func oneAndTwoFingerSwipesOnOneViewTheTwoFingerSwipeWins(apart: Int64) {
-        var s = TouchScript(photo([recognizer("one", .swipe), recognizer("two", .swipe) { $0.parameters.touches = 2 }]))
+        var s = TouchScript(photo([recognizer("one", .swipe), recognizer("two", .swipe) { $0.parameters["touches"] = 2 }]))
         if apart == 0 {
             s.frame(.down(ContactID(1), Point(x: 150, y: 200)), .down(ContactID(2), Point(x: 150, y: 300)))
         } else {
@@ -102,7 +102,7 @@ struct FingerScriptTests {
     /// finger on the button is the pan's; the button never sees it (SPEC 5.2).
     func list(maximumTouches: Int? = nil) -> ViewSpec {
         view("Root", 0, 0, 800, 800, [view("List", 0, 0, 800, 800, [control("Buy", 400, 400, 200, 100)]) {
-            $0.recognizers = [recognizer("scroll", .pan) { $0.parameters.maximumTouches = maximumTouches }]
+            $0.recognizers = [recognizer("scroll", .pan) { $0.parameters["maximumTouches"] = maximumTouches.map(ParameterValue.count) }]
         }])
     }
 
@@ -289,7 +289,7 @@ struct FingerScriptTests {
 struct RestingFingerTests {
     static var wall: ViewSpec {
         view("Root", 0, 0, 1000, 800, [view("Wall", 0, 0, 1000, 800, [view("Photo", 500, 100, 300, 300)]) {
-            $0.recognizers = [recognizer("wallPan", .pan) { $0.parameters.maximumTouches = 2 }]
+            $0.recognizers = [recognizer("wallPan", .pan) { $0.parameters["maximumTouches"] = 2 }]
         }])
     }
 

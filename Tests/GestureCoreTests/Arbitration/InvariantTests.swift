@@ -100,12 +100,12 @@ struct InvariantTests {
                 spec.cancelsTouchesInView = Bool.random(using: &rng)
                 spec.delaysTouchesBegan = Int.random(in: 0..<4, using: &rng) == 0
                 spec.delaysTouchesEnded = Bool.random(using: &rng)
-                if spec.kind == .tap { spec.parameters.taps = Int.random(in: 1...2, using: &rng) }
-                if spec.kind == .longPress { spec.parameters.taps = Int.random(in: 0...1, using: &rng) }
+                if spec.kind == .tap { spec.parameters["taps"] = .count(Int.random(in: 1...2, using: &rng)) }
+                if spec.kind == .longPress { spec.parameters["taps"] = .count(Int.random(in: 0...1, using: &rng)) }
                 // Some recognizers disabled: a layout replaced mid-gesture cancels or fails them.
                 spec.enabled = Int.random(in: 0..<6, using: &rng) != 0
                 if spec.kind == .tap || spec.kind == .swipe || spec.kind == .longPress {
-                    spec.parameters.touches = Int.random(in: 0..<3, using: &rng) == 0 ? 2 : 1
+                    spec.parameters["touches"] = Int.random(in: 0..<3, using: &rng) == 0 ? 2 : 1
                 }
                 if !ids.isEmpty && Bool.random(using: &rng) { spec.requireToFail = [ids.randomElement(using: &rng)!] }
                 if !ids.isEmpty && Bool.random(using: &rng) { spec.simultaneousWith = [ids.randomElement(using: &rng)!] }
@@ -169,7 +169,7 @@ struct InvariantTests {
             guard let spec = e.tree.recognizers.first(where: { $0.spec.id == e.recognizer })?.spec,
                   let first = e.touches.min(),
                   let start = fingers.first(where: { $0.id == first })?.beganFrame else { continue }
-            let required = settings.resolved(spec).parameters.touches ?? 1
+            let required = settings.resolved(spec).values.count("touches") ?? 1
             let mine = fingers.filter { finger in
                 finger.id >= first && finger.tree === e.tree
                     && finger.view.map { e.tree.isDescendant($0, of: e.view) } == true

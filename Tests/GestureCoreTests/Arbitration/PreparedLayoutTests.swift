@@ -135,7 +135,7 @@ struct PreparedLayoutTests {
     /// edge pan measures its band from the new screen's right edge, not the old one's.
     @Test func aLayoutPreparedForAnotherScreenIsMadeAgain() throws {
         var edge = RecognizerSpec(id: "rightEdge", kind: .edgePan)
-        edge.parameters.edges = [.right]
+        edge.parameters["edges"] = ["right"]
         let small = Rect(x: 0, y: 0, width: 800, height: 480)
         let tree = try ViewTree(root: ViewSpec(id: "root", frame: Self.screen, recognizers: [edge]))
         let first = try Self.layout("A", recognizers: 4)

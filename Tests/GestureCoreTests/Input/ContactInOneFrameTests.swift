@@ -107,7 +107,7 @@ import Testing
     /// Through the whole pipeline: the flash is a tap (delivered began and ended, recognized).
     @Test func aTapWithinOneFrameIsRecognized() throws {
         let root = view("Root", 0, 0, 1024, 1024, [view("Photo", 0, 0, 512, 512) {
-            $0.recognizers = [recognizer("double", .tap) { $0.parameters.taps = 2 },
+            $0.recognizers = [recognizer("double", .tap) { $0.parameters["taps"] = 2 },
                               recognizer("tap", .tap, requireToFail: ["double"])]
         }])
         var s = try PipelineScript(root, screen: ScreenGeometry(width: 1024, height: 1024))

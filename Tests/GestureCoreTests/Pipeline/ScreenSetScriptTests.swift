@@ -37,7 +37,7 @@ import Testing
 
     @Test func aNewSizeMapsNewTouchesOntoItAndEdgePansMeasureFromIt() throws {
         var root = view("screen", 0, 0, 2000, 2000)
-        root.recognizers = [recognizer("back", .edgePan) { $0.parameters.edges = [.right] }]
+        root.recognizers = [recognizer("back", .edgePan) { $0.parameters["edges"] = ["right"]}]
         var script = try PipelineScript(root, screen: ScreenGeometry(width: 1000, height: 500))
         _ = script.take()
         // Portrait now: the panel turned 90° on a 500 × 1000 screen.

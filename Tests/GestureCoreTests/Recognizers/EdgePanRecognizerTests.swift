@@ -12,7 +12,7 @@ import Testing
 
     @Test(arguments: cases)
     func startingInsideTheBandPans(edge: ScreenEdge, inside: Point, outside: Point, inwards: Point) {
-        var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [edge]))
+        var s = RecognizerScript(.edgePan, RecognizerParameters(["edges": .words([edge.rawValue])]))
         s.down(1, inside.x, inside.y)
         s.move(1, inside.x + 30 * inwards.x, inside.y + 30 * inwards.y, after: 10)
         s.up(1, inside.x + 30 * inwards.x, inside.y + 30 * inwards.y, after: 10)
@@ -22,7 +22,7 @@ import Testing
 
     @Test(arguments: cases)
     func startingOutsideTheBandFailsAtOnce(edge: ScreenEdge, inside: Point, outside: Point, inwards: Point) {
-        var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [edge]))
+        var s = RecognizerScript(.edgePan, RecognizerParameters(["edges": .words([edge.rawValue])]))
         s.down(1, outside.x, outside.y)
         s.move(1, outside.x + 30 * inwards.x, outside.y + 30 * inwards.y, after: 10)
         #expect(s.log == ["0 failed"])
@@ -33,21 +33,21 @@ import Testing
     }
 
     @Test func theBandIncludesItsWidth() {
-        var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [.left], edgeWidth: 20))
+        var s = RecognizerScript(.edgePan, RecognizerParameters(["edges": ["left"], "edgeWidth": 20]))
         s.down(1, 20, 400)
         s.move(1, 40, 400, after: 10)
         #expect(s.log == ["10 began"])
     }
 
     @Test func anotherEdgeDoesNotCount() {
-        var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [.left]))
+        var s = RecognizerScript(.edgePan, RecognizerParameters(["edges": ["left"]]))
         s.down(1, 995, 400)
         #expect(s.log == ["0 failed"])
     }
 
     /// Apple: an edge pan "ignores any touches beyond the first", wherever they land.
     @Test func aSecondFingerBeforeBeginningIsIgnored() {
-        var s = RecognizerScript(.edgePan, RecognizerParameters(edges: [.left, .right]))
+        var s = RecognizerScript(.edgePan, RecognizerParameters(["edges": ["left", "right"]]))
         s.down(1, 5, 400)
         s.down(2, 500, 400, after: 10)
         s.frame(after: 10, .move(1, 25, 400), .move(2, 800, 400))

@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func twoFingersTimerStartsWithTheSecond() {
-        var s = RecognizerScript(.longPress, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.longPress, RecognizerParameters(["touches": 2]))
         s.down(1, 100, 100)
         s.down(2, 200, 100, after: 100)
         s.wait(550)

@@ -64,7 +64,7 @@ import Testing
     /// SPEC 5.2: a pan that has not begun does not begin while more fingers than
     /// `maximumTouches` are down; it does not fail, and begins once enough have lifted.
     @Test func tooManyFingersKeepItFromBeginning() {
-        var s = RecognizerScript(.pan, RecognizerParameters(maximumTouches: 1))
+        var s = RecognizerScript(.pan, RecognizerParameters(["maximumTouches": 1]))
         s.down(1, 100, 100)
         s.down(2, 200, 100, after: 10)
         s.frame(after: 10, .move(1, 150, 100), .move(2, 250, 100))
@@ -78,7 +78,7 @@ import Testing
     }
 
     @Test func maximumTouchesExtraFingerAfterBeginningIsIgnored() {
-        var s = RecognizerScript(.pan, RecognizerParameters(maximumTouches: 1))
+        var s = RecognizerScript(.pan, RecognizerParameters(["maximumTouches": 1]))
         s.down(1, 100, 100)
         s.move(1, 120, 100, after: 10)
         s.down(2, 500, 500, after: 10)
@@ -90,7 +90,7 @@ import Testing
     }
 
     @Test func minimumTouchesWaitsAndCountsOnlyInRange() {
-        var s = RecognizerScript(.pan, RecognizerParameters(minimumTouches: 2))
+        var s = RecognizerScript(.pan, RecognizerParameters(["minimumTouches": 2]))
         s.down(1, 100, 100)
         s.move(1, 200, 100, after: 10) // one finger: does not count
         s.down(2, 200, 200, after: 10)
@@ -106,7 +106,7 @@ import Testing
     /// fingers are pressed down. It ends when all fingers are lifted." Below the minimum the
     /// translation stays where it was and nothing is reported.
     @Test func belowTheMinimumAfterBeginningHoldsStillUntilTheLastLift() {
-        var s = RecognizerScript(.pan, RecognizerParameters(minimumTouches: 2))
+        var s = RecognizerScript(.pan, RecognizerParameters(["minimumTouches": 2]))
         s.frame(.down(1, 100, 100), .down(2, 200, 100))
         s.frame(after: 10, .move(1, 120, 100), .move(2, 220, 100))
         #expect(s.log == ["10 began"])

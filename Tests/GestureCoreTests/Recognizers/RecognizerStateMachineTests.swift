@@ -177,10 +177,10 @@ import Testing
     }
 
     @Test func pinch() {
-        Self.check(PinchRecognizer(parameters: PinchParameters(minimumScaleChange: 0.05), context: Self.context))
+        Self.check(TwoFingerRecognizer<PinchMeasure>(parameters: PinchParameters(minimumScaleChange: 0.05), context: Self.context))
     }
 
     @Test func rotation() {
-        Self.check(RotationRecognizer(parameters: RotationParameters(minimumRotation: 0.1), context: Self.context))
+        Self.check(TwoFingerRecognizer<RotationMeasure>(parameters: RotationParameters(minimumRotation: 0.1), context: Self.context))
     }
 }

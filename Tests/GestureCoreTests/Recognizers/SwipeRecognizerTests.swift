@@ -20,7 +20,7 @@ import Testing
 
     @Test(arguments: SwipeDirection.allCases)
     func recognizedWhileMovingInEachDirection(direction: SwipeDirection) {
-        var s = RecognizerScript(.swipe, RecognizerParameters(direction: [direction]))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["direction": .words([direction.rawValue])]))
         Self.flick(&s, Self.unit[direction]!, steps: 4, step: 20)
         #expect(s.log == ["30 recognized"]) // 60 pt after 30 ms: 2000 pt/s
         #expect(s.values.direction == direction)
@@ -31,13 +31,13 @@ import Testing
     @Test(arguments: SwipeDirection.allCases)
     func wrongDirectionFails(direction: SwipeDirection) {
         let allowed = SwipeDirection.allCases.filter { $0 != direction }
-        var s = RecognizerScript(.swipe, RecognizerParameters(direction: allowed))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["direction": .words(allowed.map(\.rawValue))]))
         Self.flick(&s, Self.unit[direction]!, steps: 4, step: 20)
         #expect(s.log == ["30 failed"])
     }
 
     @Test func anyOfSeveralDirections() {
-        var s = RecognizerScript(.swipe, RecognizerParameters(direction: [.left, .up]))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["direction": ["left", "up"]]))
         Self.flick(&s, Self.unit[.up]!, steps: 4, step: 20)
         #expect(s.log == ["30 recognized"])
         #expect(s.values.direction == .up)
@@ -71,19 +71,19 @@ import Testing
     }
 
     @Test func diagonalFails() {
-        var s = RecognizerScript(.swipe, RecognizerParameters(direction: [.right]))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["direction": ["right"]]))
         Self.flick(&s, Self.unit[.right]!, steps: 3, step: 20, drift: Point(x: 0, y: 12)) // 60 across 36
         #expect(s.log == ["30 failed"])
     }
 
     @Test func slightlyOffAxisIsStillASwipe() {
-        var s = RecognizerScript(.swipe, RecognizerParameters(direction: [.right]))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["direction": ["right"]]))
         Self.flick(&s, Self.unit[.right]!, steps: 3, step: 20, drift: Point(x: 0, y: 5)) // 60 across 15
         #expect(s.log == ["30 recognized"])
     }
 
     @Test func twoFingerSwipe() {
-        var s = RecognizerScript(.swipe, RecognizerParameters(touches: 2, direction: [.down]))
+        var s = RecognizerScript(.swipe, RecognizerParameters(["touches": 2, "direction": ["down"]]))
         s.frame(.down(1, 400, 300), .down(2, 500, 300))
         s.frame(after: 10, .move(1, 400, 330), .move(2, 500, 330))
         s.frame(after: 10, .move(1, 400, 360), .move(2, 500, 360))

@@ -36,7 +36,7 @@ import Testing
 
     @Test(arguments: [1, 2, 3])
     func multipleTaps(taps: Int) {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: taps))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": .count(taps)]))
         for i in 0..<taps {
             s.down(1 + i, 100 + Double(i), 100, after: i == 0 ? 0 : 200)
             s.up(1 + i, 100 + Double(i), 100, after: 100)
@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func doubleTapNeedsTheSecondTap() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 100)
         s.wait(1000)
@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func secondTapTooLate() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 100)
         s.down(2, 100, 100, after: 350) // exactly maxInterval: too late
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func secondTapJustInTime() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 100)
         s.down(2, 100, 100, after: 349)
@@ -74,7 +74,7 @@ import Testing
     }
 
     @Test func secondTapTooFar() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 100)
         s.down(2, 146, 100, after: 100)
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func twoFingerTapLandingAndLiftingTogether() {
-        var s = RecognizerScript(.tap, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["touches": 2]))
         s.frame(.down(1, 100, 100), .down(2, 160, 100))
         s.frame(after: 80, .up(1, 100, 100), .up(2, 160, 110))
         #expect(s.log == ["80 recognized"])
@@ -91,7 +91,7 @@ import Testing
     }
 
     @Test func twoFingerTapStaggered() {
-        var s = RecognizerScript(.tap, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["touches": 2]))
         s.down(1, 100, 100)
         s.down(2, 160, 100, after: 30)
         s.up(1, 100, 100, after: 50)
@@ -101,14 +101,14 @@ import Testing
     }
 
     @Test func twoFingerTapWithOneFingerFails() {
-        var s = RecognizerScript(.tap, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["touches": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 50)
         #expect(s.log == ["50 failed"])
     }
 
     @Test func twoFingerTapFingersNeverDownTogetherFails() {
-        var s = RecognizerScript(.tap, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["touches": 2]))
         s.down(1, 100, 100)
         s.up(1, 100, 100, after: 50)
         s.down(2, 100, 100, after: 10)
@@ -116,13 +116,13 @@ import Testing
     }
 
     @Test func extraFingerFails() {
-        var s = RecognizerScript(.tap, RecognizerParameters(touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["touches": 2]))
         s.frame(.down(1, 100, 100), .down(2, 160, 100), .down(3, 200, 100))
         #expect(s.log == ["0 failed"])
     }
 
     @Test func twoFingerDoubleTap() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2, touches: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2, "touches": 2]))
         s.frame(.down(1, 100, 100), .down(2, 160, 100))
         s.frame(after: 80, .up(1, 100, 100), .up(2, 160, 100))
         s.frame(after: 100, .down(3, 110, 100), .down(4, 170, 100))
@@ -140,7 +140,7 @@ import Testing
     }
 
     @Test func deadlineOnlyWhileNeeded() {
-        var s = RecognizerScript(.tap, RecognizerParameters(taps: 2))
+        var s = RecognizerScript(.tap, RecognizerParameters(["taps": 2]))
         #expect(s.recognizer.deadline == nil)
         s.down(1, 100, 100)
         #expect(s.recognizer.deadline == Timestamp(microseconds: 750_000))

@@ -23,7 +23,7 @@ struct RoutingTests {
     }
 
     static func twoFingerPan(claims: Bool) -> RecognizerSpec {
-        RecognizerSpec(id: "twoFingerPan", kind: .pan, parameters: RecognizerParameters(minimumTouches: 2),
+        RecognizerSpec(id: "twoFingerPan", kind: .pan, parameters: RecognizerParameters(["minimumTouches": 2]),
                        claims: claims)
     }
 
@@ -250,7 +250,7 @@ struct RoutingTests {
 
     @Test func aClaimingRecognizerThatRecognizesClaimsAHeldTouchAndOneThatFailsForwardsIt() throws {
         let press = RecognizerSpec(id: "press", kind: .longPress,
-                                   parameters: RecognizerParameters(minimumDuration: 0.2, allowableMovement: 10),
+                                   parameters: RecognizerParameters(["minimumDuration": 0.2, "allowableMovement": 10]),
                                    claims: true)
         var script = try RoutingScript(Self.kiosk(hold: HoldRule(seconds: 0.5), mapRecognizers: [press]))
         script.down(slot: 0, id: 1, 300, 700)
