@@ -4,8 +4,9 @@
 # Boots Debian's kernel under QEMU (software emulation, as the kernel tests: tools/vmtest/)
 # with a debootstrap'd Debian 12 root file system (cached in GESTURED_BOOT_CACHE, default
 # ~/.cache/gestured-boot-vm, outside the clone; built once, about 2 minutes) and systemd as
-# PID 1. In it, tools/boottest/in-guest.sh installs the .deb with dpkg -i (no Swift toolchain
-# there), creates a virtual panel from a recording's description (uinput, evemu-device) and
+# PID 1. In it, tools/boottest/in-guest.sh installs the previous package (0.1.0-1) with the web
+# bridge enabled and a client subscribed, upgrades to this .deb with dpkg -i (no Swift
+# toolchain there) and checks that every unit that ran runs again and clients reconnect; creates a virtual panel from a recording's description (uinput, evemu-device) and
 # checks: the udev rule's symlink and group; socket activation; a kiosk user in the gestured
 # group subscribed with the Python client while the recording plays receives what
 # `gestured replay` prints; the STATUS line in systemctl status; the web bridge, started
@@ -15,10 +16,15 @@
 # (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); routing
 # seen by libinput and by Chromium in cage (a forwarded element gets DOM touches through the
 # copy, a claimed view gestured's gestures, tools/boottest/README.md); the
-# hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
+# hardening really applies; a configuration error that leaves the socket up; the
+# systemd-analyze security score; remove (the udev name goes), purge without warnings, and a
+# fresh install after which a user "kiosk" can be created. Results come back through a
+# writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)
-# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_RECORDING, an evemu recording (description and
+# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_PREVIOUS, the package to upgrade from (default: built
+#      once from PREVIOUS_COMMIT below with that commit's own scripts/package-deb.sh, in a
+#      git worktree, and kept in the cache: the clone needs that commit, not a shallow one); GESTURED_BOOT_RECORDING, an evemu recording (description and
 #      events) to play instead of the test's own; GESTURED_BOOT_OUT, a directory that keeps
 #      every output (default: a temporary one, removed). Needs root for apt-get and
 #      debootstrap, as CI runs. Exit status: the number of failed checks (125: no result).
@@ -33,6 +39,25 @@ if [ -z "$deb" ]; then
     deb=$(scripts/package-deb.sh | tail -n 1)
 fi
 [ -f "$deb" ] || { echo "boot-test: no package at $deb" >&2; exit 125; }
+
+# The package to upgrade from: 0.1.0-1, what kiosks run before this one, built from the
+# commit that made it (its maintainer scripts and units are what an upgrade meets). Built from
+# git history rather than by relabelling this tree with a lower version, which would upgrade
+# from this tree's own scripts and prove nothing about the old ones.
+PREVIOUS_COMMIT=c6769d7faaeda903db4687fc652f1276e0bc4726
+previous=${GESTURED_BOOT_PREVIOUS:-$cache/previous-$PREVIOUS_COMMIT/gestured_0.1.0-1_amd64.deb}
+if [ ! -f "$previous" ]; then
+    [ -z "${GESTURED_BOOT_PREVIOUS:-}" ] || { echo "boot-test: no package at $previous" >&2; exit 125; }
+    echo "== boot test: building the previous package from $PREVIOUS_COMMIT (once; kept in $cache)"
+    git cat-file -e "$PREVIOUS_COMMIT^{commit}" 2>/dev/null \
+        || { echo "boot-test: commit $PREVIOUS_COMMIT is not in this clone (git fetch --unshallow), or set GESTURED_BOOT_PREVIOUS" >&2; exit 125; }
+    previous_tree=$(mktemp -d)
+    git worktree add --detach "$previous_tree/gestured" "$PREVIOUS_COMMIT" >/dev/null
+    "$previous_tree/gestured/scripts/package-deb.sh" "$(dirname "$previous")" | tail -n 1
+    git worktree remove --force "$previous_tree/gestured"
+    rm -rf "$previous_tree"
+    [ -f "$previous" ] || { echo "boot-test: the previous package did not build" >&2; exit 125; }
+fi
 ready=$(date +%s)
 
 if [ -n "${GESTURED_BOOT_OUT:-}" ]; then
@@ -47,6 +72,8 @@ cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/
     tools/boottest/boot_websocket.py tools/boottest/devtools.py tools/boottest/browser-check.py \
     tools/boottest/browser-page.html tools/boottest/browser-session.evemu \
     tools/boottest/gestured-boot-test.service "$job/"
+mkdir -p "$job/previous"
+cp "$previous" "$job/previous/"
 # What GET /gestured.js must serve: the minified module the bridge embeds at build time, its
 # source map named as the bridge serves it (docs/protocol.md, "The bridge's HTTP side").
 sed '$ s|^//# sourceMappingURL=.*$|//# sourceMappingURL=gestured.js.map|' web/dist/gestured.min.js > "$job/gestured.js"
