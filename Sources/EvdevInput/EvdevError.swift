@@ -33,9 +33,12 @@ public enum EvdevError: Error, Hashable, Sendable, CustomStringConvertible {
     /// Whether the rule is installed (then the advice is to join its group, not to install it).
     public static var udevRuleIsInstalled: Bool { udevRule.hasPrefix("/") }
 
-    /// What someone who may not open a device node should run.
-    public static var permissionAdvice: String {
-        let join = "run the command as root (`sudo gestured …`), or join the \(panelGroup) group "
+    /// What someone who may not open a device node should run: `command` (the command line
+    /// that failed) as root, or join the panel's group.
+    public static var permissionAdvice: String { permissionAdvice(command: "gestured …") }
+
+    public static func permissionAdvice(command: String) -> String {
+        let join = "run it as root (`sudo \(command)`), or join the \(panelGroup) group "
             + "(`sudo usermod -aG \(panelGroup) $USER`, then log in again)"
         if udevRuleIsInstalled {
             return join + "; \(udevRule) gives the touchscreen's node to that group"

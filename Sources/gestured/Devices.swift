@@ -131,7 +131,8 @@ struct Devices: ParsableCommand {
         try printOutput(lines.joined(separator: "\n") + "\n")
         if !unreadable.isEmpty {
             throw failure("gestured devices: \(unreadable.count) of \(entries.count) devices could not be opened by uid "
-                + "\(getuid()), so the list is incomplete: " + EvdevError.permissionAdvice + ".")
+                + "\(getuid()), so the list is incomplete: "
+                + EvdevError.permissionAdvice(command: (["gestured"] + CommandLine.arguments.dropFirst()).joined(separator: " ")) + ".")
         }
     }
 

@@ -421,7 +421,7 @@ print("second EVIOCGRAB succeeded: the panel is not grabbed"); sys.exit(1)' "$NO
     setpriv --reuid="$KIOSK_USER" --regid="$KIOSK_USER" --init-groups gestured devices > "$W/devices-user.txt" 2> "$W/devices-user.err"
     rc=$?
     sed 's/^/    devices as a user: /' "$W/devices-user.err"
-    [ $rc -ne 0 ] && grep -q "sudo gestured" "$W/devices-user.err" && grep -q "/usr/lib/udev/rules.d/70-gestured-touchscreen.rules" "$W/devices-user.err" \
+    [ $rc -ne 0 ] && grep -q "sudo gestured devices" "$W/devices-user.err" && grep -q "/usr/lib/udev/rules.d/70-gestured-touchscreen.rules" "$W/devices-user.err" \
         && ! grep -q "systemd/70-gestured" "$W/devices-user.txt" "$W/devices-user.err" \
         || { log "gestured devices without rights: exit $rc, no advice or a source-tree path"; return 1; }
     evemu-record "$copy" "$W/routing-copy.evemu" 2> "$W/routing-copy.err" &
