@@ -202,12 +202,14 @@ cp config/lobby.json5 config/gallery.json5 config/map.json5 "$stage/examples/con
 cp config/layouts/*.json5 "$stage/examples/config/layouts/"
 
 # --- 3. the package --------------------------------------------------------------------------
-printf 'glibc:Depends=libc6 (>= %s)\nsbu:Static-Built-Using=%s\n' "$glibc" "$static_built_using" > "$src/debian/gestured.substvars"
-(cd "$src" && EXTRA_UNITS="${extra_units[*]}" debian/rules binary) > "$work/dh.log" 2>&1 \
+(cd "$src" && EXTRA_UNITS="${extra_units[*]}" GLIBC_DEPENDS="libc6 (>= $glibc)" STATIC_BUILT_USING="$static_built_using" \
+    debian/rules binary) > "$work/dh.log" 2>&1 \
     || { cat "$work/dh.log" >&2; echo "package-deb: debhelper failed" >&2; exit 1; }
 deb=gestured_${debian_version}_amd64.deb
 mv "$work/$deb" "$out/$deb"
-dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Installed-Size):'
+dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Static-Built-Using|Installed-Size):'
+dpkg-deb -f "$out/$deb" Depends | grep -q "libc6 (>= $glibc)" \
+    || { echo "package-deb: Depends does not ask for glibc $glibc" >&2; exit 1; }
 
 # --- 4. lintian ----------------------------------------------------------------------------
 echo "== lintian $(lintian --version | awk '{print $2}')"
