@@ -289,7 +289,7 @@ check_web_bridge() {
     ! grep -iE 'could not be accepted|not permitted|EPERM|EACCES' "$W/web-journal.txt" || { log "the bridge logged a failure"; return 1; }
     systemd-analyze security gestured-web.service --no-pager > "$W/security-web.txt" 2>&1
     local overall; overall=$(grep 'Overall exposure level' "$W/security-web.txt")
-    fact "threads of the bridge: $(grep -E '^Threads' /proc/$pid/status | tr -s ' \t' ' ') (TasksMax=32)"
+    fact "threads of the bridge: $(grep -E '^Threads' /proc/$(systemctl show -p MainPID --value gestured-web.service)/status | tr -s ' \t' ' ') (TasksMax=32)"
     [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security-web.txt"; return 1; }
     fact "systemd-analyze security gestured-web.service: ${overall#*: }"
     grep '^✗' "$W/security-web.txt" | sed 's/^/    /' | head -n 30
@@ -626,22 +626,27 @@ print(answers[0]); print(sum("\"reason\":\"configuration\"" in a for a in answer
 sys.exit(0 if all("\"reason\":\"configuration\"" in a for a in answers) else 1)' > "$W/config-error-clients.txt" 2>&1
     local rc=$?
     sed 's/^/    /' "$W/config-error-clients.txt"
-    [ $rc -eq 0 ] || { log "a client was not told"; return 1; }
+    # The last clients may have started it once more: read its status once that start ended.
+    UNTIL=30 until_true sh -c '[ "$(systemctl show -p ActiveState --value gestured.service)" != activating ]'
+    [ $rc -eq 0 ] || { log "a client was not told"; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     log "service: $(systemctl show -p ActiveState,Result,ExecMainStatus,NRestarts gestured.service | tr '\n' ' ')"
     log "socket: $(systemctl show -p ActiveState,Result gestured.socket | tr '\n' ' ')"
-    [ "$(systemctl show -p ExecMainStatus --value gestured.service)" = 78 ] || { log "the daemon did not exit 78"; return 1; }
+    # The broken file kept for the record; every failure below puts the good one back first.
+    cp "$conf" "$W/gestured.json5.broken"
+    local status; status=$(systemctl show -p ExecMainStatus --value gestured.service)
+    [ "$status" = 78 ] || { log "the daemon did not exit 78"; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     [ "$(systemctl is-active gestured.socket)" = active ] && [ -S /run/gestured/gestured.sock ] \
-        || { log "the socket went down"; return 1; }
+        || { log "the socket went down"; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     journalctl -u gestured.service --since "$since" --no-pager -o cat > "$W/config-error-journal.txt"
     grep -q 'screen.width' "$W/config-error-journal.txt" && grep -q 'exitStatus="78' "$W/config-error-journal.txt" \
-        || { log "the journal does not say what to fix"; tail -n 8 "$W/config-error-journal.txt" | sed 's/^/    /'; return 1; }
+        || { log "the journal does not say what to fix"; tail -n 8 "$W/config-error-journal.txt" | sed 's/^/    /'; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     grep -m1 'not started' "$W/config-error-journal.txt" | sed 's/^/    /'
     # Structured: its MESSAGE_ID (JournalMessageID) and the file as a field of its own.
     journalctl MESSAGE_ID=9c6c6a3a68404afc9be1758d19dc90c9 --since "$since" -o verbose --no-pager > "$W/config-error-fields.txt"
     grep -q 'GESTURED_FILE=/etc/gestured/gestured.json5' "$W/config-error-fields.txt" && grep -q 'PRIORITY=3' "$W/config-error-fields.txt" \
-        || { log "no structured entry for the refusal"; head -n 30 "$W/config-error-fields.txt" | sed 's/^/    /'; return 1; }
+        || { log "no structured entry for the refusal"; head -n 30 "$W/config-error-fields.txt" | sed 's/^/    /'; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     journalctl MESSAGE_ID=680ac162b18c49bf98eb72fdda37962f -b -o verbose --no-pager | grep -m1 'GESTURED_PATH=' | sed 's/^ */    panel read, as a field: /'
-    ! grep -q 'Start request repeated too quickly' "$W/config-error-journal.txt" || { log "the start limit was hit"; return 1; }
+    ! grep -q 'Start request repeated too quickly' "$W/config-error-journal.txt" || { log "the start limit was hit"; cp "$W/gestured.json5.good2" "$conf"; return 1; }
     cp "$W/gestured.json5.good2" "$conf"
     setpriv --reuid="$KIOSK_USER" --regid="$KIOSK_USER" --init-groups python3 "$CLIENT" status > "$W/config-fixed-status.txt" 2>&1 \
         || { sed 's/^/    /' "$W/config-fixed-status.txt"; log "after the fix, a client was not served"; return 1; }
@@ -677,7 +682,8 @@ check_fresh_install() {
     dpkg_step install -i "$J"/gestured_*_amd64.deb || return 1
     [ "$(systemctl is-enabled gestured.socket)" = enabled ] && [ "$(systemctl is-active gestured.socket)" = active ] \
         || { log "gestured.socket is not enabled and listening"; return 1; }
-    [ "$(systemctl is-active gestured.service)" = inactive ] || { log "gestured.service runs before any client came"; return 1; }
+    # Not running: inactive, or failed if its last run before the purge failed (systemd keeps that).
+    case $(systemctl is-active gestured.service) in active|activating) log "gestured.service runs before any client came"; return 1 ;; esac
     [ "$(systemctl is-enabled gestured-web.service)" = disabled ] && [ "$(systemctl is-active gestured-web.service)" = inactive ] \
         || { log "gestured-web.service is $(systemctl is-enabled gestured-web.service), $(systemctl is-active gestured-web.service)"; return 1; }
     dpkg-query -W -f='${Conffiles}\n' gestured | grep -q '/etc/gestured/gestured.json5' \
