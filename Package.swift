@@ -8,7 +8,7 @@ let package = Package(
     name: "gestured",
     products: [
         .executable(name: "gestured", targets: ["gestured"]),
-        // The web bridge (SPEC 13): a program of its own, so SwiftNIO never reaches the daemon.
+        // The web bridge (docs/web.md): a program of its own, so SwiftNIO never reaches the daemon.
         .executable(name: "gestured-web", targets: ["gestured-web"]),
         // Libraries for the benchmark package in Benchmarks/ (kept separate so its dependencies
         // never slow down the main build and tests).
@@ -67,9 +67,10 @@ let package = Package(
                 dependencies: ["CLinux", systemPackage]),
 
         // libevdev devices and libmtdev (protocol A) at the input edge.
-        .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev", systemPackage]),
+        .target(name: "EvdevInput", dependencies: ["GestureCore", "GestureSystem", "CLibevdev", "CMtdev", "CLinux",
+                                                   systemPackage]),
 
-        // The socket protocol for clients (SPEC 9), client sessions, access control, sd_notify.
+        // The socket protocol for clients (docs/protocol.md), client sessions, access control, sd_notify.
         .target(name: "GestureServer",
                 dependencies: ["GestureCore", "GestureConfig", "GestureSystem",
                                .product(name: "Logging", package: "swift-log"), systemPackage]),
@@ -77,7 +78,7 @@ let package = Package(
         // Drivers that run the engine: replay (to stdout or to socket subscribers), the live loop.
         .target(name: "GestureRuntime",
                 dependencies: ["GestureCore", "GestureConfig", "Recordings", "EvdevInput", "GestureSystem",
-                               "GestureServer", .product(name: "Logging", package: "swift-log"), systemPackage]),
+                               "GestureServer", .product(name: "Logging", package: "swift-log")]),
 
         // The bodies of the fuzz targets (scripts/fuzz.sh builds them with libFuzzer).
         .target(name: "FuzzTargets", dependencies: ["GestureCore", "GestureConfig", "GestureServer", "Recordings",
@@ -88,7 +89,8 @@ let package = Package(
         // fraction of its size and start-up time (docs/decisions.md). Standard library only.
         .target(name: "CommandLineParsing"),
 
-        // The executable: argument parsing and wiring only.
+        // The executable: argument parsing and wiring, and the loops of the commands that need no
+        // engine (`record`, `tail`; docs/architecture.md).
         .executableTarget(
             name: "gestured",
             dependencies: [
@@ -112,13 +114,14 @@ let package = Package(
         // Where the tests find the project's files and the external corpus of real recordings
         // ($GESTURED_RECORDINGS; its suites are skipped without it, and fail under CI=true).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        // The web bridge (SPEC 13): one daemon session per WebSocket, origins, token, limits.
+        // The web bridge (docs/web.md): one daemon session per WebSocket, origins, token, limits.
         // The client module web/dist/gestured.min.js and its source map are embedded at build time
         // by EmbedClientModule.
         .target(name: "WebBridge",
                 dependencies: ["GestureCore", "GestureConfig", "GestureServer", "CZlib",
                                .product(name: "Logging", package: "swift-log"),
                                .product(name: "NIOCore", package: "swift-nio"),
+                               .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                                .product(name: "NIOPosix", package: "swift-nio"),
                                .product(name: "NIOHTTP1", package: "swift-nio"),
                                .product(name: "NIOWebSocket", package: "swift-nio")],
@@ -151,7 +154,10 @@ let package = Package(
         // Starts the real gestured binary on temporary sockets and drives it with real clients.
         .testTarget(name: "DaemonIntegrationTests", dependencies: ["gestured", "GestureConfig", "TestSupport"]),
         .testTarget(name: "WebBridgeTests", dependencies: ["WebBridge", "gestured-web", "gestured", "GestureConfig", "GestureServer",
-                                                           "CZlib", .product(name: "Logging", package: "swift-log")],
+                                                           "CZlib", .product(name: "Logging", package: "swift-log"),
+                                                           .product(name: "NIOCore", package: "swift-nio"),
+                                                           .product(name: "NIOEmbedded", package: "swift-nio"),
+                                                           .product(name: "NIOWebSocket", package: "swift-nio")],
                     exclude: ["web"]),
     ],
     swiftLanguageModes: [.v6]

@@ -53,4 +53,9 @@ mkdir -p Tests/Golden/screens
     --screen lobby=config/recordings/lobby-session.evemu --screen gallery=config/recordings/one-finger-taps.evemu \
     > Tests/Golden/screens/two-screens.jsonl
 written=$((written + 1))
+# The contacts stream of a two-finger pinch (ContactsReplayTests).
+mkdir -p Tests/Golden/contacts
+"$gestured" replay --contacts --config config/map.json5 config/recordings/map-session.evemu \
+    > Tests/Golden/contacts/map-session.jsonl
+written=$((written + 1))
 echo "golden: $written transcripts written, $skipped recordings absent" >&2

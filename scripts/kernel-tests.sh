@@ -35,7 +35,7 @@ built=$(date +%s.%N)
 source scripts/corpus.sh
 export CI=${CI:-}
 set +e
-VM_ENV="GESTURED_RECORDINGS CI" VM_TIMEOUT=${VM_TIMEOUT:-1200} tools/vmtest/vm-run.sh tools/vmtest/kernel-tests.sh "$@"
+VM_ENV="GESTURED_RECORDINGS CI" VM_TIMEOUT=${VM_TIMEOUT:-2400} tools/vmtest/vm-run.sh tools/vmtest/kernel-tests.sh "$@"
 status=$?
 set -e
 end=$(date +%s.%N)

@@ -200,6 +200,10 @@ cp systemd/gestured-web-control.conf "$stage/examples/systemd/"
 mkdir -p "$stage/examples/config/layouts"
 cp config/lobby.json5 config/gallery.json5 config/map.json5 "$stage/examples/config/"
 cp config/layouts/*.json5 "$stage/examples/config/layouts/"
+# The page library as a page copies it (docs/web.md): /usr/share/gestured/web.
+mkdir -p "$stage/web/dist"
+cp web/package.json web/gestured.js web/gestured.d.ts web/README.md "$stage/web/"
+cp web/dist/gestured.min.js web/dist/gestured.min.js.map "$stage/web/dist/"
 
 # --- 3. the package --------------------------------------------------------------------------
 (cd "$src" && EXTRA_UNITS="${extra_units[*]}" GLIBC_DEPENDS="libc6 (>= $glibc)" STATIC_BUILT_USING="$static_built_using" \

@@ -20,6 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/opt/swift/usr/bin"
 scripts/setup-deps.sh
+# The module diagram of docs/architecture.md against the imports and Package.swift.
+scripts/check-architecture.sh
 swift build --build-tests
 # Swift Testing reports each skipped test of a skipped suite; the corpus's skips are summed up
 # in one line at the end instead.

@@ -20,7 +20,8 @@ export declare const LIMITS: Readonly<{
 
 /** Why connect() rejected. */
 export type ConnectFailureCode =
-  | "origin-refused" | "token-refused" | "daemon-unavailable" | "timeout" | "aborted" | "refused";
+  | "origin-refused" | "token-refused" | "daemon-unavailable" | "timeout" | "aborted" | "refused"
+  | "unknown-screen";
 
 /** The Error connect() rejects with: `code` and `cause` name what went wrong. */
 export interface ConnectError extends Error {
@@ -44,7 +45,8 @@ export interface BridgeCheck {
   reason: string | null;
 }
 
-export type EventKind = "touches" | "gesture" | "control" | "hitTest" | "device" | "layout" | "screen" | "warning";
+export type EventKind =
+  | "touches" | "gesture" | "control" | "hitTest" | "device" | "layout" | "screen" | "warning" | "contacts";
 
 export interface ConnectOptions {
   /** "HOST:PORT" of the bridge; default "127.0.0.1:7300". */
@@ -52,11 +54,17 @@ export interface ConnectOptions {
   /** The bridge's WebSocket URL; default ws://BRIDGE/socket. */
   url?: string;
   token?: string;
+  /**
+   * With a gestured of several screens, the id of the screen this page is on: its layout,
+   * view, screen and hit-test requests name it, and only that screen's events reach the page.
+   * connect() rejects with "unknown-screen" when gestured has no such screen.
+   */
+  screen?: string;
   kinds?: EventKind[];
   views?: string[];
   recognizers?: string[];
   trace?: boolean;
-  /** Draws the debug overlay. */
+  /** Draws the debug overlay (it asks for the contacts stream while it is on). */
   debug?: boolean;
   /** Milliseconds until connect() rejects with "timeout" or "daemon-unavailable"; default none. */
   timeout?: number;
@@ -179,13 +187,38 @@ export interface HitTestDetail extends EventBase, ClientPosition {
   trace: string[];
 }
 
+/** One finger of a "contacts" event. */
+export interface Contact extends ClientPosition {
+  id: number;
+  /** "stationary": down, and did not move in this frame. */
+  phase: "began" | "moved" | "stationary" | "ended" | "cancelled";
+  x: number;
+  y: number;
+  /** The hit view, null when the touch hit none. */
+  view: string | null;
+  viewX: number;
+  viewY: number;
+  /** The recognizer whose gesture took the touch from its view. */
+  recognizer?: string;
+  /** With routing: where the touch goes. */
+  route?: "claimed" | "forwarded" | "held";
+}
+
+/** Every finger down after a frame that changed one (only when asked: kinds "contacts"). */
+export interface ContactsDetail extends EventBase {
+  type: "contacts";
+  /** With several screens: the screen of these fingers. */
+  screen?: string;
+  contacts: Contact[];
+}
+
 export interface DaemonEventDetail extends EventBase {
   type: "device" | "layout" | "screen" | "warning";
   message: string;
   [key: string]: unknown;
 }
 
-export type EventDetail = TouchesDetail | GestureDetail | ControlDetail | HitTestDetail | DaemonEventDetail;
+export type EventDetail = TouchesDetail | GestureDetail | ControlDetail | HitTestDetail | ContactsDetail | DaemonEventDetail;
 
 export interface Problem { path: string; message: string }
 
@@ -204,7 +237,7 @@ export interface ErrorDetail {
 /** The detail of a "warning" event: something the page should fix. */
 export interface WarningDetail {
   code: "viewport-shape" | "viewport-origin" | "unreachable" | "rotated" | "duplicate-view"
-    | "invalid-attribute" | "dropped" | "daemon";
+    | "invalid-attribute" | "dropped" | "daemon" | "screen";
   message: string;
   element?: Element | null;
   selector?: string;
@@ -318,6 +351,8 @@ export declare class Gestured extends EventTarget {
   readonly check: BridgeCheck | null;
   readonly connected: boolean;
   readonly layout: object | null;
+  /** Whether the debug overlay is drawn; setting it turns the overlay and its subscription on or off. */
+  debug: boolean;
   request(request: { type: string; [key: string]: unknown }): Promise<{ type: "reply"; re: unknown; ok: true; [key: string]: unknown }>;
   observe(root?: Element, options?: ObserveOptions): this;
   unobserve(): void;

@@ -19,7 +19,10 @@ const PROTOCOL = "gestured/1";
 const DEFAULT_BRIDGE = "127.0.0.1:7300";
 const DEFAULT_KINDS = ["touches", "gesture", "control"];
 /// Request types the bridge gates with web.token; a forbidden reply to one is said once.
+/// (gestured's RequestType is the one list: a test checks these two against it.)
 const CHANGING = new Set(["layout.set", "view.update", "screen.set", "reload"]);
+/// Request types that act on one screen: with connect({ screen }) each carries that screen.
+const ON_SCREEN = new Set(["layout.set", "view.update", "screen.set", "hitTest"]);
 
 /// Every bound and budget of the library, in one place; docs/limits.md § Web page library
 /// gives each one's reason.
@@ -57,13 +60,16 @@ export const LIMITS = Object.freeze({
 /// and the subscription was accepted. Until then it retries with back-off (capped at
 /// LIMITS.reconnectMaxDelay), whether the bridge is not started yet or the daemon is down; it
 /// rejects with an Error whose `code` (and `cause`) is "origin-refused", "token-refused",
-/// "daemon-unavailable" (the timeout passed while the daemon was down), "timeout", "aborted"
-/// or "refused" (gestured refused the subscription). Afterwards the session reconnects by
+/// "daemon-unavailable" (the timeout passed while the daemon was down), "timeout", "aborted",
+/// "refused" (gestured refused the subscription) or "unknown-screen" (connect({ screen })
+/// names a screen gestured does not have). Afterwards the session reconnects by
 /// itself, subscribes again and sends the observed layout again.
 ///
 /// options: bridge ("HOST:PORT", default 127.0.0.1:7300) or url (the WebSocket's), token,
-/// kinds, views, recognizers, trace, debug (draw the overlay), timeout (ms, default none),
-/// signal (an AbortSignal), reconnect: { initialDelay, maxDelay } (ms).
+/// screen (the id of the screen this page is on, with a gestured of several screens: its
+/// requests name it and only its events reach the page), kinds, views, recognizers, trace,
+/// debug (draw the overlay), timeout (ms, default none), signal (an AbortSignal),
+/// reconnect: { initialDelay, maxDelay } (ms).
 export function connect(options = {}) {
   let g;
   try {
@@ -95,18 +101,12 @@ export class Gestured extends EventTarget {
     this.checkURL = new URL("/gestured/check", this.url);
     this.checkURL.protocol = this.url.protocol === "wss:" ? "https:" : "http:";
     if (options.token) this.checkURL.searchParams.set("token", options.token);
-    this.subscription = { type: "subscribe" };
-    const kinds = new Set(options.kinds ?? DEFAULT_KINDS);
-    // The overlay draws touches and the winning recognizers: it needs those events.
-    if (options.debug) for (const kind of ["touches", "gesture", "layout", "control"]) kinds.add(kind);
-    // screen.set changes how many screen points a CSS pixel is: the observed layout follows;
-    // a new device (a replay starting over) restarts the input clock.
-    kinds.add("screen");
-    kinds.add("device");
-    this.subscription.kinds = [...kinds];
-    if (options.views) this.subscription.views = options.views;
-    if (options.recognizers) this.subscription.recognizers = options.recognizers;
-    if (options.trace) this.subscription.trace = true;
+    if (options.screen !== undefined && (typeof options.screen !== "string" || !/^[A-Za-z0-9_-]{1,32}$/.test(options.screen))) {
+      throw new Error(`screen must be a screen id of gestured's configuration (1 to 32 of A–Z a–z 0–9 - _), `
+        + `not ${JSON.stringify(options.screen)}`);
+    }
+    /// The screen this page is on (connect({ screen })), or null: the only one.
+    this.screenId = options.screen ?? null;
     this.requestedKinds = new Set(options.kinds ?? DEFAULT_KINDS);
     this.reconnect = { initialDelay: LIMITS.reconnectInitialDelay, maxDelay: LIMITS.reconnectMaxDelay,
                        ...(options.reconnect ?? {}) };
@@ -136,7 +136,47 @@ export class Gestured extends EventTarget {
     this._touches = new Map(); // touch id -> last [x, y] in screen points, for control events
     this._simulatedSeq = 0;
     this._overlay = options.debug ? new DebugOverlay(this) : null;
+    this.subscription = this._subscription();
     this._viewportChanged = () => this._checkViewport();
+  }
+
+  /// The subscribe request: the page's kinds and filters, and what the overlay draws while it
+  /// is on (the touches, the winning recognizers, the layout, and every finger's live position:
+  /// gestured lists contacts only while a subscriber asks).
+  _subscription() {
+    const options = this.options;
+    const subscription = { type: "subscribe" };
+    const kinds = new Set(options.kinds ?? DEFAULT_KINDS);
+    if (this._overlay) for (const kind of ["touches", "gesture", "layout", "control"]) kinds.add(kind);
+    // screen.set changes how many screen points a CSS pixel is: the observed layout follows;
+    // a new device (a replay starting over) restarts the input clock.
+    kinds.add("screen");
+    kinds.add("device");
+    subscription.kinds = [...kinds];
+    if (options.views) subscription.views = options.views;
+    if (options.recognizers) subscription.recognizers = options.recognizers;
+    if (options.trace) subscription.trace = true;
+    if (this._overlay) subscription.contacts = true;
+    return subscription;
+  }
+
+  /// Whether the debug overlay is drawn (docs/web.md § The debug overlay).
+  get debug() {
+    return this._overlay !== null;
+  }
+
+  /// Turns the debug overlay on or off; the subscription follows (the contacts stream and the
+  /// overlay's kinds are asked for only while it is on).
+  set debug(on) {
+    if (Boolean(on) === this.debug) return;
+    if (on) {
+      this._overlay = new DebugOverlay(this);
+    } else {
+      this._overlay.remove();
+      this._overlay = null;
+    }
+    this.subscription = this._subscription();
+    if (this.connected) this.request(this.subscription).catch(() => {}); // a lost connection subscribes anew
   }
 
   // MARK: Session
@@ -261,10 +301,28 @@ export class Gestured extends EventTarget {
     let status;
     try {
       status = await this.request({ type: "status" });
-      if (status.screen) this.screen = { width: status.screen.width, height: status.screen.height };
+      const screens = Array.isArray(status.screens) ? status.screens : null;
+      const ids = screens ? screens.map((s) => s.id) : [];
+      // One screen: status says it; several: this page's, which it must name.
+      let own = status.screen;
+      if (this.screenId !== null && screens) {
+        own = screens.find((s) => s.id === this.screenId)?.screen;
+        if (!own) throw failure("unknown-screen", `gestured has no screen "${this.screenId}"; its screens are ${ids.join(", ")}`);
+      } else if (screens) {
+        this._warn("screen", `gestured serves ${ids.length} screens (${ids.join(", ")}) and this page named none: `
+          + `connect({ screen: "…" }) names the one it is on; until then its layout requests are refused and it `
+          + `receives every screen's events`);
+      }
+      if (own) this.screen = { width: own.width, height: own.height };
       await this.request(this.subscription);
     } catch (error) {
       if (socket !== this._socket) return;
+      if (error?.code === "unknown-screen") {
+        // The configuration has no such screen: retrying would not change it.
+        this._fail(error);
+        socket.close();
+        return;
+      }
       if (error && error.code) {
         // gestured refused the subscription itself: retrying would not change its mind.
         this._fail(failure("refused", "gestured refused the subscription: " + error.message, { problems: error.problems }));
@@ -320,9 +378,12 @@ export class Gestured extends EventTarget {
       return Promise.reject(new Error("not connected to gestured"));
     }
     const id = this._nextId++;
+    const body = { ...object, id };
+    // The requests for one screen carry this page's (docs/web.md § Several screens).
+    if (this.screenId !== null && ON_SCREEN.has(object.type) && body.screen === undefined) body.screen = this.screenId;
     return new Promise((resolve, reject) => {
       this._pending.set(id, { resolve, reject });
-      socket.send(JSON.stringify({ ...object, id }));
+      socket.send(JSON.stringify(body));
     });
   }
 
@@ -356,6 +417,8 @@ export class Gestured extends EventTarget {
       this.dispatchEvent(new CustomEvent("superseded", { detail: object }));
       return;
     }
+    // Another screen's event: not this page's (docs/web.md § Several screens).
+    if (this.screenId !== null && typeof object.screen === "string" && object.screen !== this.screenId) return;
     if (object.type === "device" && object.action === "added") this.clock.reset();
     if (typeof object.time === "number") this.clock.observe(object.time);
     if (object.type === "screen") {
@@ -419,6 +482,13 @@ export class Gestured extends EventTarget {
       detail.touches = object.touches.map((touch) => {
         const copy = { ...touch };
         if (typeof touch.x === "number") place(copy, touch.x, touch.y);
+        return copy;
+      });
+    }
+    if (object.type === "contacts" && Array.isArray(object.contacts)) {
+      detail.contacts = object.contacts.map((contact) => {
+        const copy = { ...contact };
+        if (typeof contact.x === "number") place(copy, contact.x, contact.y);
         return copy;
       });
     }
@@ -1413,17 +1483,18 @@ function updatesBetween(previous, next) {
 // MARK: - Debug overlay
 
 /// Draws, over the page, the layout gestured holds (its frames in screen points mapped back to
-/// CSS pixels; controls blue, other views pink, hidden ones dashed), every finger where it is
-/// (orange; dashed once a recognizer took it from its view: then it follows the recognizer's
-/// centroid, scale and rotation), the view and place of each recognizer that won (green), and
-/// the last events, repeated ones collapsed. Labels sit on a dark plate, readable on any
+/// CSS pixels; controls blue, other views pink, hidden ones dashed), every finger where it is,
+/// from gestured's `contacts` events (orange; dashed and "held by …" once a recognizer took it
+/// from its view), the view and place of each recognizer that won (green), and the last
+/// events, repeated ones collapsed. Labels sit on a dark plate, readable on any
 /// colour. It takes no pointer events and is not a view.
 class DebugOverlay {
   constructor(gestured) {
     this.g = gestured;
-    this.touches = new Map(); // touch id -> { x, y, view, held, anchor }
+    this.touches = new Map(); // touch id -> { x, y, view, recognizer }
     this.winners = []; // recent { recognizer, kind, view, state, x, y }
     this.log = []; // { text, count }
+    this.drawn = []; // the fingers of the last drawing: { id, clientX, clientY, view, recognizer }
     this.canvas = document.createElement("canvas");
     this.canvas.setAttribute("data-gestured-overlay", "");
     Object.assign(this.canvas.style, {
@@ -1443,21 +1514,17 @@ class DebugOverlay {
   }
 
   event(event) {
-    if (event.type === "touches") {
-      for (const touch of event.touches ?? []) {
-        if (touch.phase === "ended") {
-          this.touches.delete(touch.id);
-        } else if (touch.phase === "cancelled") {
-          // Taken by a recognizer, or lifted: the recognizer's events say which.
-          const known = this.touches.get(touch.id);
-          if (known) known.held = true;
-        } else {
-          const known = this.touches.get(touch.id);
-          this.touches.set(touch.id, { x: touch.x, y: touch.y, view: known?.view ?? event.view, held: false, anchor: null });
-        }
+    if (event.type === "contacts") {
+      // Every finger down, after each frame that changed one: the list replaces the last.
+      this.touches.clear();
+      for (const contact of event.contacts ?? []) {
+        if (contact.phase === "ended" || contact.phase === "cancelled") continue;
+        this.touches.set(contact.id, { x: contact.x, y: contact.y, view: contact.view, recognizer: contact.recognizer });
       }
+    } else if (event.type === "device" && event.action !== "added") {
+      // The panel went away or lost events: its fingers' ends may never come as contacts.
+      this.touches.clear();
     } else if (event.type === "gesture") {
-      this.follow(event);
       if (event.state !== "failed") {
         const index = this.winners.findIndex((w) => w.recognizer === event.recognizer);
         const winner = { recognizer: event.recognizer, kind: event.kind, view: event.view, state: event.state,
@@ -1467,32 +1534,6 @@ class DebugOverlay {
       }
     }
     this.say(event);
-  }
-
-  /// Moves the fingers a recognizer holds (gestured delivers them to no view any more) with
-  /// the gesture: each keeps its offset from the centroid, scaled and turned as the gesture is.
-  follow(event) {
-    const final = ["recognized", "ended", "cancelled", "failed"].includes(event.state);
-    for (const id of event.touches ?? []) {
-      const touch = this.touches.get(id);
-      if (!touch) continue;
-      if (final) {
-        if (touch.held) this.touches.delete(id);
-        continue;
-      }
-      if (!touch.held || typeof event.x !== "number") continue;
-      const scale = typeof event.scale === "number" ? event.scale : 1;
-      const rotation = typeof event.rotation === "number" ? event.rotation : 0;
-      if (!touch.anchor) {
-        touch.anchor = { x: touch.x, y: touch.y, cx: event.x, cy: event.y, scale, rotation };
-        continue;
-      }
-      const a = touch.anchor;
-      const ratio = a.scale ? scale / a.scale : 1, turn = rotation - a.rotation;
-      const dx = (a.x - a.cx) * ratio, dy = (a.y - a.cy) * ratio;
-      touch.x = event.x + dx * Math.cos(turn) - dy * Math.sin(turn);
-      touch.y = event.y + dx * Math.sin(turn) + dy * Math.cos(turn);
-    }
   }
 
   /// The log, newest first; a line equal to the newest one counts up instead of being added
@@ -1577,18 +1618,21 @@ class DebugOverlay {
       }
       c.setLineDash([]);
     }
-    // Every finger and the view it hit.
+    // Every finger and the view it hit; where each was drawn, in CSS pixels, for page tests.
+    this.drawn = [];
     for (const [id, touch] of this.touches) {
       const [px, py] = toPage(touch.x, touch.y);
+      this.drawn.push({ id, clientX: px, clientY: py, view: touch.view, recognizer: touch.recognizer });
       c.beginPath();
       c.arc(px, py, 18, 0, 2 * Math.PI);
       c.fillStyle = "rgba(255,140,0,0.35)";
       c.fill();
-      c.setLineDash(touch.held ? [4, 3] : []);
+      c.setLineDash(touch.recognizer ? [4, 3] : []);
       c.strokeStyle = "rgba(255,140,0,1)";
       c.stroke();
       c.setLineDash([]);
-      this.label(c, `touch ${id} → ${touch.view}${touch.held ? " (held)" : ""}`, px + 22, py - 6 + 16 * (id % 2), "#ffc266");
+      const held = touch.recognizer ? ` (held by ${touch.recognizer})` : "";
+      this.label(c, `touch ${id} → ${touch.view ?? "no view"}${held}`, px + 22, py - 6 + 16 * (id % 2), "#ffc266");
     }
     // The recognizers that won, where they act.
     for (const winner of won.values()) {

@@ -24,7 +24,7 @@ public struct DeviceEntry: Hashable, Sendable {
     }
 
     /// - Parameter udevProperties: the node's entry in udev's database, which classifies it
-    ///   when there is one (SPEC 6).
+    ///   when there is one (docs/input.md, "Devices").
     public init(path: String, number: Int, description: DeviceDescription?, error: EvdevError?,
                 udevProperties: [String: String]? = nil, phys: String? = nil) {
         self.path = path

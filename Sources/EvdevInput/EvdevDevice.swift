@@ -32,7 +32,7 @@ public final class EvdevDevice: InputSource {
     private let device: OpaquePointer
 
     /// Opens `path` read-only and non-blocking and sets the event clock to `CLOCK_MONOTONIC`
-    /// (SPEC 6), the clock deadlines are armed on.
+    /// (docs/input.md, "Devices"), the clock deadlines are armed on.
     public init(path: String) throws(EvdevError) {
         let fd: FileDescriptor
         do {
@@ -100,7 +100,8 @@ public final class EvdevDevice: InputSource {
             guard let count = try readBatch() else { return .removed }
             // Converted into the device's own room, then appended in one copy: an append per
             // event would check the array's uniqueness (a runtime call) every time, and making
-            // the array's room first (`repeatElement`) cost 18 instructions an event.
+            // the array's room first (`repeatElement`) cost more (docs/performance.md,
+            // "Measured reasons behind the code's shape").
             var converted = 0
             var dropped = false
             while converted < count {

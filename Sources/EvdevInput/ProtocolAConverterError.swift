@@ -8,12 +8,6 @@ public struct ProtocolAConverterError: Error, Hashable, Sendable, CustomStringCo
     /// The name of the device the converter was for.
     public var device: String
 
-    public init(call: String, errno: Int32, device: String) {
-        self.call = call
-        self.errno = errno
-        self.device = device
-    }
-
     public var description: String {
         "\(call) failed with errno \(errno) while setting up protocol A conversion for \"\(device)\""
     }

@@ -1,6 +1,6 @@
 import GestureCore
 
-/// Everything the daemon needs from its configuration file (SPEC 12), read and validated:
+/// Everything the daemon needs from its configuration file (docs/configuration.md), read and validated:
 /// the device, how its positions map onto the screen, the socket, gesture settings and the
 /// layout.
 public struct Configuration: Hashable, Sendable {

@@ -17,9 +17,37 @@ public enum ConfigurationLoader {
         }
     }
 
+    /// Reads the configuration at `path` for a reload of a running daemon (docs/configuration.md,
+    /// "Reloading"): as ``load(path:)``, except that in a file of several screens, a screen whose
+    /// layout alone has problems (its inline `layout`, or the layout file it names) does not fail
+    /// the others: it is returned in ``ReloadedConfiguration/invalidLayouts`` with its problems,
+    /// and the daemon keeps that screen's running layout. Any other problem, or every screen's
+    /// layout invalid, throws as ``load(path:)`` does.
+    public static func loadForReload(path: String) throws(ConfigurationError) -> ReloadedConfiguration {
+        var invalid: [String: ConfigurationError]? = [:]
+        let configuration: Configuration
+        switch ConfigurationFile.readText(path) {
+        case .success(let text):
+            configuration = try parse(text: text, file: path, invalidLayouts: &invalid)
+        case .failure(let reason):
+            throw ConfigurationError(file: path, problems: [
+                ConfigurationProblem(file: path, location: .file, message: reason.message),
+            ])
+        }
+        return ReloadedConfiguration(configuration: configuration, invalidLayouts: invalid ?? [:])
+    }
+
     /// Reads a configuration (or bare layout) from `text`; `file` names it in problems and is
     /// the base for a relative `layout` path.
     public static func parse(text: String, file: String) throws(ConfigurationError) -> Configuration {
+        var strict: [String: ConfigurationError]?
+        return try parse(text: text, file: file, invalidLayouts: &strict)
+    }
+
+    /// `invalidLayouts` nil: every problem throws; else, with several screens, a screen's layout
+    /// problems alone are put there by screen id (``loadForReload(path:)``).
+    static func parse(text: String, file: String,
+                      invalidLayouts: inout [String: ConfigurationError]?) throws(ConfigurationError) -> Configuration {
         let document = try decodeJSON5(text, file: file)
         let value = document.value
         guard case .object(let members) = value else {
@@ -36,7 +64,7 @@ public enum ConfigurationLoader {
                                  screen: ScreenGeometry(width: layout.frame.size.width, height: layout.frame.size.height),
                                  layout: layout, layoutSource: .inline(file: file))
         }
-        return try readConfiguration(members, document: document, file: file)
+        return try readConfiguration(members, document: document, file: file, invalidLayouts: &invalidLayouts)
     }
 
     /// Reads a layout (the root view object) sent as text, for example by `layout.set`;
@@ -86,8 +114,8 @@ public enum ConfigurationLoader {
         return (layout, reader.problems + semantic)
     }
 
-    static func readConfiguration(_ members: [String: JSONValue], document: JSONParser.Document,
-                                  file: String) throws(ConfigurationError) -> Configuration {
+    static func readConfiguration(_ members: [String: JSONValue], document: JSONParser.Document, file: String,
+                                  invalidLayouts: inout [String: ConfigurationError]?) throws(ConfigurationError) -> Configuration {
         var reader = SchemaReader()
         let routing = reader.routing(members["routing"], at: "routing")
         var grab = reader.bool(members["grab"], at: "grab") ?? false
@@ -133,7 +161,10 @@ public enum ConfigurationLoader {
                 + "or remove the configuration keys to make the file a bare layout"
         }
 
-        let problems = locate(reader.problems, in: document, root: "", file: file) + layoutFileProblems
+        var problems = locate(reader.problems, in: document, root: "", file: file) + layoutFileProblems
+        if !problems.isEmpty, invalidLayouts != nil, members["screens"] != nil, screens.count > 1 {
+            problems = setAside(problems, of: screens, file: file, into: &invalidLayouts)
+        }
         if !problems.isEmpty { throw ConfigurationError(file: file, problems: problems) }
         if members["screens"] != nil {
             return Configuration(file: file, screens: screens, grab: grab, socket: socket, settings: settings, web: web,
@@ -143,6 +174,35 @@ public enum ConfigurationLoader {
         return Configuration(file: file, device: main.device, deviceOverrides: main.deviceOverrides, grab: grab,
                              screen: main.screen, socket: socket, settings: settings, layout: main.layout,
                              layoutSource: main.layoutSource, web: web, routing: routing)
+    }
+
+    /// For a reload: the problems that belong to one screen's layout (a key path under
+    /// `screens[N].layout` of the configuration, or any problem of the layout file that screen
+    /// names) go to `invalid` by screen id; the rest are returned. When every screen would be
+    /// set aside, or a problem belongs to no screen's layout, all are returned (the file fails
+    /// as a whole).
+    static func setAside(_ problems: [ConfigurationProblem], of screens: [ScreenConfiguration], file: String,
+                         into invalid: inout [String: ConfigurationError]?) -> [ConfigurationProblem] {
+        var byScreen: [Int: [ConfigurationProblem]] = [:]
+        for problem in problems {
+            let owners = screens.indices.filter { index in
+                if problem.file != file {
+                    return screens[index].layoutSource == .file(path: problem.file)
+                }
+                guard case .keyPath(let path) = problem.location else { return false }
+                let key = SchemaReader.path(SchemaReader.path("screens", index), "layout")
+                guard path.hasPrefix(key) else { return false }
+                let rest = path.dropFirst(key.count)
+                return rest.isEmpty || rest.hasPrefix(".") || rest.hasPrefix("[")
+            }
+            guard !owners.isEmpty else { return problems }
+            for index in owners { byScreen[index, default: []].append(problem) }
+        }
+        guard byScreen.count < screens.count else { return problems }
+        for (index, own) in byScreen {
+            invalid?[screens[index].id] = ConfigurationError(file: file, problems: own)
+        }
+        return []
     }
 
     /// The `screens` array: 1…8 screens with unique ids and panels that auto cannot confuse.

@@ -1,6 +1,6 @@
 import GestureCore
 
-/// Reading the sections of a configuration file (SPEC 12) out of JSON values. The layout
+/// Reading the sections of a configuration file (docs/configuration.md) out of JSON values. The layout
 /// section is the loader's, since it may name another file.
 extension SchemaReader {
     /// The configuration's top-level keys in the order problems are reported.
@@ -9,9 +9,9 @@ extension SchemaReader {
 
     // MARK: device
 
-    /// The configured device (SPEC 6, 12): `"auto"`, a device path, or
-    /// `{ path | name, type, axes }`; an object with neither `path` nor `name` is `auto` with
-    /// its `axes`.
+    /// The configured device (docs/configuration.md, "`device`: panels that misdescribe themselves"):
+    /// `"auto"`, a device path, or `{ path | name, type, axes }`; an object with neither `path` nor `name` is
+    /// `auto` with its `axes`.
     mutating func device(_ value: JSONValue?, at path: String) -> (DeviceSelector, DeviceOverrides)? {
         switch value {
         case nil:
@@ -340,7 +340,8 @@ extension SchemaReader {
 
     // MARK: web
 
-    /// The bridge's section (SPEC 13): `{ listen: "HOST:PORT", origins: ["…"], token: "…" }`.
+    /// The bridge's section (docs/web.md, "Configuration (`web`)"): `{ listen: "HOST:PORT", origins: ["…"],
+    /// token: "…" }`.
     mutating func web(_ value: JSONValue?, at path: String) -> WebConfig? {
         guard let value else { return nil }
         guard let members = object(value, at: path, expected: "an object { listen, origins, token }") else { return nil }
@@ -393,9 +394,9 @@ extension SchemaReader {
 
     // MARK: gestures
 
-    /// Global overrides per recognizer type, plus `control` and `touch` (SPEC 5.7, 12). Their
-    /// distances may be given in millimetres of the panel, `{ mm: 3 }` (SPEC 2), converted when
-    /// the device is known (``MillimetreThresholds``).
+    /// Global overrides per recognizer type, plus `control` and `touch` (docs/configuration.md,
+    /// "`gestures`"). Their distances may be given in millimetres of the panel, `{ mm: 3 }` (same section),
+    /// converted when the device is known (``MillimetreThresholds``).
     mutating func gestures(_ value: JSONValue?, at path: String) -> GestureSettings? {
         guard let value else { return nil }
         guard let members = object(value, at: path, expected: "an object { tap: { … }, pan: { … }, control: { … }, … }") else {

@@ -1,7 +1,7 @@
 import GestureCore
 
-/// Reading recognizers (SPEC 5.7) and their parameters out of JSON values. Which parameters a
-/// type takes, and in which unit, comes from ``RecognizerParameters/keys(for:)``.
+/// Reading recognizers (docs/layout.md, "Recognizers") and their parameters out of JSON values. Which
+/// parameters a type takes, and in which unit, comes from ``RecognizerParameters/keys(for:)``.
 extension SchemaReader {
     /// The keys every recognizer takes, before its type's parameters.
     static let recognizerKeys = ["id", "type", "enabled", "cancelsTouchesInView", "delaysTouchesBegan",

@@ -1,6 +1,7 @@
-/// Where clients connect and who may change the layout (SPEC 9, 12: `socket`).
+/// Where clients connect and who may change the layout (docs/configuration.md, "`socket`"; docs/protocol.md,
+/// "Access").
 public struct SocketConfig: Hashable, Sendable {
-    /// The default socket path (SPEC 9).
+    /// The default socket path (docs/configuration.md, "`socket`").
     public static let defaultPath = "/run/gestured/gestured.sock"
 
     /// The longest socket path: `sockaddr_un.sun_path` holds 108 bytes on Linux, one of them

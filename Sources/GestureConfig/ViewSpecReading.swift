@@ -1,6 +1,6 @@
 import GestureCore
 
-/// Reading views (SPEC 3) out of JSON values.
+/// Reading views (docs/layout.md, "Views") out of JSON values.
 extension SchemaReader {
     /// A view's keys in the order problems are reported. `subviews` comes last so a view's own
     /// problems (including its unknown keys) are listed before those of its subviews.
@@ -78,7 +78,8 @@ extension SchemaReader {
         }
     }
 
-    /// `hitTest`: `"default"`, `"none"`, `"self"` or `{ redirect: "<id>" }` (SPEC 4).
+    /// `hitTest`: `"default"`, `"none"`, `"self"` or `{ redirect: "<id>" }` (docs/hit-testing.md,
+    /// "Overrides").
     mutating func hitTestOverride(_ value: JSONValue?, at path: String) -> HitTestOverride? {
         let expected = "\"default\", \"none\", \"self\" or { redirect: \"<view id>\" }"
         switch value {

@@ -1,7 +1,8 @@
 import GestureCore
 
-/// `view.update` (SPEC 9): changing some keys of one view of a running layout, read and
-/// validated with the same messages `check-config` gives, at the view's key path in the layout.
+/// `view.update` (docs/protocol.md, "Changing the layout"): changing some keys of one view of a running
+/// layout, read and validated with the same messages `check-config` gives, at the view's key path in the
+/// layout.
 extension ConfigurationLoader {
     /// The keys `view.update` may change: every view key but `id` (other views refer to it) and
     /// `subviews` (a change of structure is a `layout.set`).

@@ -1,5 +1,5 @@
-/// The web bridge's settings (SPEC 13, configuration key `web`): where `gestured-web` listens,
-/// which page origins may open its WebSocket, and the token that layout changes need.
+/// The web bridge's settings (configuration key `web`, docs/web.md, "Configuration (`web`)"): where
+/// `gestured-web` listens, which page origins may open its WebSocket, and the token that layout changes need.
 /// The daemon itself ignores the section; `gestured check-config` validates it.
 public struct WebConfig: Hashable, Sendable {
     /// `web.listen` when absent: loopback only, so nothing off the machine reaches the bridge.

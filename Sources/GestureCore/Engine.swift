@@ -1,13 +1,13 @@
 /// The pure, deterministic gesture engine: touch frames and "advance to time T" in, resolved
-/// events out (SPEC 1). It never reads a clock and performs no I/O, so live input, replays and
-/// tests run the very same code.
+/// events out (docs/architecture.md, "One touch, from the panel to a client"). It never reads a clock and
+/// performs no I/O, so live input, replays and tests run the very same code.
 ///
 /// The pipeline of one frame, in order (``process(_:into:)``):
 /// 1. deadlines due by the frame's time fire first (``advance(to:into:)``);
 /// 2. touches that begin are hit-tested once and attached to their view and recognizers;
 ///    positions and phases of the others are updated;
-/// 3. recognizers receive the frame's touch inputs before any view (SPEC 5.3) and the arena
-///    resolves their verdicts into gesture events; a touch that joins a gesture which already
+/// 3. recognizers receive the frame's touch inputs before any view (docs/touches.md, "Delivery to views") and
+/// the arena    resolves their verdicts into gesture events; a touch that joins a gesture which already
 ///    began and cancels touches in view belongs to it and is never delivered to its view (5.2);
 /// 4. touch deliveries: the touches a recognition cancels (`cancelsTouchesInView`) get
 ///    `cancelled` just before the recognition's event; deliveries held per
@@ -28,6 +28,12 @@ public struct Engine {
     public var tracing: Bool {
         didSet { arena.tracing = tracing }
     }
+
+    /// List every finger down after each frame, for ``takeContacts()`` (the `contacts` stream,
+    /// docs/events.md): on only while a subscriber asks, so a frame otherwise pays one test.
+    public var listsContacts = false
+    /// The last frame's contacts while ``listsContacts``, until ``takeContacts()``.
+    private var contacts: ContactsEvent?
 
     private var arena: GestureArena
     private var touches: [TouchRecord] = []
@@ -347,7 +353,8 @@ public struct Engine {
         }
         framed.removeAll(keepingCapacity: true)
         if !framedBeyond64.isEmpty { framedBeyond64.removeAll() }
-        // A finger that joined a gesture already under way is that gesture's (SPEC 5.2).
+        // A finger that joined a gesture already under way is that gesture's
+        // (docs/recognizers-and-arbitration.md, "Which recognizers see a touch").
         for (index, phase) in inputs where phase == .began {
             arena.count(visits: touches[index].recognizers.count)
             if case .notBegun = touches[index].delivery, arena.claims(touches[index].id, recognizers: touches[index].recognizers) {
@@ -355,6 +362,8 @@ public struct Engine {
             }
         }
         updateRoutesIfAny(at: time)
+        // Every finger as the recognizers left it, before stage 5 forgets those that ended.
+        if listsContacts { listContacts(at: time) }
 
         // Stage 4: the views' deliveries.
         settleDeliveries(at: time, into: &events)
@@ -449,7 +458,7 @@ public struct Engine {
         inputs.append((touches.count - 1, .began))
     }
 
-    /// Who receives a touch that begins on `view` of the current tree (SPEC 3).
+    /// Who receives a touch that begins on `view` of the current tree (docs/layout.md, "Views").
     private enum Admission { case viewAndRecognizers, recognizersOnly, nothing }
 
     private func admission(of view: ViewIndex) -> Admission {
@@ -481,6 +490,60 @@ public struct Engine {
             lastTap = (touches[index].tree, view, touches[index].beganLocation, time, touches[index].tapCount)
         }
         inputs.append((index, phase))
+    }
+
+    // MARK: - Contacts
+
+    /// The contacts ``process(_:into:)-(_,inout EngineEvents)`` listed for its frame, taken
+    /// (nil when it listed none: ``listsContacts`` off, or no contact changed).
+    public mutating func takeContacts() -> ContactsEvent? {
+        defer { contacts = nil }
+        return contacts
+    }
+
+    /// Lists the frame's contacts: each touch down, and each that lifted or was cancelled in
+    /// it, with the phase it had in the frame (stationary when it had none), its positions,
+    /// its hit view, the recognizer whose gesture took it, and its route. Touches that lifted
+    /// in an earlier frame (an `ended` a recognizer still holds) are no contact any more.
+    private mutating func listContacts(at time: Timestamp) {
+        guard !inputs.isEmpty else { return }
+        var listed: [ContactsEvent.Contact] = []
+        listed.reserveCapacity(min(touches.count, ContactsEvent.maximumContacts))
+        for index in touches.indices where listed.count < ContactsEvent.maximumContacts {
+            var phase: ContactsEvent.Phase? = touches[index].contact == nil ? nil : .stationary
+            for input in inputs where input.touch == index {
+                phase = switch input.phase {
+                case .began: .began
+                case .moved: phase == .began ? .began : .moved
+                case .ended: .ended
+                case .cancelled: .cancelled
+                }
+            }
+            guard let phase else { continue }
+            let location = touches[index].location
+            let view = touches[index].view
+            listed.append(ContactsEvent.Contact(
+                id: touches[index].id, phase: phase, location: location, view: view.map { touches[index].tree.id(of: $0) },
+                viewLocation: view.map { touches[index].tree.convert(screen: location, to: $0) } ?? location,
+                recognizer: takingRecognizer(of: index), route: touches[index].route))
+        }
+        contacts = ContactsEvent(time: time, contacts: listed)
+    }
+
+    /// The first of the touch's recognizers whose gesture has it: under way (began, changed)
+    /// or finished with it in this frame (ended, recognized), the touch part of its gesture
+    /// (not one it holds aside).
+    private func takingRecognizer(of index: Int) -> String? {
+        let touch = touches[index].id
+        for slot in touches[index].recognizers {
+            switch arena.slots[slot].state {
+            case .began, .changed, .ended, .recognized:
+                if arena.slots[slot].owns(touch) { return arena.slots[slot].spec.id }
+            case .possible, .cancelled, .failed:
+                continue
+            }
+        }
+        return nil
     }
 
     // MARK: - Routing
@@ -635,8 +698,8 @@ public struct Engine {
     }
 
     /// Sends the cancellations of this call's recognitions, each group just before the event
-    /// of the recognition that caused it (SPEC 5.3). Positions only grow as recognitions
-    /// happen, so the groups are inserted from the last, which keeps the earlier positions
+    /// of the recognition that caused it (docs/touches.md, "Delivery to views"). Positions only grow as
+    /// recognitions happen, so the groups are inserted from the last, which keeps the earlier positions
     /// valid.
     private mutating func insertCancellations(at time: Timestamp, into events: inout EngineEvents) {
         var end = cancellations.count
@@ -665,7 +728,8 @@ public struct Engine {
     /// longer receives touches (UIKit: "a hidden view … does not receive input events"; a view
     /// without user interaction has its events "ignored and removed from the event queue"):
     /// it gets `touchesCancelled`, a control `touchCancel`. A view the new layout no longer
-    /// has keeps its touch as it was (SPEC 9: touches already down keep their views).
+    /// has keeps its touch as it was (touches already down keep their views: docs/protocol.md, "Changing the
+    /// layout").
     private mutating func viewStillReceives(_ index: Int) -> Bool {
         guard touches[index].tree !== tree, !touches[index].delivery.isFinished,
               let current = touches[index].current(in: tree) else { return true }
@@ -728,8 +792,8 @@ public struct Engine {
     private mutating func offer(_ index: Int, _ phase: TouchPhase, into events: inout EngineEvents) {
         // The two states of nearly every touch in nearly every frame first, without copying
         // the state (a held queue is an array) or making a delivery that goes nowhere.
-        // (Asked as two questions: 0.5 M instructions cheaper on the photo-wall replay than a
-        // `switch` on the state.)
+        // (Asked as two questions, cheaper than a `switch` on the state: docs/performance.md,
+        // "Measured reasons behind the code's shape".)
         if touches[index].delivery.isFinished { return }
         if touches[index].delivery.isDelivering {
             if phase == .moved {
@@ -880,7 +944,7 @@ public struct Engine {
         guard let index = touches.firstIndex(where: { $0.id == info.id }), let view = touches[index].view,
               var tracking = touches[index].control else { return }
         // Inside or outside is judged against the control as it stands now, after any
-        // `view.update` or `layout.set` that moved or resized it (SPEC 5.7).
+        // `view.update` or `layout.set` that moved or resized it (docs/touches.md, "Controls").
         let currentView = touches[index].current(in: tree)
         let liveTree = currentView == nil ? touches[index].tree : tree
         let liveView = currentView ?? view

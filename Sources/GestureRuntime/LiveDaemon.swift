@@ -8,17 +8,18 @@ import GestureServer
 import GestureSystem
 import Logging
 
-/// `gestured run` (SPEC 6, 9, 10): the ``LiveRunner`` and the ``EventServer`` on one
+/// `gestured run` (docs/command-line.md, "gestured run"): the ``LiveRunner`` and the ``EventServer`` on one
 /// ``EventLoop``. The device, the hotplug watcher, the engine's deadlines, the clients, the
 /// watchdog and the signals all wake the same loop, so a request that changes the layout runs
 /// between two reads of the device, and a loop stuck anywhere stops feeding the watchdog.
 ///
-/// The runner owns the engine; this class carries out the server's requests on it
-/// (``EventServerOwner``), encodes the one event stream (``ServerSink``: stdout and the socket
-/// share its `seq`) and tells the service manager how things stand. `READY=1` is
+/// Each runner owns its screen's engine; the ``ServerHost`` carries out the server's requests on
+/// the screen each names (``EventServerOwner``, implemented once for this daemon and a socket
+/// replay), the runners encode the one event stream (``ServerSink``: stdout and the socket
+/// share its `seq`), and this class tells the service manager how things stand. `READY=1` is
 /// sent once the socket listens and the device has been looked for: opened, or absent and
 /// awaited through hotplug, with a `STATUS=` line that says so (docs/decisions.md, *Service*).
-public final class LiveDaemon: EventServerOwner {
+public final class LiveDaemon: ServerHostDriver {
     /// How the daemon runs.
     public struct Options: Sendable {
         /// `--trace`: the engine always traces and every subscriber gets the traces.
@@ -49,13 +50,11 @@ public final class LiveDaemon: EventServerOwner {
     private let logger: Logger
     private let notifier: ServiceNotifier
     private let server: EventServer
-    private let running: RunningLayout
+    private let host: ServerHost
     private let sink: ServerSink
     /// One runner (a pipeline, its device, its deadlines) per screen, in the configuration's
     /// order, all on `loop` and all writing the one stream.
     private let runners: [LiveRunner]
-    /// The first screen's runner: the one the server's requests reach until they name a screen.
-    private var runner: LiveRunner { runners[0] }
     private var watchdog: DeadlineTimer?
     /// READY=1 was sent: from then on, plugs and subscribers update the `STATUS=` line.
     private var ready = false
@@ -100,7 +99,6 @@ public final class LiveDaemon: EventServerOwner {
         self.options = options
         self.logger = logger
         self.notifier = notifier
-        running = RunningLayout(configuration: configuration, logger: logger)
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
         server = EventServer(loop: loop, clock: serverClock ?? SystemClock(loop: loop), listener: listener,
@@ -109,14 +107,20 @@ public final class LiveDaemon: EventServerOwner {
         self.sink = sink
         let stream = StreamLines(writesRoutes: configuration.routing != nil)
         let named = configuration.isMultiScreen
-        runners = zip(screens, configuration.screens).map { input, screen in
-            LiveRunner(loop: loop, provider: input.provider, setup: configuration.pipelineSetup(of: screen),
+        runners = zip(screens, configuration.screens).enumerated().map { index, pair in
+            let (input, screen) = pair
+            return LiveRunner(loop: loop, provider: input.provider, setup: configuration.pipelineSetup(of: screen),
                        tracing: options.trace, sink: sink, logger: named ? logger.screen(input.id) : logger, clock: clock,
                        makePanelCopy: makePanelCopy, panelCopyMode: panelCopyMode, stream: stream,
-                       screenID: named ? input.id : nil)
+                       screenID: named ? input.id : nil, ownsTimer: index > 0)
         }
+        host = ServerHost(configuration: configuration,
+                          screens: zip(configuration.screens, runners).map { ($0, $1 as any HostedPipeline) },
+                          sink: sink, notifier: notifier, logger: logger)
+        let first = runners[0]
         sink.deviceChanged = { [unowned self] in self.statusChanged() }
-        sink.announce = { [unowned self] notices in self.runner.encodeWarnings(notices.map(\.message)) }
+        sink.announce = { [unowned first] notices in first.encodeWarnings(notices.map(\.message)) }
+        host.driver = self
     }
 
     /// The device nodes the screens other than `index` read now: a screen never opens another's
@@ -154,7 +158,7 @@ public final class LiveDaemon: EventServerOwner {
     /// does a socket that cannot be watched (``SystemError``). ``run()`` calls it; tests that
     /// drive the loop themselves call it instead.
     public func start() throws {
-        server.owner = self
+        server.owner = host
         for runner in runners { try runner.start() }
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
@@ -199,51 +203,13 @@ public final class LiveDaemon: EventServerOwner {
         return "\(input); \(subscribers) subscriber\(subscribers == 1 ? "" : "s") on \(server.socketPath)"
     }
 
-    // MARK: EventServerOwner
-
-    public var currentLayout: ViewSpec { running.layout }
-
-    public var layoutBasis: PreparedLayout.Basis { runner.layoutBasis }
-
-    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
-        var replaced = ReleasedStorage()
-        let revision = running.replace(with: layout, reason: reason, released: &replaced)
-        // The pipeline announces it in the stream's numbering; stdout gets it too.
-        var output = runner.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
-                                          revision: revision, message: "layout replaced: \(reason)")
-        var events = sink.forServer(&output)
-        events.released.add(contentsOf: replaced)
-        return LayoutReplacement(revision: revision, events: events)
-    }
-
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
-                          prepared: PreparedLayout?) -> ScreenReplacement {
-        let wanted = running.setScreen(rotation: rotation, width: width, height: height, current: runner.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
-        return ScreenReplacement(screen: runner.screen, events: events)
-    }
-
-    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
-        let basis = runner.basis(rotation: rotation, size: RunningLayout.size(width: width, height: height, current: runner.screen))
-        guard basis != layoutBasis else { return nil }
-        let tree = runner.tree
-        return { PreparedLayout(tree: tree, basis: basis) }
-    }
-
-    /// The runner's pipeline takes the screen and announces it in the stream (stdout too).
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
-        var output = runner.setScreen(rotation: rotation, size: size, message: message, prepared: prepared)
-        return sink.forServer(&output)
-    }
-
-    public func hitTest(_ point: Point) -> HitTestEvent {
-        runner.hitTest(point)
-    }
+    // MARK: ServerHostDriver
 
     public func inputStatus() -> InputStatus {
+        let runner = runners[0]
         let device = runner.device
         var status = InputStatus(source: "device", device: device?.name, path: device?.path,
-                                 layoutRevision: running.revision, activeTouches: runner.activeTouchCount,
+                                 layoutRevision: host.revision(of: 0), activeTouches: runner.activeTouchCount,
                                  frames: runner.frameCount, time: runner.currentTime.microseconds,
                                  screen: runner.screen, routes: runner.routeCounts)
         if runners.count > 1 {
@@ -255,23 +221,7 @@ public final class LiveDaemon: EventServerOwner {
         return status
     }
 
-    public var layoutRevision: Int { running.revision }
-
-    public func reloadWork() -> @Sendable () -> ReloadPreparation {
-        running.reloadWork(basis: layoutBasis)
-    }
-
-    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
-        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
-            applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
-        }
-    }
-
-    public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        var output = runner.encodeWarnings(notices.map(\.message))
-        return sink.forServer(&output)
-    }
+    func willReplaceLayout(screen: Int, reason: String) {}
 
     public func serverChanged(_ change: ServerChange) {
         switch change {
@@ -280,6 +230,8 @@ public final class LiveDaemon: EventServerOwner {
             statusChanged()
         case .tracingDemand(let wanted):
             for runner in runners { runner.tracing = options.trace || wanted }
+        case .contactsDemand(let wanted):
+            for runner in runners { runner.listsContacts = wanted }
         case .drained:
             break
         case .closed:

@@ -4,7 +4,7 @@ import GestureSystem
 import Logging
 import Recordings
 
-/// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (SPEC 6): a driver that
+/// Runs a ``GesturePipeline`` on a live device, on an ``EventLoop`` (docs/input.md, "Devices"): a driver that
 /// reads the device and the clock and feeds the pipeline. The device's descriptor readable →
 /// read everything → the pipeline → its records to the sinks: the JSON Lines encoder (whose
 /// lines go to the ``EventSink``: the socket server, stdout), the virtual panel's writer, and
@@ -29,6 +29,11 @@ import Recordings
 /// replaced, a point hit-tested, tracing switched) through the methods under *Requests*.
 public final class LiveRunner {
     private let loop: EventLoop
+    /// The loop has one deadline: the first screen's runner uses it, every other screen's
+    /// runner a timer of its own (``ownsTimer``), so that one screen's deadlines never replace
+    /// another's (docs/architecture.md, "The host and its pipelines").
+    private let ownsTimer: Bool
+    private var timer: DeadlineTimer?
     private let provider: any InputSourceProvider
     private let sink: any EventSink
     private let logger: Logger
@@ -55,8 +60,8 @@ public final class LiveRunner {
     private let stream: StreamLines
     /// This runner's screen, written into its events when the daemon has several (nil: one).
     private let screenID: String?
-    /// The sinks beside the JSON Lines (the virtual panel's writer, the caller's), in order.
-    @exclusivity(unchecked) private var sinks: [any RecordSink]
+    /// The caller's sinks, after the JSON Lines and the virtual panel's writer, in order.
+    @exclusivity(unchecked) private var recordSinks: [any RecordSink]
     /// The deadline the loop's timer is armed for, so it is re-armed only when it changes.
     @exclusivity(unchecked) private var armed: Timestamp?
     @exclusivity(unchecked) public private(set) var isStopped = false
@@ -88,12 +93,14 @@ public final class LiveRunner {
                 sink: any EventSink, logger: Logger,
                 clock: @escaping () -> Timestamp = { Timestamp(microseconds: MonotonicClock.microseconds()) },
                 recordSinks: [any RecordSink] = [], makePanelCopy: PanelCopyFactory? = nil,
-                panelCopyMode: PanelCopyMode = .routed, stream: StreamLines? = nil, screenID: String? = nil) {
+                panelCopyMode: PanelCopyMode = .routed, stream: StreamLines? = nil, screenID: String? = nil,
+                ownsTimer: Bool = false) {
+        self.ownsTimer = ownsTimer
         self.makePanelCopy = makePanelCopy
         self.panelCopyMode = panelCopyMode
         let panelWriter = makePanelCopy.map { _ in PanelCopyWriter(mode: panelCopyMode, logger: logger) }
         self.panelWriter = panelWriter
-        sinks = (panelWriter.map { [$0] } ?? []) + recordSinks
+        self.recordSinks = recordSinks
         self.stream = stream ?? StreamLines(writesRoutes: setup.routing != nil)
         self.screenID = screenID
         self.loop = loop
@@ -123,6 +130,9 @@ public final class LiveRunner {
     /// learns at once; later the runner logs it and keeps waiting.
     public func start() throws(EvdevError) {
         do {
+            if ownsTimer && timer == nil {
+                timer = try DeadlineTimer(loop: loop) { [unowned self] in deadlineReached() }
+            }
             changeToken = try loop.watch(provider.changeDescriptor) { [unowned self] _ in devicesChanged() }
         } catch {
             throw .system(error)
@@ -154,7 +164,7 @@ public final class LiveRunner {
         pipeline.finish(at: clock())
         publish()
         removePanelCopy(because: "gestured is stopping")
-        loop.setDeadline(nil) {}
+        setDeadline(nil)
         armed = nil
         if let sourceToken { loop.unwatch(sourceToken) }
         sourceToken = nil
@@ -184,9 +194,15 @@ public final class LiveRunner {
         set { pipeline.tracing = newValue }
     }
 
+    /// A `contacts` event after every frame that changed a contact (a subscriber asks).
+    public var listsContacts: Bool {
+        get { pipeline.listsContacts }
+        set { pipeline.listsContacts = newValue }
+    }
+
     /// Replaces the layout between two reads, announced as `revision`; touches already down
-    /// keep their views (SPEC 9). Returns the stream's `layout` event instead of handing it to
-    /// the sink: the socket server publishes what its owner returns.
+    /// keep their views (docs/protocol.md, "Changing the layout"). Returns the stream's `layout` event
+    /// instead of handing it to the sink: the socket server publishes what its owner returns.
     public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
         publish()
         pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())
@@ -429,7 +445,16 @@ public final class LiveRunner {
     private func armDeadline() {
         guard !isStopped, pipeline.nextDeadline != armed else { return }
         armed = pipeline.nextDeadline
-        loop.setDeadline(armed?.microseconds) { [unowned self] in deadlineReached() }
+        setDeadline(armed?.microseconds)
+    }
+
+    /// Arms this runner's deadline: the loop's own, or this screen's timer.
+    private func setDeadline(_ microseconds: Int64?) {
+        if let timer {
+            timer.arm(at: microseconds)
+        } else {
+            loop.setDeadline(microseconds) { [unowned self] in deadlineReached() }
+        }
     }
 
     /// Hands the pipeline's records to every record sink, in order (the JSON Lines first, then
@@ -439,7 +464,14 @@ public final class LiveRunner {
         guard !pipeline.records.isEmpty else { return }
         stream.lines.screen = screenID
         stream.lines.consume(pipeline.records)
-        for index in sinks.indices { sinks[index].consume(pipeline.records) }
+        // The virtual panel takes the panel's frames only, read in place: handing it the batch
+        // through the sink protocol copied the batch's references every wake-up, which was all
+        // that a copy with nothing forwarded cost (docs/performance.md, "The virtual panel's
+        // existence").
+        if let panelWriter, panelWriter.writesRecords, !pipeline.records.panel.isEmpty {
+            pipeline.records.panel.withUnsafeBufferPointer { panelWriter.write($0) }
+        }
+        for index in recordSinks.indices { recordSinks[index].consume(pipeline.records) }
         if !pipeline.records.released.isEmpty { stream.lines.batch.released.add(contentsOf: pipeline.takeReleased()) }
         pipeline.removeRecords()
     }

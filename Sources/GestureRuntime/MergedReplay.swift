@@ -17,7 +17,8 @@ public struct MergedReplay {
     public let ids: [String]
     /// Each screen's replayer, beside its id. Reached only through a pointer: a replayer holds
     /// its pipeline inline (kilobytes), and an element read out of an array, or out of a tuple
-    /// of one, was copied whole at every step (27 times the replay's own cost, callgrind).
+    /// of one, was copied whole at every step (docs/performance.md, "Measured reasons behind
+    /// the code's shape").
     private var replayers: [Replayer]
     private var lines: JSONLinesSink
 
@@ -31,7 +32,9 @@ public struct MergedReplay {
 
     /// Replays every screen to the end, handing JSON Lines to `output` in chunks of about
     /// 64 KiB. `stop` (SIGTERM) ends every screen's replay as recordings that end there would.
-    public mutating func run(stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
+    /// With a `pacer` (`--realtime`) each step waits for its input time, what came before it
+    /// handed to `output` first.
+    public mutating func run(pacer: Pacer? = nil, stop: StopFlag? = nil, output: ([UInt8]) -> Void) {
         let ids = ids
         var lines = JSONLinesSink(writesRoutes: false)
         swap(&lines, &self.lines)
@@ -78,6 +81,13 @@ public struct MergedReplay {
                     }
                 }
                 guard best >= 0 else { break }
+                if let pacer, !stopping, let due = (replayers + best).pointee.nextStepTime {
+                    if !lines.batch.bytes.isEmpty {
+                        output(lines.batch.bytes)
+                        lines.batch.removeAll()
+                    }
+                    pacer.wait(until: due)
+                }
                 if stopping { (replayers + best).pointee.requestStop() }
                 _ = (replayers + best).pointee.step(stop: stop)
                 times[best] = nextTime(best, stopping: stopping)

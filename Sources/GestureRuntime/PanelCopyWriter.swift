@@ -13,7 +13,7 @@ final class PanelCopyWriter: RecordSink {
     /// The copy while there is one.
     var copy: (any PanelCopyOutput)?
     /// Write the records' panel frames (``PanelCopyMode/routed``).
-    private let writesRecords: Bool
+    let writesRecords: Bool
     private let logger: Logger
 
     init(mode: PanelCopyMode, logger: Logger) {

@@ -8,10 +8,13 @@ public struct ReplayOptions: Sendable {
     public var tracing = false
     /// Replay a recording of a device that is not a touchscreen (a touchpad) anyway.
     public var allowNonTouchscreen = false
+    /// Emit a `contacts` event after every frame that changed a contact (`--contacts`).
+    public var listsContacts = false
 
-    public init(tracing: Bool = false, allowNonTouchscreen: Bool = false) {
+    public init(tracing: Bool = false, allowNonTouchscreen: Bool = false, listsContacts: Bool = false) {
         self.tracing = tracing
         self.allowNonTouchscreen = allowNonTouchscreen
+        self.listsContacts = listsContacts
     }
 }
 
@@ -33,8 +36,8 @@ public enum ReplayError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Replays a recording through a ``GesturePipeline`` in input time (SPEC 7): its raw events in
-/// order, deadlines fired at their input-time instants, and at the end every touch still down
+/// Replays a recording through a ``GesturePipeline`` in input time (docs/input.md, "Recordings"): its raw
+/// events in order, deadlines fired at their input-time instants, and at the end every touch still down
 /// cancelled and every pending deadline fired. A driver: it reads the recording and the clock
 /// (`--realtime`, through a ``Pacer``) and feeds the pipeline; the order of things is the
 /// pipeline's.
@@ -109,7 +112,7 @@ public struct Replayer {
             throw .notATouchscreen(file: file, device: description.name, reason: classification.reason)
         }
         let start = stream.startTime ?? .zero
-        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing),
+        pipeline = GesturePipeline(setup: setup, options: .init(tracing: options.tracing, listsContacts: options.listsContacts),
                                    start: start, makeConverter: { try ProtocolAConverter(description: $0) })
         do {
             try pipeline.addDevice(description, message: "replaying \(stream.format) recording of \(description.name)",
@@ -198,8 +201,8 @@ public struct Replayer {
 
     /// Steps (frames, deadlines) whose records a replay in virtual time hands on together: what
     /// a batch holds stays bounded (a frame's records are bounded by the touches down and the
-    /// recognizers), and handing on and emptying a batch, a few hundred instructions, is paid
-    /// once for all of them (docs/limits.md, "The pipeline's records").
+    /// recognizers), and handing on and emptying a batch is paid once for all of them
+    /// (docs/limits.md, "The pipeline's records").
     public static let stepsPerBatch = 4
 
     /// Hands the pipeline's records to the JSON Lines sink and to `sinks`, then empties them

@@ -8,9 +8,9 @@ import GestureSystem
 import Logging
 import Recordings
 
-/// `gestured replay --socket` (SPEC 11): a replay that publishes to socket subscribers instead
-/// of stdout, so the whole protocol can be tried and tested without a touchscreen. It waits
-/// until `waitClients` clients have subscribed, replays, and exits once the replay has ended
+/// `gestured replay --socket` (docs/command-line.md, "gestured replay"): a replay that publishes to socket
+/// subscribers instead of stdout, so the whole protocol can be tried and tested without a touchscreen. It
+/// waits until `waitClients` clients have subscribed, replays, and exits once the replay has ended
 /// and every queue is written (or its client dropped).
 ///
 /// In virtual time the replay goes as fast as its subscribers read: it waits while a
@@ -18,7 +18,12 @@ import Recordings
 /// subscriber that takes nothing for `stallMicroseconds` stops holding it back and is dropped
 /// when its queue overflows, as live. With `--realtime`, frames are published at their
 /// recorded times and nobody holds the replay back, exactly as a live device would.
-public final class SocketReplay: EventServerOwner {
+///
+/// With one recording per screen (`--screen ID=RECORDING`), each screen replays through its own
+/// pipeline and their steps are merged by input time as ``MergedReplay`` merges them (ties: the
+/// configuration's order), into one stream with one `seq`, each event naming its screen; the
+/// requests reach the screen they name through the ``ServerHost``, as live.
+public final class SocketReplay: ServerHostDriver {
     /// How a socket replay runs.
     public struct Options: Sendable {
         public var waitClients = 1
@@ -41,10 +46,9 @@ public final class SocketReplay: EventServerOwner {
         }
     }
 
-    private var replayer: Replayer
-    /// The stream's JSON Lines, with what the subscribers' filters look at in each event.
-    private var lines: JSONLinesSink
-    private let running: RunningLayout
+    /// Each screen's replayer, in the configuration's order.
+    private let screens: [ReplayScreen]
+    private let host: ServerHost
     private let options: Options
     private let logger: Logger
     private let notifier: ServiceNotifier
@@ -69,34 +73,58 @@ public final class SocketReplay: EventServerOwner {
     private var anchor: Int64 = 0
     private let origin: Timestamp
 
-    public init(replayer: Replayer, configuration: Configuration, listener: ListeningSocket, options: Options,
-                logger: Logger, notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
-        self.replayer = replayer
-        lines = JSONLinesSink(writesRoutes: replayer.pipeline.routing != nil, keepsSummaries: true)
-        running = RunningLayout(configuration: configuration, logger: logger)
+    /// A replay of one recording, as the configuration's first screen (the only one, or the
+    /// first of several: its events then name no screen, as a one-screen daemon's).
+    public convenience init(replayer: Replayer, configuration: Configuration, listener: ListeningSocket, options: Options,
+                            logger: Logger, notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
+        try self.init(screens: [(configuration.screens[0].id, replayer)], configuration: configuration, listener: listener,
+                      options: options, logger: logger, notifier: notifier)
+    }
+
+    /// A replay of one recording per screen (`--screen ID=RECORDING`): `screens` in the
+    /// configuration's order, each id one of its screens'. With more than one, every event
+    /// names its screen.
+    public init(screens: [(id: String, replayer: Replayer)], configuration: Configuration, listener: ListeningSocket,
+                options: Options, logger: Logger, notifier: ServiceNotifier = ServiceNotifier()) throws(SystemError) {
+        precondition(!screens.isEmpty, "a replay has at least one screen")
         self.options = options
         self.logger = logger
         self.notifier = notifier
-        origin = replayer.start
+        origin = screens.map(\.replayer.start).min()!
         loop = try EventLoop()
         var serverOptions = options.server
         serverOptions.traceAll = options.trace
         server = EventServer(loop: loop, clock: SystemClock(loop: loop), listener: listener,
                              policy: ControlPolicy(socket: configuration.socket), options: serverOptions, logger: logger)
-        sink = ServerSink(server: server, stdout: nil)
+        let sink = ServerSink(server: server, stdout: nil)
+        self.sink = sink
+        let stream = StreamLines(writesRoutes: configuration.routing != nil)
+        let named = screens.count > 1
+        self.screens = screens.map { ReplayScreen(id: named ? $0.id : nil, replayer: $0.replayer, stream: stream, sink: sink,
+                                                  logger: named ? logger.screen($0.id) : logger) }
+        host = ServerHost(configuration: configuration, screens: zip(screens, self.screens).map { pair, screen in
+            (configuration.screen(id: pair.id) ?? configuration.screens[0], screen as any HostedPipeline)
+        }, sink: sink, notifier: notifier, logger: logger)
+        host.driver = self
+    }
+
+    /// The recordings, as messages name them.
+    private var recordings: String {
+        screens.map { $0.replayer.file ?? "the recording" }.joined(separator: ", ")
     }
 
     /// Serves clients and replays; returns when the replay has ended (or SIGTERM/SIGINT
     /// stopped it) and every client has been told and closed.
     public func run() throws(SystemError) {
-        server.owner = self
-        sink.announce = { [unowned self] notices in self.warnings(notices) }
+        server.owner = host
+        let first = screens[0]
+        sink.announce = { [unowned first] notices in first.encodeWarnings(notices.map(\.message)) }
         stepTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.pump() }
         try loop.handleSignals(DaemonSignal.handled) { [unowned self] signal in self.received(signal) }
         try server.start()
         watchdog = try notifier.startWatchdog(on: loop)
         logger.info("serving a replay", metadata: [
-            "socket": "\(server.socketPath)", "recording": "\(replayer.file ?? "")",
+            "socket": "\(server.socketPath)", "recording": "\(screens.map { $0.replayer.file ?? "" }.joined(separator: ", "))",
             "waitClients": "\(options.waitClients)",
         ])
         notifier.ready(status: statusLine)
@@ -108,7 +136,7 @@ public final class SocketReplay: EventServerOwner {
         try loop.run()
     }
 
-    private var statusLine: String {
+    var statusLine: String {
         if !started, options.waitLayoutSeconds != nil, !layoutSet {
             return "waiting for \(options.waitClients) subscriber(s) and a layout.set on \(server.socketPath)"
         }
@@ -142,7 +170,7 @@ public final class SocketReplay: EventServerOwner {
         anchor = MonotonicClock.microseconds()
         logger.info("replay started", metadata: ["subscribers": "\(subscribers)"])
         notifier.status(statusLine)
-        publishProduced() // the device added, the reader's warnings
+        for screen in screens { screen.publishProduced() } // the device added, the reader's warnings
         schedule()
     }
 
@@ -163,8 +191,13 @@ public final class SocketReplay: EventServerOwner {
         while budget > 0 {
             budget -= 1
             let now = MonotonicClock.microseconds()
+            guard let index = nextScreen() else {
+                finish()
+                return
+            }
+            let screen = screens[index]
             if options.realtime && !stopping {
-                if let time = replayer.nextStepTime {
+                if let time = screen.replayer.nextStepTime {
                     let due = anchor + (time.microseconds - origin.microseconds)
                     if due > now {
                         stepTimer?.arm(at: due)
@@ -179,57 +212,46 @@ public final class SocketReplay: EventServerOwner {
                     return
                 }
             }
-            guard replayer.step() else {
-                finish()
-                return
-            }
-            publishProduced()
+            guard screen.replayer.step() else { continue }
+            screen.publishProduced()
         }
         // Let the loop write to and read from clients before the next batch.
         schedule()
     }
 
-    private func publishProduced() {
-        if replayer.hasNotices {
-            for notice in replayer.takeNotices() {
-                logger.warning("recording or input device warning", metadata: ["notice": "\(notice)"])
+    /// The screen that steps next: the one whose next step (a raw event, a deadline, the end of
+    /// its recording) comes first in input time, of two at once the first in the configuration;
+    /// nil once every screen has finished. As ``MergedReplay`` chooses, so a socket replay of
+    /// several screens sends the lines a replay to stdout prints.
+    private func nextScreen() -> Int? {
+        var best: Int?
+        var bestTime = Timestamp(microseconds: .max)
+        for index in screens.indices {
+            let screen = screens[index]
+            guard !screen.replayer.isFinished else { continue }
+            let time = screen.replayer.nextStepTime ?? screen.replayer.pipeline.currentTime
+            if best == nil || time < bestTime {
+                best = index
+                bestTime = time
             }
         }
-        guard !replayer.pipeline.records.isEmpty else { return }
-        var batch = take()
-        if !batch.released.isEmpty { sink.release(&batch.released) }
-        sink.publish(batch)
-    }
-
-    /// What the replay's pipeline produced since the last batch, encoded, with what it let go
-    /// of; the records emptied.
-    private func take() -> JSONLinesBatch {
-        lines.consume(replayer.pipeline.records)
-        var taken = JSONLinesBatch()
-        swap(&taken, &lines.batch)
-        taken.released = replayer.pipeline.takeReleased()
-        replayer.pipeline.removeRecords()
-        return taken
-    }
-
-    /// The stream's `warning`s for clients the server dropped.
-    private func warnings(_ notices: [ServerNotice]) -> JSONLinesBatch {
-        for notice in notices { replayer.pipeline.warn(notice.message) }
-        return take()
+        return best
     }
 
     /// The malformed line that ended the replay early, if one did (its clients got a warning).
-    public var readError: RecordingError? { replayer.readError }
+    public var readError: RecordingError? { screens.lazy.compactMap(\.replayer.readError).first }
 
     private func finish() {
         guard !ended else { return }
         ended = true
         stepTimer?.arm(at: nil)
-        if let error = replayer.readError {
-            logger.error("the recording has a malformed line; the replay ended before it", metadata: ["error": "\(error)"])
+        for screen in screens {
+            if let error = screen.replayer.readError {
+                screen.logger.error("the recording has a malformed line; the replay ended before it", metadata: ["error": "\(error)"])
+            }
         }
-        let file = replayer.file ?? "the recording"
-        logger.info("replay ended", metadata: ["frames": "\(replayer.pipeline.frameCount)",
+        let file = recordings
+        logger.info("replay ended", metadata: ["frames": "\(screens.map(\.replayer.pipeline.frameCount).reduce(0, +))",
                                                "events": "\(server.counters.eventsPublished)"])
         if !stopping { notifier.stopping(status: "replay ended; closing connections") }
         server.shutdown(reason: stopping ? "stopping" : "end",
@@ -254,19 +276,18 @@ public final class SocketReplay: EventServerOwner {
         }
         // In real time the input has reached "now"; in virtual time, the last step taken.
         let now = Timestamp(microseconds: origin.microseconds + (MonotonicClock.microseconds() - anchor))
-        replayer.requestStop(at: options.realtime ? now : nil)
-        while replayer.step() { publishProduced() }
-        publishProduced()
+        for screen in screens { screen.replayer.requestStop(at: options.realtime ? now : nil) }
+        while let index = nextScreen() {
+            _ = screens[index].replayer.step()
+            screens[index].publishProduced()
+        }
+        for screen in screens { screen.publishProduced() }
         finish()
     }
 
-    // MARK: EventServerOwner
+    // MARK: ServerHostDriver
 
-    public var currentLayout: ViewSpec { running.layout }
-
-    public var layoutBasis: PreparedLayout.Basis { replayer.pipeline.basis }
-
-    public func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
+    func willReplaceLayout(screen: Int, reason: String) {
         if !started, !layoutSet, reason.hasPrefix(EventServer.layoutSetReason) {
             layoutSet = true
             // Begun from the step timer, after the client had its reply.
@@ -275,70 +296,23 @@ public final class SocketReplay: EventServerOwner {
                 schedule()
             }
         }
-        publishProduced()
-        var replaced = ReleasedStorage()
-        let revision = running.replace(with: layout, reason: reason, released: &replaced)
-        replayer.pipeline.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: layoutBasis),
-                                        revision: revision, message: "layout replaced: \(reason)",
-                                        at: replayer.pipeline.currentTime)
-        var output = take()
-        var events = sink.forServer(&output)
-        events.released.add(contentsOf: replaced)
-        return LayoutReplacement(revision: revision, events: events)
-    }
-
-    public func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
-                          prepared: PreparedLayout?) -> ScreenReplacement {
-        let wanted = running.setScreen(rotation: rotation, width: width, height: height,
-                                       current: replayer.pipeline.screen, reason: reason)
-        let events = applyScreen(rotation: wanted.rotation, size: wanted.size, message: "screen set: \(reason)", prepared: prepared)
-        return ScreenReplacement(screen: replayer.pipeline.screen, events: events)
-    }
-
-    public func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
-        // Read in place: a copy of the pipeline would share, and then copy, the arena's slots.
-        let size = RunningLayout.size(width: width, height: height, current: replayer.pipeline.screen)
-        let basis = replayer.pipeline.basis(rotation: rotation, size: size)
-        guard basis != layoutBasis else { return nil }
-        let tree = replayer.pipeline.tree
-        return { PreparedLayout(tree: tree, basis: basis) }
-    }
-
-    private func applyScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout? = nil) -> EncodedEvents {
-        publishProduced()
-        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime,
-                                    prepared: prepared)
-        var output = take()
-        return sink.forServer(&output)
-    }
-
-    public func hitTest(_ point: Point) -> HitTestEvent {
-        replayer.pipeline.hitTest(point)
     }
 
     public func inputStatus() -> InputStatus {
-        InputStatus(source: "replay", device: replayer.deviceDescriptionName, path: replayer.file,
-                    layoutRevision: running.revision, activeTouches: replayer.pipeline.activeTouchCount,
-                    frames: replayer.pipeline.frameCount, time: replayer.pipeline.currentTime.microseconds,
-                    screen: replayer.pipeline.screen, routes: replayer.pipeline.routeCounts)
-    }
-
-    public var layoutRevision: Int { running.revision }
-
-    public func reloadWork() -> @Sendable () -> ReloadPreparation {
-        running.reloadWork(basis: layoutBasis)
-    }
-
-    public func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
-        running.reload(origin: origin, prepared: prepared, notifier: notifier, status: { statusLine },
-                       replaceLayout: { replaceLayout($0, prepared: $1, reason: $2) }) {
-            applyScreen(rotation: $0.rotation, size: $0.size, message: $1)
+        let first = screens[0]
+        var status = InputStatus(source: "replay", device: first.replayer.deviceDescriptionName, path: first.replayer.file,
+                                 layoutRevision: host.revision(of: 0), activeTouches: first.replayer.pipeline.activeTouchCount,
+                                 frames: first.replayer.pipeline.frameCount,
+                                 time: first.replayer.pipeline.currentTime.microseconds,
+                                 screen: first.replayer.pipeline.screen, routes: first.replayer.pipeline.routeCounts)
+        if screens.count > 1 {
+            status.screens = zip(host.screenIDs, screens).map { id, screen in
+                ScreenStatus(id: id, device: screen.replayer.deviceDescriptionName, path: screen.replayer.file,
+                             activeTouches: screen.replayer.pipeline.activeTouchCount,
+                             frames: screen.replayer.pipeline.frameCount, screen: screen.replayer.pipeline.screen)
+            }
         }
-    }
-
-    public func announce(_ notices: [ServerNotice]) -> EncodedEvents {
-        var output = warnings(notices)
-        return sink.forServer(&output)
+        return status
     }
 
     public func serverChanged(_ change: ServerChange) {
@@ -351,7 +325,9 @@ public final class SocketReplay: EventServerOwner {
                 schedule()
             }
         case .tracingDemand(let wanted):
-            replayer.pipeline.tracing = options.trace || wanted
+            for screen in screens { screen.replayer.pipeline.tracing = options.trace || wanted }
+        case .contactsDemand(let wanted):
+            for screen in screens { screen.replayer.pipeline.listsContacts = wanted }
         case .drained:
             if started, !ended, !options.realtime { schedule() }
         case .closed:
@@ -359,3 +335,90 @@ public final class SocketReplay: EventServerOwner {
         }
     }
 }
+
+@available(*, unavailable, message: "a SocketReplay lives on its event loop's thread")
+extension SocketReplay: Sendable {}
+
+/// One screen of a socket replay: its recording's ``Replayer``, whose records go into the
+/// replay's one stream (``StreamLines``: one `seq`), named by the screen when there are
+/// several, and out through the server's sink. The ``ServerHost`` reaches into its pipeline
+/// between two steps (``HostedPipeline``).
+final class ReplayScreen: HostedPipeline {
+    /// Written into its events with several screens; nil with one.
+    let id: String?
+    /// Reached in place through this class: a replayer holds its pipeline inline (kilobytes).
+    var replayer: Replayer
+    let logger: Logger
+    private let stream: StreamLines
+    private let sink: ServerSink
+
+    init(id: String?, replayer: Replayer, stream: StreamLines, sink: ServerSink, logger: Logger) {
+        self.id = id
+        self.replayer = replayer
+        self.stream = stream
+        self.sink = sink
+        self.logger = logger
+    }
+
+    /// Publishes what the pipeline produced since the last batch, and logs the notices.
+    func publishProduced() {
+        if replayer.hasNotices {
+            for notice in replayer.takeNotices() {
+                logger.warning("recording or input device warning", metadata: ["notice": "\(notice)"])
+            }
+        }
+        guard !replayer.pipeline.records.isEmpty else { return }
+        var batch = take()
+        if !batch.released.isEmpty { sink.release(&batch.released) }
+        sink.publish(batch)
+    }
+
+    /// What the pipeline produced since the last batch, encoded, with what it let go of; the
+    /// records emptied.
+    private func take() -> JSONLinesBatch {
+        stream.lines.screen = id
+        stream.lines.consume(replayer.pipeline.records)
+        var taken = JSONLinesBatch()
+        swap(&taken, &stream.lines.batch)
+        taken.released = replayer.pipeline.takeReleased()
+        replayer.pipeline.removeRecords()
+        return taken
+    }
+
+    // MARK: HostedPipeline
+
+    var layoutBasis: PreparedLayout.Basis { replayer.pipeline.basis }
+
+    func basis(rotation: ScreenRotation, size: Size) -> PreparedLayout.Basis {
+        replayer.pipeline.basis(rotation: rotation, size: size)
+    }
+
+    var tree: ViewTree { replayer.pipeline.tree }
+
+    var screen: ScreenGeometry { replayer.pipeline.screen }
+
+    func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
+        publishProduced()
+        replayer.pipeline.replaceLayout(prepared, revision: revision, message: message, at: replayer.pipeline.currentTime)
+        return take()
+    }
+
+    func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout?) -> JSONLinesBatch {
+        publishProduced()
+        replayer.pipeline.setScreen(rotation: rotation, size: size, message: message, at: replayer.pipeline.currentTime,
+                                    prepared: prepared)
+        return take()
+    }
+
+    func hitTest(_ point: Point) -> HitTestEvent {
+        replayer.pipeline.hitTest(point)
+    }
+
+    func encodeWarnings(_ messages: [String]) -> JSONLinesBatch {
+        for message in messages { replayer.pipeline.warn(message) }
+        return take()
+    }
+}
+
+@available(*, unavailable, message: "a ReplayScreen lives on its event loop's thread")
+extension ReplayScreen: Sendable {}

@@ -54,8 +54,9 @@ extension FileDescriptor {
     ///
     /// A loop of its own over the bytes in place: swift-system's `writeAll` takes any
     /// sequence, and its generic path (the sequence's type looked up by mangled name, its
-    /// contiguous storage asked for through witnesses) cost about 1,400 instructions a call,
-    /// once a frame for `run --stdout`.
+    /// contiguous storage asked for through witnesses) cost more than the write's own work,
+    /// once a frame for `run --stdout` (docs/performance.md, "Measured reasons behind the
+    /// code's shape").
     public func writeAll(_ bytes: [UInt8], subject: String) throws(SystemError) {
         let result = bytes.withUnsafeBytes { buffer -> Errno? in
             var written = 0

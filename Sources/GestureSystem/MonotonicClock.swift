@@ -3,7 +3,7 @@ import Glibc
 #endif
 
 /// `CLOCK_MONOTONIC`, the clock evdev events are stamped with once
-/// `libevdev_set_clock_id(CLOCK_MONOTONIC)` is set (SPEC 6), so live input, deadlines and
+/// `libevdev_set_clock_id(CLOCK_MONOTONIC)` is set (docs/input.md, "Devices"), so live input, deadlines and
 /// timers share one timeline. Only the edges read it; the engine never does. Wraps
 /// clock_gettime(2) and clock_nanosleep(2), which cannot fail for this clock and valid
 /// arguments (the only errors are `EINVAL`/`EFAULT`, and `EINTR` for the sleep).

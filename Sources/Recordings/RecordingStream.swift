@@ -126,8 +126,8 @@ public struct RecordingStream {
     /// and line: the events before it have been returned.
     public mutating func next() throws(RecordingError) -> RawEvent? {
         // Almost every line of an evemu recording is an event line as evemu writes it: those
-        // are read straight from the buffer (the line-by-line path cost about 766
-        // instructions an event, a third of a whole replay's).
+        // are read straight from the buffer (the line-by-line path cost a third of a whole
+        // replay: docs/performance.md, "Measured reasons behind the code's shape").
         if readsCanonicalEvemuEvents, var event = lines.nextCanonicalEvemuEvent() {
             clamp(&event)
             return event

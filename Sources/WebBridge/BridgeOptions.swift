@@ -1,7 +1,8 @@
 import GestureConfig
 import GestureServer
 
-/// What `gestured-web` serves and its limits (SPEC 13; `docs/web.md` lists each with its reason).
+/// What `gestured-web` serves and its limits (docs/web.md, "Limits (every structure has one)" lists each with
+/// its reason).
 public struct BridgeOptions: Sendable {
     /// The daemon's socket: every WebSocket becomes one session on it.
     public var socketPath: String

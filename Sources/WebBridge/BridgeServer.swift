@@ -9,9 +9,9 @@ import NIOHTTP1
 import NIOPosix
 import NIOWebSocket
 
-/// `gestured-web` (SPEC 13): serves the client module and turns each WebSocket into a session
-/// on the daemon's socket. One event loop thread carries every connection, browser and daemon
-/// side alike; sessions never share state, so a broken or slow browser touches only its own.
+/// `gestured-web` (docs/web.md, "The bridge, `gestured-web`"): serves the client module and turns each
+/// WebSocket into a session on the daemon's socket. One event loop thread carries every connection, browser
+/// and daemon side alike; sessions never share state, so a broken or slow browser touches only its own.
 public final class BridgeServer: Sendable {
     /// The client module as `/gestured.js` serves it (``ClientModule``), embedded at build time.
     public static var clientModule: String { ClientModule.module }
@@ -162,9 +162,12 @@ public final class BridgeServer: Sendable {
         try? group.syncShutdownGracefully()
     }
 
-    /// Runs `body` on the event loop every `seconds` (the systemd watchdog).
-    public func every(seconds: Int64, _ body: @escaping @Sendable () -> Void) {
-        registry.eventLoop.scheduleRepeatedTask(initialDelay: .seconds(seconds), delay: .seconds(seconds)) { _ in body() }
+    /// Runs `body` on the event loop every `seconds` with `state` (the systemd watchdog and
+    /// its notifier): the state is sent to the loop once and used on it only.
+    public func every<State>(seconds: Int64, with state: sending State, _ body: @escaping @Sendable (State) -> Void) {
+        let loop = registry.eventLoop
+        let state = NIOLoopBoundBox.makeBoxSendingValue(state, as: State.self, eventLoop: loop)
+        loop.scheduleRepeatedTask(initialDelay: .seconds(seconds), delay: .seconds(seconds)) { _ in body(state.value) }
     }
 
     /// Sessions now (for logs and tests).
@@ -220,33 +223,29 @@ final class AcceptErrorLogger: ChannelInboundHandler {
     }
 }
 
-/// The open sessions, so that stopping can close them all. Used on its event loop only
-/// (each method checks), which is what makes it safe to share.
-final class SessionRegistry: @unchecked Sendable {
+/// The open sessions, so that stopping can close them all. The sessions live on the event
+/// loop: the dictionary is an `NIOLoopBoundBox`, so every access is checked to be on that
+/// loop, and the registry itself holds only `Sendable` values.
+final class SessionRegistry: Sendable {
     let eventLoop: EventLoop
-    private var sessions: [Int: BridgeSession] = [:]
+    private let sessions: NIOLoopBoundBox<[Int: BridgeSession]>
 
     init(eventLoop: EventLoop) {
         self.eventLoop = eventLoop
+        sessions = .makeBoxSendingValue([:], as: [Int: BridgeSession].self, eventLoop: eventLoop)
     }
 
-    var count: Int {
-        eventLoop.preconditionInEventLoop()
-        return sessions.count
-    }
+    var count: Int { sessions.value.count }
 
     func add(_ session: BridgeSession) {
-        eventLoop.preconditionInEventLoop()
-        sessions[session.serial] = session
+        sessions.value[session.serial] = session
     }
 
     func remove(_ session: BridgeSession) {
-        eventLoop.preconditionInEventLoop()
-        sessions[session.serial] = nil
+        sessions.value[session.serial] = nil
     }
 
     func endAll() {
-        eventLoop.preconditionInEventLoop()
-        for session in Array(sessions.values) { session.end(.stopping) }
+        for session in Array(sessions.value.values) { session.end(.stopping) }
     }
 }

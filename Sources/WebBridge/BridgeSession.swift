@@ -4,9 +4,9 @@ import NIOCore
 import NIOPosix
 import NIOWebSocket
 
-/// One browser's WebSocket and its own session on the daemon's socket (SPEC 13): the daemon's
-/// lines go to the browser one text message each, the browser's messages go to the daemon one
-/// line each. Both channels live on one event loop, so the session needs no lock.
+/// One browser's WebSocket and its own session on the daemon's socket (docs/web.md, "The bridge,
+/// `gestured-web`"): the daemon's lines go to the browser one text message each, the browser's messages go to
+/// the daemon one line each. Both channels live on one event loop, so the session needs no lock.
 ///
 /// Flow control is the daemon's: while more than ``BridgeOptions/pauseAbove`` bytes wait for
 /// the browser, the bridge stops reading the daemon session, so the daemon sees this browser
@@ -61,8 +61,9 @@ final class BridgeSession {
     /// Lines waiting for the browser's socket, in order, and their payload bytes.
     private var queue = CircularBuffer<ByteBuffer>()
     private var queuedBytes = 0
-    /// The daemon's bytes after the last newline.
-    private var partialLine: ByteBuffer?
+    /// The daemon's bytes cut into lines (the shared ``LineFramer``): a daemon line can be no
+    /// longer than the browser's queue could ever hold.
+    private var daemonLines: LineFramer
     private var sawHello = false
     /// Set once the session is ending: no more reading; the queue drains, then a close frame.
     private var ending: Ending?
@@ -90,6 +91,7 @@ final class BridgeSession {
         self.browser = browser
         self.options = options
         gate = RequestGate(mayChange: mayChange)
+        daemonLines = LineFramer(maxLineLength: options.queueLimit)
         self.origin = origin
         self.logger = logger
         self.refusals = refusals
@@ -98,8 +100,21 @@ final class BridgeSession {
 
     // MARK: Starting
 
+    /// How the session reaches the daemon: a connection to its Unix socket
+    /// (``connectToSocket()``), which ends in ``daemonConnected(_:)``. Tests give the session a
+    /// channel of their own (an `EmbeddedChannel` with a ``DaemonHandler``) instead.
+    var connectDaemon: (BridgeSession) -> Void = { $0.connectToSocket() }
+
     /// Opens the daemon session; the browser's messages wait (bounded) until it is up.
     func start() {
+        connectDaemon(self)
+        let bound = NIOLoopBound(self, eventLoop: browser.eventLoop)
+        let interval = TimeAmount.seconds(options.pingIntervalSeconds)
+        pingTask = browser.eventLoop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in bound.value.pingTick() }
+    }
+
+    /// Connects to the daemon's socket on the browser's event loop.
+    fileprivate func connectToSocket() {
         let loop = browser.eventLoop
         let bound = NIOLoopBound(self, eventLoop: loop)
         ClientBootstrap(group: loop)
@@ -122,11 +137,10 @@ final class BridgeSession {
                     session.end(.daemonUnavailable(BridgeCheck.describeConnectError(error)))
                 }
             }
-        let interval = TimeAmount.seconds(options.pingIntervalSeconds)
-        pingTask = loop.scheduleRepeatedTask(initialDelay: interval, delay: interval) { _ in bound.value.pingTick() }
     }
 
-    private func daemonConnected(_ channel: Channel) {
+    /// The daemon session is up: what the browser sent meanwhile goes first.
+    func daemonConnected(_ channel: Channel) {
         guard ending == nil else {
             channel.close(promise: nil)
             return
@@ -216,30 +230,19 @@ final class BridgeSession {
     /// Bytes from the daemon: complete lines go to the browser, the rest waits for its newline.
     func daemonBytes(_ incoming: ByteBuffer) {
         guard ending == nil else { return }
-        var buffer = incoming
-        if var partial = partialLine {
-            partial.writeImmutableBuffer(buffer)
-            buffer = partial
-            partialLine = nil
-        }
-        while let newline = buffer.readableBytesView.firstIndex(of: 0x0A) {
-            let length = newline - buffer.readerIndex
-            var line = buffer.readSlice(length: length)!
-            buffer.moveReaderIndex(forwardBy: 1)
-            if !sawHello {
-                sawHello = true
-                line = ByteBuffer(bytes: gate.hello(Array(line.readableBytesView)))
-            }
-            enqueue(line)
-            if ending != nil { return }
-        }
-        if buffer.readableBytes > 0 {
-            // A daemon line can be no longer than the browser's queue could ever hold.
-            guard buffer.readableBytes <= options.queueLimit else {
+        daemonLines.append(incoming.readableBytesView)
+        while let output = daemonLines.nextRawLine() {
+            guard case .line(let line) = output else {
                 end(.slowConsumer)
                 return
             }
-            partialLine = buffer
+            if !sawHello {
+                sawHello = true
+                enqueue(ByteBuffer(bytes: gate.hello(Array(line))))
+            } else {
+                enqueue(ByteBuffer(bytes: line))
+            }
+            if ending != nil { return }
         }
     }
 

@@ -7,8 +7,8 @@ import GestureServer
 import Logging
 import WebBridge
 
-/// `gestured-web`: the web bridge of SPEC 13, a program of its own so that the daemon never
-/// links SwiftNIO. Argument parsing and wiring only; the bridge is `WebBridge`.
+/// `gestured-web`: the web bridge (docs/web.md, "The bridge, `gestured-web`"), a program of its own so that
+/// the daemon never links SwiftNIO. Argument parsing and wiring only; the bridge is `WebBridge`.
 @main
 struct GesturedWeb: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -82,8 +82,7 @@ struct GesturedWeb: ParsableCommand {
         if let usec = notifier.watchdogMicroseconds {
             // Pinged from the event loop itself: a stuck loop stops the pings and systemd
             // restarts the bridge. The loop's notifier is its own, used on that thread only.
-            let watchdog = LoopOnly(ServiceNotifier())
-            server.every(seconds: max(1, usec / 2_000_000)) { watchdog.value.watchdog() }
+            server.every(seconds: max(1, usec / 2_000_000), with: ServiceNotifier()) { $0.watchdog() }
         }
         logger.info("serving", metadata: ["listen": "\(address)", "socket": "\(options.socketPath)",
                                           "origins": "\(web.origins.map(\.text))", "token": "\(web.token != nil)"])
@@ -165,10 +164,4 @@ struct UsageFailure: Error, CustomStringConvertible {
 func printError(_ message: String) {
     let line = Array((message + "\n").utf8)
     _ = write(2, line, line.count)
-}
-
-/// A value handed to the event loop's thread and used there only.
-struct LoopOnly<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -2,7 +2,8 @@ import CommandLineParsing
 import GestureConfig
 import GestureCore
 
-/// `gestured hit-test LAYOUT X Y`: the trace of SPEC 4, then `=> VIEW` or `=> none`.
+/// `gestured hit-test LAYOUT X Y`: the trace of docs/hit-testing.md, "The trace", then `=> VIEW` or `=>
+/// none`.
 struct HitTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "hit-test",

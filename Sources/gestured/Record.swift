@@ -8,8 +8,8 @@ import GestureSystem
 import Recordings
 import SystemPackage
 
-/// `gestured record`: a live device's description and events in evemu format (SPEC 7, 11),
-/// which `gestured replay` and `evemu-play` both read.
+/// `gestured record`: a live device's description and events in evemu format (docs/command-line.md, "gestured
+/// record"), which `gestured replay` and `evemu-play` both read.
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "record",
@@ -33,18 +33,7 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let match = device.map { DeviceSelector.path($0) } ?? .auto
-        let writer: OutputWriter
-        if let output {
-            do {
-                let file = try FileDescriptor.open(path: output, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                                   permissions: [.ownerReadWrite, .groupRead, .otherRead])
-                writer = OutputWriter(file, name: output)
-            } catch {
-                throw failure("gestured: \(error); choose a writable path for -o")
-            }
-        } else {
-            writer = OutputWriter.standardOutput()
-        }
+        let writer = try output.map { try OutputWriter.creating($0, for: "-o") } ?? .standardOutput()
         defer {
             if output != nil {
                 do { try writer.descriptor.closeAfterWriting(subject: writer.name) } catch { printError("gestured: \(error)") }
@@ -91,15 +80,10 @@ struct Record: ParsableCommand {
             if let failure { throw failure }
             try writer.checkWritten()
         } catch let error as EvdevError {
-            throw self.failure("gestured: \(error)")
+            throw gestured.failure("gestured: \(error)")
         } catch let error as SystemError {
-            throw self.failure("gestured: \(error)")
+            throw gestured.failure("gestured: \(error)")
         }
-    }
-
-    private func failure(_ message: String) -> CommandFailure {
-        printError(message)
-        return CommandFailure()
     }
 }
 

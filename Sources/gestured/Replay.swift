@@ -11,7 +11,8 @@ import Logging
 import Recordings
 import SystemPackage
 
-/// `gestured replay`: a dry run of a recorded evdev log through the engine (SPEC 7, 11).
+/// `gestured replay`: a dry run of a recorded evdev log through the engine (docs/command-line.md, "gestured
+/// replay").
 struct Replay: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "replay",
@@ -41,6 +42,8 @@ struct Replay: ParsableCommand {
                          help: "The configuration file (screen, axis overrides, gestures, layout), or a bare layout."),
          .flag("trace", \.trace,
                help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions."),
+         .flag("contacts", \.contacts,
+               help: "Also emit a contacts event, every finger down, after every frame that changed a contact."),
          .flag("realtime", \.realtime, help: "Pace the replay by the recording's timestamps."),
          .flag("force", \.force, help: "Replay a recording of a device that is not a touchscreen (a touchpad) anyway."),
          .option("panel", \.panel, valueName: "file",
@@ -68,6 +71,7 @@ struct Replay: ParsableCommand {
 
     var config = ""
     var trace = false
+    var contacts = false
     var realtime = false
     var force = false
     var socket: String?
@@ -95,6 +99,10 @@ struct Replay: ParsableCommand {
                     + "\(range.lowerBound) to \(range.upperBound)")
             }
         }
+        if contacts && socket != nil {
+            throw ValidationError("--contacts cannot go with --socket; a subscriber asks for contacts itself "
+                + "(subscribe with \"contacts\":true)")
+        }
         if panel != nil && socket != nil { throw ValidationError("--panel cannot go with --socket; write the panel's stream from a replay to stdout") }
         if let panel, panel.isEmpty { throw ValidationError("--panel is empty; name the evemu file to write") }
         try validateScreens()
@@ -120,12 +128,13 @@ struct Replay: ParsableCommand {
         var replayer: Replayer
         do {
             replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup,
-                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
+                                    options: ReplayOptions(tracing: trace, allowNonTouchscreen: force,
+                                                          listsContacts: contacts))
         } catch {
             throw failure(error.description)
         }
         if let socket {
-            try serve(replayer, configuration: configuration, socketPath: socket)
+            try serve([(configuration.screens[0].id, replayer)], configuration: configuration, socketPath: socket)
             return
         }
         let stop = SignalStop.install()
@@ -157,20 +166,14 @@ struct Replay: ParsableCommand {
             throw failure("gestured: --panel: the recording's device \"\(replayer.deviceDescriptionName)\" has no multitouch "
                 + "tracking ids (ABS_MT_TRACKING_ID), so no touch can be forwarded and there is no copy to write")
         }
-        let writer: OutputWriter
-        do {
-            let file = try FileDescriptor.open(path: path, .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
-            writer = OutputWriter(file, name: path)
-        } catch {
-            throw failure("gestured: \(error); choose a writable path for --panel")
-        }
+        let writer = try OutputWriter.creating(path, for: "--panel")
         writer.write(Array(EvemuWriter.descriptionText(PanelCopy.description(of: source, udevProperties: replayer.udevProperties)).utf8))
         return writer
     }
 
-    /// `--socket`: the replay as a daemon would serve it.
-    private func serve(_ replayer: Replayer, configuration: Configuration, socketPath: String) throws {
+    /// `--socket`: the replay as a daemon would serve it, of one screen or of several (one
+    /// recording each, in the configuration's order).
+    func serve(_ replayers: [(id: String, replayer: Replayer)], configuration: Configuration, socketPath: String) throws {
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
@@ -184,7 +187,7 @@ struct Replay: ParsableCommand {
         options.server.queueLimit = queueLimit
         options.server.lowWater = min(1 << 16, queueLimit / 4)
         do {
-            let replay = try SocketReplay(replayer: replayer, configuration: configuration, listener: listener,
+            let replay = try SocketReplay(screens: replayers, configuration: configuration, listener: listener,
                                           options: options, logger: logger)
             try replay.run()
             if let why = replay.waitLayoutExpired { throw failure("gestured: \(why)") }

@@ -40,14 +40,16 @@ extension Replay {
         if recording != nil || eventsFile != nil {
             throw ValidationError("give the recordings with --screen ID=RECORDING only, not also as RECORDING")
         }
-        if socket != nil || panel != nil || realtime {
-            throw ValidationError("--screen replays to stdout in virtual time; it does not go with --socket, --panel or "
-                + "--realtime yet")
+        if panel != nil {
+            // The virtual panel's stream is one panel's: an evemu file describes one device.
+            throw ValidationError("--panel writes one panel's stream and --screen replays several panels; replay the "
+                + "screen's recording alone (gestured replay RECORDING --panel FILE, with the screen's layout) to write its copy")
         }
         _ = try Self.screenRecordings(screens)
     }
 
-    /// Replays each screen's recording through its own pipeline, merged by time, to stdout.
+    /// Replays each screen's recording through its own pipeline, merged by time, to stdout
+    /// (paced by the recordings' times with `--realtime`) or to socket clients (`--socket`).
     func replayScreens(_ configuration: Configuration) throws {
         let pairs: [(id: String, path: String)]
         do {
@@ -67,7 +69,8 @@ extension Replay {
             do {
                 let stream = try RecordingReader.open(path: pair.path, eventsPath: nil)
                 let replayer = try Replayer(stream: stream, setup: configuration.pipelineSetup(of: screen),
-                                            options: ReplayOptions(tracing: trace, allowNonTouchscreen: force))
+                                            options: ReplayOptions(tracing: trace, allowNonTouchscreen: force,
+                                                                          listsContacts: contacts))
                 replayers.append((screen.id, replayer))
             } catch let error as RecordingError {
                 throw failure("gestured: screen \(screen.id): \(error.description)")
@@ -75,10 +78,16 @@ extension Replay {
                 throw failure("gestured: screen \(screen.id): \(error.description)")
             }
         }
+        if let socket {
+            try serve(replayers, configuration: configuration, socketPath: socket)
+            return
+        }
         let stop = SignalStop.install()
+        let start = replayers.map(\.replayer.start).min()!
+        let pacer = realtime ? MonotonicPacer(recordingStart: start, stop: stop) : nil
         let output = OutputWriter.standardOutput()
         var merged = MergedReplay(screens: replayers, writesRoutes: configuration.routing != nil)
-        merged.run(stop: stop) { bytes in output.write(bytes) }
+        merged.run(pacer: pacer, stop: stop) { bytes in output.write(bytes) }
         for notice in merged.takeNotices() { printError("gestured: warning: \(notice)") }
         try output.checkWritten()
         if let (id, error) = merged.readError { throw failure("screen \(id): \(error.description)") }

@@ -10,7 +10,7 @@ import GestureServer
 import GestureSystem
 import Logging
 
-/// `gestured run`: the daemon on the live device (SPEC 6, 9, 10, 11).
+/// `gestured run`: the daemon on the live device (docs/command-line.md, "gestured run"; docs/service.md).
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "run",

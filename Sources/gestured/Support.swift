@@ -21,6 +21,18 @@ final class OutputWriter {
     /// Standard output, for the events of `replay` and `run --stdout` and for `tail`.
     static func standardOutput() -> OutputWriter { OutputWriter(.standardOutput, name: "standard output") }
 
+    /// A file created, or emptied, for a command's output, readable by all (`record -o`,
+    /// `replay --panel`); one that cannot be opened fails the command, naming the option.
+    static func creating(_ path: String, for option: String) throws -> OutputWriter {
+        do {
+            let file = try FileDescriptor.open(path: path, .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                               permissions: [.ownerReadWrite, .groupRead, .otherRead])
+            return OutputWriter(file, name: path)
+        } catch {
+            throw gestured.failure("gestured: \(error); choose a writable path for \(option)")
+        }
+    }
+
     func write(_ bytes: [UInt8]) {
         guard failure == nil, !bytes.isEmpty else { return }
         do {

@@ -9,7 +9,7 @@ import GestureSystem
 import SystemPackage
 
 /// `gestured tail`: subscribes to a running gestured and prints the events as JSON Lines, for
-/// people watching what a kiosk does and for scripts (SPEC 11).
+/// people watching what a kiosk does and for scripts (docs/command-line.md, "gestured tail").
 struct Tail: ParsableCommand {
     static let configuration = CommandConfiguration(
         name: "tail",
@@ -23,7 +23,7 @@ struct Tail: ParsableCommand {
 
     static var arguments: [Argument<Self>] {
         [.option("socket", \.socket, valueName: "path", help: "The socket of the daemon."),
-         .option("kinds", \.kinds, help: "Event types: touches, gesture, control, hitTest, device, layout, warning."),
+         .option("kinds", \.kinds, help: "Event types: \(Subscription.knownKinds.joined(separator: ", "))."),
          .option("views", \.views, help: "View ids or globs; an event matches if its view or any responder does."),
          .option("recognizers", \.recognizers, help: "Recognizer ids or globs (for gesture events)."),
          .option("screen", \.screens, valueName: "id",

@@ -95,4 +95,34 @@ struct LiveScreensTests {
         #expect(try harness.drive { client.lines.contains { $0.contains("touchUpInside") } })
         #expect(harness.daemon.statusLine.hasPrefix("customer: waiting for the touchscreen"))
     }
+
+    /// Each screen's deadlines are its own: both screens held at once both see their long press
+    /// begin (the loop has one deadline; a second screen arming it must not take the first's).
+    @Test func bothScreensDeadlinesFireWhenArmedInOneTurn() throws {
+        let configuration = """
+            {
+              socket: { path: "/run/gestured/unused.sock" },
+              screens: [
+                { id: "customer", device: { phys: "usb-1/input0" },
+                  layout: { id: "pay", frame: [0, 0, 1920, 1080],
+                            recognizers: [{ id: "payHold", type: "longPress", minimumDuration: 0.1 }] } },
+                { id: "clerk", device: { phys: "usb-2/input0" }, screen: { width: 1920, height: 1080 },
+                  layout: { id: "desk", frame: [0, 0, 1920, 1080],
+                            recognizers: [{ id: "deskHold", type: "longPress", minimumDuration: 0.1 }] } },
+              ],
+            }
+            """
+        let customer = PipeSource(path: "/dev/input/event-a", description: LiveRunnerTests.touchscreen)
+        let clerk = PipeSource(path: "/dev/input/event-b", description: LiveRunnerTests.touchscreen)
+        let harness = try LiveDaemonHarness(configuration: configuration, screens: [[customer], [clerk]])
+        try harness.daemon.start()
+        let client = try harness.subscriber()
+        // Both panels written before the loop turns: both runners read and arm in one turn.
+        customer.write(LiveDaemonTests.down(0, id: 1, x: 400, y: 500))
+        clerk.write(LiveDaemonTests.down(0, id: 1, x: 400, y: 500))
+        #expect(try harness.drive {
+            client.lines.contains { $0.contains("payHold") && $0.contains(#""state":"began""#) }
+                && client.lines.contains { $0.contains("deskHold") && $0.contains(#""state":"began""#) }
+        })
+    }
 }

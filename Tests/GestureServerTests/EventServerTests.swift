@@ -30,6 +30,26 @@ struct EventServerTests {
         #expect(harness.server.counters.eventsPublished == 3)
     }
 
+    /// One screen: `screen` may be left out or name it; another id is `unknown_screen` naming
+    /// the one there is, and reaches no owner.
+    @Test func withOneScreenTheScreenMayBeLeftOutOrNamed() throws {
+        let harness = try ServerHarness()
+        let client = try harness.subscriber()
+        try client.send(#"{"type":"hitTest","id":1,"x":10,"y":10}"#)
+        try client.send(#"{"type":"hitTest","id":2,"x":10,"y":10,"screen":"main"}"#)
+        try client.send(#"{"type":"hitTest","id":3,"x":10,"y":10,"screen":"clerk"}"#)
+        try client.send(#"{"type":"layout.set","id":4,"screen":"clerk","layout":{"id":"wall","frame":[0,0,100,100]}}"#)
+        try harness.settle()
+        let answers = client.take()
+        #expect(answers.map(\.type) == ["reply", "reply", "error", "error"])
+        for answer in answers[2...] {
+            let error = answer.object["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "unknown_screen")
+            #expect(error?["message"] as? String == #"gestured has no screen "clerk"; its screens are "main""#)
+        }
+        #expect(harness.owner.calls == ["hitTest 10 10", "hitTest 10 10"])
+    }
+
     @Test func aLayoutChangeIsHandedToTheOwnerAndItsEventPublishedBeforeTheReply() throws {
         let harness = try ServerHarness()
         let watcher = try harness.subscriber(#""kinds":["layout"]"#)

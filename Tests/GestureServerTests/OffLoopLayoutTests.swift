@@ -46,7 +46,7 @@ struct OffLoopLayoutTests {
         try Self.handOver(harness)
         let other = ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100),
                              subviews: [ViewSpec(id: "button", frame: Rect(x: 60, y: 60, width: 30, height: 30))])
-        _ = harness.owner.replaceLayout(other, prepared: nil, reason: "another controller")
+        _ = harness.owner.replaceLayout(screen: 0, other, prepared: nil, reason: "another controller")
         try harness.settle()
         let reply = try #require(controller.take().first)
         #expect(reply.object["revision"] as? Int == 3, "\(reply.object)")
@@ -62,7 +62,7 @@ struct OffLoopLayoutTests {
         let controller = try harness.connect()
         try controller.send(#"{"type":"view.update","id":1,"view":"button","set":{"hidden":true}}"#)
         try Self.handOver(harness)
-        _ = harness.owner.replaceLayout(ViewSpec(id: "bare", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
+        _ = harness.owner.replaceLayout(screen: 0, ViewSpec(id: "bare", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
                                         prepared: nil, reason: "another controller")
         try harness.settle()
         let answer = try #require(controller.take().first)
@@ -111,7 +111,7 @@ struct OffLoopLayoutTests {
         let controller = try harness.connect()
         try controller.send(#"{"type":"screen.set","id":1,"rotation":90,"width":1080,"height":1920}"#)
         try Self.handOver(harness)
-        _ = harness.owner.replaceLayout(ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
+        _ = harness.owner.replaceLayout(screen: 0, ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
                                         prepared: nil, reason: "another controller")
         try harness.settle()
         let reply = try #require(controller.take().first)
@@ -127,7 +127,7 @@ struct OffLoopLayoutTests {
         let controller = try harness.connect()
         try controller.send(#"{"type":"reload","id":1}"#)
         try Self.handOver(harness)
-        _ = harness.owner.replaceLayout(ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
+        _ = harness.owner.replaceLayout(screen: 0, ViewSpec(id: "other", frame: Rect(x: 0, y: 0, width: 100, height: 100)),
                                         prepared: nil, reason: "another controller")
         try harness.settle()
         #expect(controller.take().first?.object["ok"] as? Bool == true)

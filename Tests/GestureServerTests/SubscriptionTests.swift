@@ -47,6 +47,23 @@ struct SubscriptionTests {
         #expect(hitTests.trace && hitTests.matches(Self.missedHitTest))
         #expect(!Subscription(kinds: ["hitTest"], views: [Glob("*")]).matches(Self.missedHitTest))
     }
+
+    /// `contacts` events go to the subscribers that ask, whatever their other filters, and to
+    /// no other: not to one that takes every kind, nor with `--trace`.
+    @Test func contactsGoOnlyToSubscribersThatAskForThem() {
+        let contacts = EventSummary(.contacts(ContactsEvent(time: Timestamp(microseconds: 5), contacts: [])))
+        #expect(contacts.isContacts && contacts.kind == "contacts")
+        #expect(!Subscription().matches(contacts) && !Subscription().matches(contacts, traceAll: true))
+        #expect(!Subscription(trace: true).matches(contacts))
+        #expect(Subscription(contacts: true).matches(contacts))
+        #expect(Subscription(kinds: ["gesture"], views: [Glob("nothing")], recognizers: [Glob("none")], contacts: true)
+            .matches(contacts))
+        let kind = Subscription(kinds: ["contacts"])
+        #expect(kind.contacts && kind.matches(contacts) && !kind.matches(Self.touchesOnLeft))
+        // Asking for contacts changes nothing for the other events.
+        #expect(!Subscription(kinds: ["gesture"], contacts: true).matches(Self.touchesOnLeft))
+        #expect(Subscription(contacts: true).matches(Self.touchesOnLeft) && !Subscription(contacts: true).matches(Self.failedTap))
+    }
 }
 
 /// Issue 25: a glob costs one step per character of the id whatever its stars, and a

@@ -39,13 +39,27 @@ struct PageLibraryTests {
         var checks = ["connected", "every card is hit", "g.simulate() in CSS pixels", "the JSON5 reader: ", "badPan was dropped alone", "warnings name the fixed #badge", "infinite CSS animation",
                       "hits the animated element", "viewport-shape warning", "gets an error event (forbidden",
                       "gestured:tap on #card2", "panstart … panmove … panend", "daemon-unavailable",
-                      "timeout after", "aborted after"]
+                      "timeout after", "aborted after", "the overlay drew the pinch's fingers, held by mapPinch",
+                      "the overlay turned off"]
         if Self.contract {
             checks += ["token-refused", "origin-refused", "got superseded"]
         } else {
             #expect(output.contains("waiting: origin-refused, token-refused and superseded"))
         }
         for check in checks {
+            #expect(output.contains(check), "missing check: \(check)")
+        }
+    }
+
+    /// A page of two screens (docs/web.md § Several screens): connect({ screen }) makes each
+    /// session's layout its screen's and lets only its screen's events through, through the
+    /// real bridge and a real gestured of two screens (`replay --socket --screen`).
+    @Test func aPageDeclaresItsScreen() throws {
+        let output = try Script.run("screens_page_test.py", ["--gestured", Paths.binary("gestured"),
+                                                              "--bridge", Paths.binary("gestured-web"),
+                                                              "--root", Paths.packageRoot])
+        for check in ["each session's layout is its own screen's", "each session receives its own screen's events only",
+                      "rejects with unknown-screen", "a session that names no screen is warned"] {
             #expect(output.contains(check), "missing check: \(check)")
         }
     }

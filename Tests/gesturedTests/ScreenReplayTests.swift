@@ -65,6 +65,9 @@ struct ScreenReplayTests {
         (["--screen", "lobby=x", "--screen", "lobby=y"], "--screen lobby is given twice; give each screen one recording"),
         (["--screen", "lobby=x", "config/recordings/one-finger-taps.evemu"],
          "give the recordings with --screen ID=RECORDING only, not also as RECORDING"),
+        (["--screen", "lobby=x", "--panel", "copy.evemu"],
+         "--panel writes one panel's stream and --screen replays several panels; replay the screen's recording alone "
+            + "(gestured replay RECORDING --panel FILE, with the screen's layout) to write its copy"),
     ])
     func usageErrors(_ arguments: [String], _ message: String) throws {
         let result = try Gestured.run(["replay", "--config", Self.config] + arguments)
@@ -76,5 +79,59 @@ struct ScreenReplayTests {
         let result = try Gestured.run(["replay", "--config", Self.config, "--screen", "kiosk=config/recordings/one-finger-taps.evemu"])
         #expect(result.status != 0)
         #expect(result.stderr.contains("has no screen \"kiosk\"; its screens are lobby, gallery"))
+    }
+
+    /// `--realtime` paces the merged replay by the recordings' times; the lines are the same.
+    @Test func aMergedReplayInRealTimeGivesTheSameLines() throws {
+        let result = try Gestured.run(["replay", "--trace", "--realtime", "--config", Self.config, "--screen", Self.lobby,
+                                       "--screen", Self.gallery])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == (try String(contentsOfFile: Self.golden, encoding: .utf8)))
+    }
+
+    /// `--socket` with `--screen`: the screens served as a daemon of several screens would — the
+    /// hello lists them, requests name theirs (one without is refused, naming them), and a
+    /// subscriber receives exactly the merged replay's lines, with one `seq`.
+    @Test(arguments: [false, true])
+    func aSocketReplayOfSeveralScreensServesTheMergedStream(realtime: Bool) throws {
+        let directory = SynthAndWaitLayoutTests.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socketPath = directory + "/s.sock"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: Gestured.binary)
+        process.currentDirectoryURL = URL(fileURLWithPath: Gestured.packageRoot)
+        process.arguments = ["replay", "--trace", "--config", Self.config, "--socket", socketPath, "--screen", Self.gallery,
+                             "--screen", Self.lobby] + (realtime ? ["--realtime"] : [])
+        process.standardError = Pipe()
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+
+        let client = try LineClient(path: socketPath)
+        let hello = try client.next()
+        let screens = try #require(hello["screens"] as? [[String: Any]], "\(hello)")
+        #expect(screens.map { $0["id"] as? String } == ["lobby", "gallery"])
+        #expect(screens.map { $0["path"] as? String }
+            == ["config/recordings/lobby-session.evemu", "config/recordings/one-finger-taps.evemu"])
+        try client.send(#"{"type":"hitTest","id":1,"x":100,"y":100}"#)
+        let refused = try client.next()
+        #expect((refused["error"] as? [String: Any])?["code"] as? String == "unknown_screen", "\(refused)")
+        try client.send(#"{"type":"hitTest","id":2,"x":100,"y":100,"screen":"gallery"}"#)
+        #expect(try client.next()["ok"] as? Bool == true)
+        try client.send(#"{"type":"subscribe","id":3}"#)
+        #expect(try client.next()["type"] as? String == "reply")
+        var events: [String] = []
+        while true {
+            let line = try client.nextLine()
+            if line.hasPrefix(#"{"type":"bye""#) {
+                #expect(line.contains(#""reason":"end""#), "\(line)")
+                break
+            }
+            events.append(line)
+        }
+        let golden = try String(contentsOfFile: Self.golden, encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(events.count == golden.count)
+        #expect(events == golden)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
     }
 }

@@ -207,6 +207,11 @@ final class LineClient {
     }
 
     func next() throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(try nextLine().utf8)) as? [String: Any] ?? [:]
+    }
+
+    /// The next line as sent, without its newline.
+    func nextLine() throws -> String {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while !buffer.contains(0x0A) {
             let count = recv(fd, &chunk, chunk.count, 0)
@@ -214,8 +219,8 @@ final class LineClient {
             buffer += chunk[..<count]
         }
         let newline = buffer.firstIndex(of: 0x0A)!
-        let line = Data(buffer[..<newline])
+        let line = String(decoding: buffer[..<newline], as: UTF8.self)
         buffer.removeSubrange(...newline)
-        return try JSONSerialization.jsonObject(with: line) as? [String: Any] ?? [:]
+        return line
     }
 }

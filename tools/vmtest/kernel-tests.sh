@@ -232,7 +232,8 @@ settle() { sleep 1.2; }
 # capture's count from its first event). Kept: every touch with its id, phase and position,
 # every view and responder list, every gesture with its state, translation and velocity, every
 # control event, and their order. Touch ids are renumbered by first appearance, so a stretch of
-# a longer run (after a replug) compares with a replay that starts from 1.
+# a longer run (after a replug) compares with a replay that starts from 1; in a daemon of several
+# screens each screen's ids on their own (a touch is known by its screen and its id).
 normalise() {
     grep -v '"type":"device"' "$1" \
         | sed -E 's/"seq":[0-9]+,//' \
@@ -244,9 +245,10 @@ normalise() {
             }
             { print }' \
         | awk '
-            function renumber(id) { if (!(id in ids)) ids[id] = ++count; return ids[id] }
+            function renumber(id) { id = screen SUBSEP id; if (!(id in ids)) ids[id] = ++count[screen]; return ids[id] }
             {
                 out = ""; line = $0
+                screen = match(line, /"screen":"[^"]*"/) ? substr(line, RSTART, RLENGTH) : ""
                 # "id":N (touches), "touch":N (hitTest, control), "touches":[N,...] (gesture)
                 while (match(line, /"(id|touch)":[0-9]+|"touches":\[[0-9,]+\]/)) {
                     token = substr(line, RSTART, RLENGTH)
@@ -1124,6 +1126,14 @@ HOP_BOUND_US=${HOP_BOUND_US:-250000}
 
 takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; }   # Linux >= 6.5
 
+# fresh_player_files NAME: no $W/NAME.go, .go.N or .played left by an earlier test of the same
+# name (test_routing_hold's panel and the two-panel unplug test's are both "hold"): a stale go
+# file starts the new panel playing before its reader is open, and a stale played log says
+# "played" before it has.
+fresh_player_files() {
+    rm -f "$W/$1.go" "$W/$1.go".* "$W/$1.played"
+}
+
 # start_routed NAME CONFIG RECORDING [EVENTS...]: the package's udev rule installed, a uinput
 # panel made from RECORDING (uinput-panel.py play: it plays RECORDING once $W/NAME.go exists,
 # then each EVENTS file once $W/NAME.go.2, .3 … exists, logging to $W/NAME.played), and
@@ -1132,6 +1142,7 @@ takes_times() { printf '%s\n' "6.5" "$(uname -r | cut -d. -f1,2)" | sort -CV; } 
 start_routed() {
     local name=$1 config=$2; shift 2
     install_package_rule
+    fresh_player_files "$name"
     "$PYTHON" -u "$UPANEL" play "$1" "$W/$name.go" "$W/$name.played" "${@:2}" > "$W/$name.panel.out" 2>&1 &
     PLAYER=$!; DEVICE_PIDS+=("$PLAYER")
     poll node_in "$W/$name.panel.out" || { log "no uinput panel: $(cat "$W/$name.panel.out")"; return 1; }
@@ -1344,6 +1355,7 @@ test_routing_replug_recreates_the_copy() {
     # The kernel hands the numbers on: the new panel and copy may take the old ones, so what
     # follows is read after this line.
     local mark; mark=$(( $(wc -l < "$W/$name.libinput") + 1 ))
+    rm -f "$W/$name.go2" "$W/$name.played2"
     "$PYTHON" -u "$UPANEL" play "$W/$name.2.evemu" "$W/$name.go2" "$W/$name.played2" > "$W/$name.panel2.out" 2>&1 &
     DEVICE_PIDS+=("$!")
     poll node_in "$W/$name.panel2.out" || { log "no second uinput panel: $(cat "$W/$name.panel2.out")"; return 1; }
@@ -1409,6 +1421,8 @@ test_routing_syn_dropped_lifts_vanished_fingers() {
 
 # shellcheck source=map-tests.sh
 . "$HERE/map-tests.sh"
+# shellcheck source=two-panel-tests.sh
+. "$HERE/two-panel-tests.sh"
 
 run_test() {
     local start end
@@ -1448,7 +1462,7 @@ TESTS="$*"
     test_panel_copy_without_uinput test_panel_copy_uinput_not_writable
     test_routing_copy_equals_dry_run test_routing_hold_and_decide test_routing_kill9_mid_touch
     test_routing_replug_recreates_the_copy test_routing_syn_dropped_lifts_vanished_fingers
-    test_map_binds_two_panels}
+    test_map_binds_two_panels test_two_panels_at_once test_two_panels_unplug_and_replug}
 for t in $TESTS; do run_test "$t"; done
 # The outputs are kept in the host directory shared as VM_RW_DIR, when there is one (without
 # the sockets a test left behind: 9p cannot create them).

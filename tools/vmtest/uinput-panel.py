@@ -3,9 +3,10 @@
 
 Used by the routing tests of tools/vmtest/kernel-tests.sh (runs in the test VM, as root).
 
-  uinput-panel.py play RECORDING GO LOG [EVENTS...]
+  uinput-panel.py play [--phys PHYS] RECORDING GO LOG [EVENTS...]
       Creates a uinput device from RECORDING's description (evemu format: N:, I:, P:, B:, A:),
-      prints its event node ("node /dev/input/eventN"), waits until the file GO exists, then
+      with PHYS as its physical path when given (UI_SET_PHYS: two panels made from one
+      description differ only there, as the two-panel tests' identical panels do), prints its event node ("node /dev/input/eventN"), waits until the file GO exists, then
       plays RECORDING's events: each frame, at its recording time after the start, written in
       one write(2) with its events stamped start + recording time (Linux 6.5 and later keep
       such a time, uinput_inject_events; older kernels stamp the write). Writes to LOG, one
@@ -41,6 +42,8 @@ UI_ABS_SETUP = ioc(1, 4, 28)        # struct uinput_abs_setup: code (padded), in
 UI_SET_EVBIT = ioc(1, 100, 4)
 UI_SET_PROPBIT = ioc(1, 110, 4)
 UI_GET_SYSNAME = ioc(2, 44, 64)
+# _IOW('U', 108, char *): the argument is a pointer to the string, which fcntl.ioctl passes for bytes.
+UI_SET_PHYS = ioc(1, 108, 8)
 SET_BIT = {0x01: ioc(1, 101, 4), 0x02: ioc(1, 102, 4), 0x03: ioc(1, 103, 4), 0x04: ioc(1, 104, 4)}
 EVIOCSCLOCKID = 0x400445A0
 
@@ -88,7 +91,7 @@ def parse(path):
     return name, ids, propbits, bits, axes, frames
 
 
-def play(path, go, log, *parts):
+def play(path, go, log, *parts, phys=None):
     name, ids, props, bits, axes, frames = parse(path)
     fd = os.open("/dev/uinput", os.O_WRONLY)
     for kind in sorted(bits.get(0, [])):
@@ -99,6 +102,8 @@ def play(path, go, log, *parts):
         fcntl.ioctl(fd, UI_SET_PROPBIT, prop)
     for code, minimum, maximum, fuzz, flat, resolution in axes:
         fcntl.ioctl(fd, UI_ABS_SETUP, struct.pack("Hxxiiiiii", code, 0, minimum, maximum, fuzz, flat, resolution))
+    if phys is not None:
+        fcntl.ioctl(fd, UI_SET_PHYS, phys.encode() + b"\0")
     fcntl.ioctl(fd, UI_DEV_SETUP, struct.pack("HHHH80sI", *ids, name.encode()[:79], 0))
     fcntl.ioctl(fd, UI_DEV_CREATE)
     signal.signal(signal.SIGTERM, lambda *_: (fcntl.ioctl(fd, UI_DEV_DESTROY), sys.exit(0)))
@@ -145,7 +150,9 @@ def read(node, out_path):
 
 
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["play"] and len(sys.argv) >= 5:
+    if sys.argv[1:3] == ["play", "--phys"] and len(sys.argv) >= 7:
+        play(*sys.argv[4:], phys=sys.argv[3])
+    elif sys.argv[1:2] == ["play"] and len(sys.argv) >= 5 and sys.argv[2] != "--phys":
         play(*sys.argv[2:])
     elif sys.argv[1:2] == ["read"] and len(sys.argv) == 4:
         read(*sys.argv[2:])

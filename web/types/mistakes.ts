@@ -8,4 +8,5 @@ element.addEventListener("gestured:panmove", (event) => event.detail.deltaX.toUp
 element.addEventListener("gestured:swipe", (event) => event.detail.scale); // error: a swipe has no scale
 g.recognizer(element, { type: "pann" }); // error: no such kind
 g.addEventListener("superseded", (event) => event.detail.by.length + event.detail.nothing); // error: no such field
+g.addEventListener("event", (event) => event.detail.type === "contacts" && event.detail.contacts[0].phase === "lifted"); // error: no such phase
 export {};

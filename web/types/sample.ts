@@ -36,6 +36,11 @@ async function start(): Promise<void> {
   const detail = g.simulate({ type: "gesture", kind: "pan", state: "began", x, y }, { in: "client", element: carousel });
   const pans: PanDetail[] = [];
   if (detail && detail.type === "gesture" && detail.kind === "pan") pans.push(detail);
+  g.addEventListener("event", (event) => {
+    if (event.detail.type !== "contacts") return;
+    for (const contact of event.detail.contacts) console.log(contact.clientX, contact.recognizer ?? contact.view, contact.phase);
+  });
+  g.debug = !g.debug;
   console.log(LIMITS.viewUpdatesPerFrame, parseJSON5("{a: 1,}"), pans.length);
 }
 

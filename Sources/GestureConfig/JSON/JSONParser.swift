@@ -1,7 +1,7 @@
 /// Reads JSON5 (configuration and layout files, spec.json5.org) or strict JSON (RFC 8259: the
 /// socket's requests) into a ``JSONValue``, in one pass, knowing where everything is: every
 /// syntax error names its line and column, and the position of every key can be recorded so
-/// that schema problems point into the file too (SPEC 12).
+/// that schema problems point into the file too (docs/configuration.md, "Configuration": `FILE:LINE:COLUMN`).
 ///
 /// It never recurses: containers are kept on an explicit stack whose depth is limited to
 /// ``maximumDepth``, so no input can exhaust the thread's stack, here or later when values are

@@ -1,4 +1,4 @@
-/// `UIControl`'s touch tracking (SPEC 5.7): which control events a delivery to a control
+/// `UIControl`'s touch tracking (docs/touches.md, "Controls"): which control events a delivery to a control
 /// produces. "Inside" while tracking means inside the bounds enlarged by the tracking slop.
 /// Each `moved` produces exactly one of enter/inside/exit/outside, as UIKit's `UIControl` does.
 public struct ControlTracking: Hashable, Sendable {

@@ -1,5 +1,5 @@
-/// UIKit's responder chain for touch deliveries (SPEC 5.4): the hit view first; a view that
-/// does not handle touches forwards the delivery to its superview, up to the root, after which
+/// UIKit's responder chain for touch deliveries (docs/touches.md, "The responder chain"): the hit view first;
+/// a view that does not handle touches forwards the delivery to its superview, up to the root, after which
 /// the window and the application receive it and it ends unhandled. The window and the
 /// application are not listed: they never consume a touch delivery in gestured.
 ///

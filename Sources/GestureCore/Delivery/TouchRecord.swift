@@ -49,7 +49,7 @@ struct TouchRecord {
     }
 }
 
-/// Where a touch's deliveries to its view stand (SPEC 5.3). Transitions:
+/// Where a touch's deliveries to its view stand (docs/touches.md, "Delivery to views"). Transitions:
 ///
 /// | state        | began              | moved      | ended                   | cancelled  | recognizer cancels |
 /// |--------------|--------------------|------------|-------------------------|------------|--------------------|

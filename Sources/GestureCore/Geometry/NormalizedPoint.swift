@@ -1,5 +1,6 @@
 /// A position on the panel as fractions of the axis ranges, `0 ..< 1` on each axis
-/// (SPEC 2: `u`, `v`), before calibration and rotation.
+/// (`u`, `v` of docs/configuration.md, "`screen`: from the panel to points"), before calibration and
+/// rotation.
 public struct NormalizedPoint: Hashable, Sendable {
     public var u: Double
     public var v: Double

@@ -1,4 +1,5 @@
-/// The ordered calls made while hit-testing one point, as UIKit's sources print them (SPEC 4).
+/// The ordered calls made while hit-testing one point, as UIKit's sources print them (docs/hit-testing.md,
+/// "The trace").
 public struct HitTestTrace: Hashable, Sendable {
     /// One call.
     public enum Step: Hashable, Sendable {

@@ -1,5 +1,5 @@
-/// UIKit's hit test over a ``ViewTree`` (SPEC 4): front-most subview first, the view itself
-/// when no subview takes the point, with the per-view overrides `none`, `self`, `redirect`,
+/// UIKit's hit test over a ``ViewTree`` (docs/hit-testing.md, "The algorithm"): front-most subview first, the
+/// view itself when no subview takes the point, with the per-view overrides `none`, `self`, `redirect`,
 /// `passThrough` and `hitOutset`. The cost grows with the views visited, not the tree's size.
 public enum HitTester {
     /// The view that takes a touch at `point` (screen points), or `nil`.

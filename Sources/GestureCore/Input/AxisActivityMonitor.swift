@@ -1,6 +1,6 @@
-/// Notices a panel that reports its position on other axes than the ones gestured reads (SPEC
-/// 6): its position axes never change while other absolute axes do. Such a panel's touches
-/// all land on one point, which looks like a broken panel or a broken daemon; the warning
+/// Notices a panel that reports its position on other axes than the ones gestured reads
+/// (docs/input.md, "Devices"): its position axes never change while other absolute axes do. Such a panel's
+/// touches all land on one point, which looks like a broken panel or a broken daemon; the warning
 /// names the axes that do move and the `device.axes` setting that reads them.
 ///
 /// It watches the device's raw events (before ``AxisRemap``), counting the frames in which an

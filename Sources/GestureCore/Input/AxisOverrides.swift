@@ -1,7 +1,7 @@
 /// What the configuration says about one position axis of the device (`device.axes.x` or
-/// `device.axes.y`, SPEC 6): which absolute axis carries that coordinate, and its range and
-/// resolution where the device declares them wrongly or not at all (an Android `getevent`
-/// capture has no description).
+/// `device.axes.y`, docs/configuration.md, "`device`: panels that misdescribe themselves"): which absolute
+/// axis carries that coordinate, and its range and resolution where the device declares them wrongly or not
+/// at all (an Android `getevent` capture has no description).
 public struct AxisOverride: Hashable, Sendable {
     /// The `EV_ABS` code that carries the coordinate; nil: the device's own position axis
     /// (`ABS_MT_POSITION_X/Y` on a multitouch device, `ABS_X/Y` otherwise).

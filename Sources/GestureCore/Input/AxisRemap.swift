@@ -1,7 +1,7 @@
-/// The device as gestured reads it through the configuration's `device.axes` (SPEC 6): the
-/// named axes take the place of the position axes, in the description and in every raw event,
-/// so the rest of the input stage reads them like any panel's; ranges and resolutions the
-/// configuration gives replace the declared ones.
+/// The device as gestured reads it through the configuration's `device.axes` (docs/configuration.md,
+/// "`device`: panels that misdescribe themselves"): the named axes take the place of the position axes, in
+/// the description and in every raw event, so the rest of the input stage reads them like any panel's; ranges
+/// and resolutions the configuration gives replace the declared ones.
 ///
 /// - Two multitouch codes (`ABS_MT_*`) become `ABS_MT_POSITION_X/Y`, per slot.
 /// - Two other codes become `ABS_X/ABS_Y`, and the device is read as a single-touch panel

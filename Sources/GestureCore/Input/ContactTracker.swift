@@ -102,8 +102,8 @@ public struct ContactTracker: Sendable {
 
     public let mode: Mode
     /// How device values become points. Its screen is the one contacts that begin get;
-    /// changing it (`screen.set`, SPEC 9) leaves the contacts that are down on the screen they
-    /// began on.
+    /// changing it (`screen.set`, docs/protocol.md, "The screen") leaves the contacts that are down on the
+    /// screen they began on.
     public var mapping: DeviceMapping {
         didSet { mappingChanged() }
     }
@@ -313,7 +313,7 @@ public struct ContactTracker: Sendable {
     /// the caller gives every slot's current values, as libevdev reports them after its
     /// resync.
     ///
-    /// The rule (SPEC 6: "touches whose state was lost are cancelled, touches that survive
+    /// The rule (docs/input.md, "Devices": "touches whose state was lost are cancelled, touches that survive
     /// continue"): a contact whose slot still has the same tracking id survives and moves to
     /// the snapshot's position (a `move` when anything changed); a contact whose slot now has
     /// another tracking id, or none, is cancelled, because its lift or its last moves were
@@ -421,7 +421,8 @@ public struct ContactTracker: Sendable {
         default:
             // Legacy ABS_X/Y/PRESSURE emulation, orientation, width: not used, but kept for
             // the routing stage when it reads the panel's values here.
-            if keepsPanelValues { keepOtherValue(event) }
+            // (ABS_X/Y/PRESSURE come every frame: tested here, not in a call.)
+            if keepsPanelValues && event.code >= SlotCodes.firstCode { keepOtherValue(event) }
         }
     }
 

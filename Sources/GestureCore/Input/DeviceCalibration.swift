@@ -1,6 +1,7 @@
-/// The calibration matrix in force for a device and where it comes from (SPEC 6): the
-/// configuration's `screen.calibration`, else udev's `LIBINPUT_CALIBRATION_MATRIX` for the
-/// device, else none (identity). `gestured devices` shows it; the input stage applies it.
+/// The calibration matrix in force for a device and where it comes from (docs/configuration.md, "`screen`:
+/// from the panel to points"): the configuration's `screen.calibration`, else udev's
+/// `LIBINPUT_CALIBRATION_MATRIX` for the device, else none (identity). `gestured devices` shows it; the input
+/// stage applies it.
 public struct DeviceCalibration: Hashable, Sendable {
     /// Where the matrix comes from.
     public enum Source: Hashable, Sendable {

@@ -2,9 +2,9 @@
 /// human-readable reason, for replay (which refuses what is not a touchscreen) and for `auto`
 /// device selection (which picks the first touchscreen).
 ///
-/// The kind is udev's (SPEC 6): what its `input_id` builtin decides as `ID_INPUT_TOUCHSCREEN`,
-/// `ID_INPUT_TOUCHPAD` and `ID_INPUT_TABLET` — the properties libinput and every compositor
-/// trust. Live, the device's entry in udev's database (`/run/udev/data/c13:MINOR`) is given as
+/// The kind is udev's (docs/input.md, "Devices"): what its `input_id` builtin decides as
+/// `ID_INPUT_TOUCHSCREEN`, `ID_INPUT_TOUCHPAD` and `ID_INPUT_TABLET` — the properties libinput and every
+/// compositor trust. Live, the device's entry in udev's database (`/run/udev/data/c13:MINOR`) is given as
 /// `udevProperties` and decides, hwdb and local rules included; otherwise, and for recordings,
 /// the same rule is computed from the capabilities, as systemd's
 /// `src/udev/udev-builtin-input_id.c` (`test_pointers`) does:

@@ -1,5 +1,5 @@
 /// Converts a device's axis values into screen points, contact radii in points and forces in
-/// `0 ... 1`, exactly as SPEC 2 states.
+/// `0 ... 1`, exactly as docs/configuration.md, "`screen`: from the panel to points" states.
 ///
 /// Position: `u = (value - min) / (max - min + 1)` clamped to `[0, 1)`, likewise `v`; then the
 /// screen's calibration, rotation and size. The `+ 1` treats each device value as a cell of
@@ -33,8 +33,9 @@ public struct DeviceMapping: Hashable, Sendable {
     }
 
     /// The mapping for a device as the input stage reads it (``AxisRemap`` has applied the
-    /// configuration's `device.axes`): multitouch position axes when it has them (SPEC 2),
-    /// else `ABS_X/ABS_Y`; pressure from `ABS_MT_PRESSURE` (multitouch) or `ABS_PRESSURE`.
+    /// configuration's `device.axes`): multitouch position axes when it has them (docs/configuration.md,
+    /// "`screen`: from the panel to points"), else `ABS_X/ABS_Y`; pressure from `ABS_MT_PRESSURE`
+    /// (multitouch) or `ABS_PRESSURE`.
     public init(description: DeviceDescription, screen: ScreenGeometry) throws(DeviceMappingError) {
         let multitouch = description.reportsMultitouchPositions
         let xCode = multitouch ? AbsCode.mtPositionX : AbsCode.x
@@ -57,18 +58,20 @@ public struct DeviceMapping: Hashable, Sendable {
         self.screen = screen
     }
 
-    /// SPEC 2's `u`, `v`: each value's place in its axis range, clamped to `[0, 1)`.
+    /// The `u`, `v` of docs/configuration.md, "`screen`: from the panel to points": each value's place in its
+    /// axis range, clamped to `[0, 1)`.
     public func normalized(_ position: DevicePosition) -> NormalizedPoint {
         NormalizedPoint(u: Self.fraction(position.x, of: xAxis), v: Self.fraction(position.y, of: yAxis))
     }
 
-    /// The position in screen points: normalised, calibrated, rotated and scaled (SPEC 2).
+    /// The position in screen points: normalised, calibrated, rotated and scaled (docs/configuration.md,
+    /// "`screen`: from the panel to points").
     public func point(_ position: DevicePosition) -> Point {
         point(position, on: screen)
     }
 
     /// The position in points of `screen`: the screen a contact began on, which it keeps
-    /// while the screen changes (`screen.set`, SPEC 9).
+    /// while the screen changes (`screen.set`, docs/protocol.md, "The screen").
     public func point(_ position: DevicePosition, on screen: ScreenGeometry) -> Point {
         screen.point(for: normalized(position))
     }
@@ -91,7 +94,8 @@ public struct DeviceMapping: Hashable, Sendable {
     /// Screen points per millimetre of the panel, from the position axes' resolutions (units
     /// per millimetre) and the screen they span: the mean of the two axes' when both say, the
     /// one that says otherwise; nil when neither does. For thresholds stated in millimetres
-    /// (SPEC 2). Calibration is ignored: it corrects positions, it does not rescale the panel.
+    /// (docs/configuration.md, "`screen`: from the panel to points"). Calibration is ignored: it corrects
+    /// positions, it does not rescale the panel.
     public var pointsPerMillimetre: Double? {
         func along(_ axis: AbsInfo, extent: Double) -> Double? {
             guard axis.resolution > 0 else { return nil }
@@ -118,8 +122,9 @@ public struct DeviceMapping: Hashable, Sendable {
     // the constants out once per screen (``ContactMapper``) instead of once per value; both go
     // through these functions, so a point is the same to the last bit either way.
 
-    /// The largest double below 1, the top of SPEC 2's `[0, 1)` (`1.0.nextDown`, written as a
-    /// literal so that reading it costs no lazy-initialisation check per value).
+    /// The largest double below 1, the top of the `[0, 1)` of docs/configuration.md, "`screen`: from the
+    /// panel to points" (`1.0.nextDown`, written as a literal so that reading it costs no lazy-initialisation
+    /// check per value).
     static let belowOne: Double = 0x1.fffffffffffffp-1
 
     static func fraction(_ value: Int32, of axis: AbsInfo) -> Double {
@@ -133,7 +138,8 @@ public struct DeviceMapping: Hashable, Sendable {
         Double(axis.maximum) - Double(axis.minimum) + 1
     }
 
-    /// SPEC 2's `u` or `v` of `value` on an axis starting at `minimum` and `cells` values long.
+    /// The `u` or `v` (docs/configuration.md, "`screen`: from the panel to points") of `value` on an axis
+    /// starting at `minimum` and `cells` values long.
     @inline(__always)
     static func fraction(_ value: Int32, minimum: Double, cells: Double) -> Double {
         let fraction = (Double(value) - minimum) / cells

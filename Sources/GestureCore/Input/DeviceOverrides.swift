@@ -1,7 +1,7 @@
 /// What the configuration's `device` section says about the device it selects, beyond which
-/// one it is (SPEC 6): the kind to treat it as when udev misjudges it (`type`), and the axes
-/// that carry its positions (`axes`). Panels that misdescribe themselves are configured, not
-/// guessed; live and replay apply the same section.
+/// one it is (docs/configuration.md, "`device`: panels that misdescribe themselves"): the kind to treat it as
+/// when udev misjudges it (`type`), and the axes that carry its positions (`axes`). Panels that misdescribe
+/// themselves are configured, not guessed; live and replay apply the same section.
 public struct DeviceOverrides: Hashable, Sendable {
     /// `device.type`: wins over udev's database and over the capabilities.
     public var type: DeviceClassification.Kind?

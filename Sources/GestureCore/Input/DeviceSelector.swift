@@ -1,4 +1,4 @@
-/// Which input device the daemon reads (SPEC 6, 12: `device`): the configuration's `device`,
+/// Which input device the daemon reads (`device`, docs/input.md, "Devices"): the configuration's `device`,
 /// `--device`, and the device directory's matching (EvdevInput) all use this one type.
 public enum DeviceSelector: Hashable, Sendable, CustomStringConvertible {
     /// The first touchscreen, as udev classifies it (``DeviceClassification``); touchpads and

@@ -1,5 +1,6 @@
 /// The screen a touch panel covers: its size in points, how the panel is rotated on it and the
-/// calibration that corrects the panel's normalised positions (SPEC 2).
+/// calibration that corrects the panel's normalised positions (docs/configuration.md, "`screen`: from the
+/// panel to points").
 public struct ScreenGeometry: Hashable, Sendable {
     public var size: Size
     public var rotation: ScreenRotation
@@ -18,7 +19,8 @@ public struct ScreenGeometry: Hashable, Sendable {
         self.init(size: Size(width: width, height: height), rotation: rotation, calibration: calibration)
     }
 
-    /// Calibration, then rotation, then scaling to points, in SPEC 2's order.
+    /// Calibration, then rotation, then scaling to points, in the order of docs/configuration.md, "`screen`:
+    /// from the panel to points".
     public func point(for normalized: NormalizedPoint) -> Point {
         let calibrated = calibration?.apply(to: normalized) ?? normalized
         let rotated = rotation.apply(to: calibrated)

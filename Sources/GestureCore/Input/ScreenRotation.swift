@@ -1,4 +1,5 @@
-/// How the panel is mounted relative to the screen, in degrees clockwise (SPEC 2 `rotation`).
+/// How the panel is mounted relative to the screen, in degrees clockwise (`rotation`, docs/configuration.md,
+/// "`screen`: from the panel to points").
 public enum ScreenRotation: Int, Hashable, Sendable, CaseIterable {
     case none = 0
     case clockwise90 = 90
@@ -12,8 +13,8 @@ public enum ScreenRotation: Int, Hashable, Sendable, CaseIterable {
 
     public var degrees: Int { rawValue }
 
-    /// Applies the rotation to a calibrated normalised point (SPEC 2): 90 → (1 - v, u),
-    /// 180 → (1 - u, 1 - v), 270 → (v, 1 - u).
+    /// Applies the rotation to a calibrated normalised point (docs/configuration.md, "`screen`: from the
+    /// panel to points"): 90 → (1 - v, u), 180 → (1 - u, 1 - v), 270 → (v, 1 - u).
     public func apply(to point: NormalizedPoint) -> NormalizedPoint {
         switch self {
         case .none: point

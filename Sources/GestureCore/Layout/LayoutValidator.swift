@@ -1,5 +1,5 @@
-/// Checks the rules of a layout that span more than one value (SPEC 3): unique ids, redirect
-/// targets, recognizer references and failure-requirement cycles, sizes and the ranges of
+/// Checks the rules of a layout that span more than one value (docs/layout.md, "Validation"): unique ids,
+/// redirect targets, recognizer references and failure-requirement cycles, sizes and the ranges of
 /// ``LayoutLimits``. Type errors and unknown keys are the configuration reader's job; this
 /// works on values, so a layout built in code or changed by `view.update` gets the same checks
 /// as one read from a file.

@@ -1,4 +1,4 @@
-/// One view of a layout as the configuration describes it (SPEC 3). A tree of these is
+/// One view of a layout as the configuration describes it (docs/layout.md, "Views"). A tree of these is
 /// compiled into a ``ViewTree`` after validation.
 public struct ViewSpec: Hashable, Sendable {
     public var id: String
@@ -48,14 +48,14 @@ public struct ViewSpec: Hashable, Sendable {
         self.routing = routing
     }
 
-    /// Whether the view consumes touch deliveries (SPEC 5.4).
+    /// Whether the view consumes touch deliveries (docs/touches.md, "The responder chain").
     public var handlesTouches: Bool {
         get { handlesTouchesOverride ?? (kind == .control) }
         set { handlesTouchesOverride = newValue }
     }
 }
 
-/// A view's replacement of the default hit test (SPEC 4).
+/// A view's replacement of the default hit test (docs/hit-testing.md, "Overrides").
 public enum HitTestOverride: Hashable, Sendable {
     case `default`
     /// Neither the view nor anything inside it takes the touch.
@@ -66,7 +66,8 @@ public enum HitTestOverride: Hashable, Sendable {
     case redirect(String)
 }
 
-/// Whether a view is a plain view or a control that tracks its touches (SPEC 3, 5.7).
+/// Whether a view is a plain view or a control that tracks its touches (docs/layout.md, "Views";
+/// docs/touches.md, "Controls").
 public enum ViewKind: String, Hashable, Sendable, CaseIterable {
     case view
     case control

@@ -117,7 +117,7 @@ public final class ViewTree: Sendable {
     }
 
     /// Whether the view can receive touches: neither it nor an ancestor is hidden, nearly
-    /// transparent (`alpha <= 0.01`) or without user interaction (SPEC 3, 4).
+    /// transparent (`alpha <= 0.01`) or without user interaction (docs/hit-testing.md, "The algorithm").
     public func receivesTouches(_ index: ViewIndex) -> Bool {
         var current: ViewIndex? = index
         while let view = current {

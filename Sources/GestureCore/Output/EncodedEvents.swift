@@ -1,4 +1,4 @@
-/// A batch of events encoded once as JSON Lines (SPEC 8), each line already carrying its
+/// A batch of events encoded once as JSON Lines (docs/events.md), each line already carrying its
 /// `seq`, with what subscription filters look at in each: the one form in which the event
 /// stream leaves its producer, for stdout and the socket's subscribers alike. The socket
 /// server filters per subscriber and queues byte ranges of ``bytes`` (copy-on-write: every

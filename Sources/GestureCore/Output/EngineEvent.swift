@@ -1,9 +1,9 @@
-/// A touch phase as delivered to views and recognizers (SPEC 5.1).
+/// A touch phase as delivered to views and recognizers (docs/touches.md, "Touches").
 public enum TouchPhase: String, Hashable, Sendable {
     case began, moved, ended, cancelled
 }
 
-/// One resolved event of the engine (SPEC 8), before it gets a sequence number.
+/// One resolved event of the engine (docs/events.md), before it gets a sequence number.
 /// Views are named by their tree and index, so building an event copies no strings.
 public enum EngineEvent: Sendable {
     case touches(TouchesEvent)
@@ -80,7 +80,8 @@ public struct TouchesEvent: Sendable {
     public var responders: ResponderChain { ResponderChain(from: view, in: tree) }
 }
 
-/// The public state of a recognizer as gesture events report it (SPEC 5.5, 8).
+/// The public state of a recognizer as gesture events report it (docs/recognizers-and-arbitration.md,
+/// "States").
 public enum GestureState: String, Hashable, Sendable {
     case possible, began, changed, ended, cancelled, recognized, failed
 }
@@ -215,7 +216,7 @@ final class GesturePool: @unchecked Sendable {
     }
 }
 
-/// The control events of `UIControl` (SPEC 5.7).
+/// The control events of `UIControl` (docs/touches.md, "Controls").
 public enum ControlEventKind: String, Hashable, Sendable {
     case touchDown, touchDownRepeat, touchDragInside, touchDragOutside, touchDragEnter, touchDragExit
     case touchUpInside, touchUpOutside, touchCancel

@@ -1,4 +1,4 @@
-/// Turns events into JSON Lines (SPEC 8) and numbers them: `seq` strictly increases from 1
+/// Turns events into JSON Lines (docs/events.md) and numbers them: `seq` strictly increases from 1
 /// over one output stream.
 public struct EventEncoder {
     /// The `seq` of the next event.
@@ -92,6 +92,10 @@ public struct EventEncoder {
             case .warning(let time, let message):
                 encoder.header("warning", time)
                 encoder.writer.key("message"); encoder.writer.string(message)
+            case .contacts(let event):
+                encoder.header("contacts", event.time)
+                encoder.writer.key("contacts")
+                encoder.contacts(event.contacts)
             }
         }
     }
@@ -203,6 +207,27 @@ public struct EventEncoder {
         if let screen { writer.key("screen"); writer.string(screen) }
     }
 
+    /// The fingers of a `contacts` event (docs/events.md), in order. Written only while a
+    /// subscriber asks, so plainly, member by member.
+    private mutating func contacts(_ contacts: [ContactsEvent.Contact]) {
+        writer.beginArray()
+        for contact in contacts {
+            writer.beginObject()
+            writer.key("id"); writer.int(contact.id.rawValue)
+            writer.key("phase"); writer.string(contact.phase.rawValue)
+            writer.key("x"); writer.number(contact.location.x)
+            writer.key("y"); writer.number(contact.location.y)
+            writer.key("view")
+            if let view = contact.view { writer.string(view) } else { writer.null() }
+            writer.key("viewX"); writer.number(contact.viewLocation.x)
+            writer.key("viewY"); writer.number(contact.viewLocation.y)
+            if let recognizer = contact.recognizer { writer.key("recognizer"); writer.string(recognizer) }
+            if let route = contact.route { writer.key("route"); writer.string(route.name) }
+            writer.endObject()
+        }
+        writer.endArray()
+    }
+
     /// A touch delivery, the event of every frame: its size is bounded, so it is written
     /// through one cursor, its view ids copied from the tree's quoted ones.
     private mutating func encodeTouches(_ e: TouchesEvent) {
@@ -281,8 +306,8 @@ public struct EventEncoder {
     }
 
     /// A gesture event, every frame of a pan or a pinch: written through one cursor as a
-    /// delivery is (each value through the writer was a capacity check and a closure; about
-    /// 4,000 instructions an event).
+    /// delivery is (each value through the writer was a capacity check and a closure;
+    /// docs/performance.md, "Measured reasons behind the code's shape").
     private mutating func encodeGesture(_ e: GestureEvent) {
         let lineStart = writer.count
         defer { if screenMember.count > 0 { insertScreenMember(lineStart: lineStart) } }

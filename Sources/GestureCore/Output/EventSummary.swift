@@ -1,5 +1,5 @@
-/// What subscription filters look at in an event (SPEC 9: its kind, the views it is about,
-/// its recognizer, whether it is trace-only), worked out once per event for every subscriber.
+/// What subscription filters look at in an event (docs/protocol.md, "Subscriptions": its kind, the views it
+/// is about, its recognizer, whether it is trace-only), worked out once per event for every subscriber.
 /// It refers to the event's tree instead of copying ids, so making one allocates nothing.
 public struct EventSummary: Sendable {
     /// The views an event names.
@@ -17,18 +17,23 @@ public struct EventSummary: Sendable {
     public var views: Views
     public var recognizer: String?
     public var isTraceOnly: Bool
+    /// A `contacts` event: only for subscribers that ask for contacts, whatever their kinds.
+    public var isContacts: Bool
 
-    public init(kind: String, views: Views = .none, recognizer: String? = nil, isTraceOnly: Bool = false) {
+    public init(kind: String, views: Views = .none, recognizer: String? = nil, isTraceOnly: Bool = false,
+                isContacts: Bool = false) {
         self.kind = kind
         self.views = views
         self.recognizer = recognizer
         self.isTraceOnly = isTraceOnly
+        self.isContacts = isContacts
     }
 
     public init(_ event: OutputEvent) {
         switch event {
         case .engine(let event): self.init(event)
         case .device, .layout, .screen, .warning: self.init(kind: event.kind)
+        case .contacts: self.init(kind: event.kind, isContacts: true)
         }
     }
 

@@ -1,5 +1,6 @@
 /// A minimal JSON text builder over a byte buffer: no Foundation, no intermediate strings,
-/// keys in the order written (SPEC 8 shows a fixed field order; tests pin whole lines).
+/// keys in the order written (docs/events.md shows each event's fields in a fixed order; tests pin whole
+/// lines).
 ///
 /// It is on the replay's hot path (a 10-finger recording writes a megabyte of JSON), so every
 /// primitive reserves room once and writes through a pointer: per-byte `Array.append` paid a
@@ -75,16 +76,7 @@ public struct JSONWriter {
 
     /// `"name":`, after a comma if a value came before.
     public mutating func key(_ name: StaticString) {
-        name.withUTF8Buffer { name in
-            write(atMost: name.count + 4) { out in
-                out[0] = UInt8(ascii: "\"")
-                let count = 1 + name.count
-                (out + 1).update(from: name.baseAddress!, count: name.count)
-                out[count] = UInt8(ascii: "\"")
-                out[count + 1] = UInt8(ascii: ":")
-                return count + 2
-            }
-        }
+        quoted(name, thenColon: true)
         needsComma = false
     }
 
@@ -140,16 +132,24 @@ public struct JSONWriter {
 
     /// A string known at compile time that needs no escaping (event types, field values).
     public mutating func string(_ value: StaticString) {
-        value.withUTF8Buffer { text in
-            write(atMost: text.count + 2) { out in
+        quoted(value, thenColon: false)
+        needsComma = true
+    }
+
+    /// `"text"`, and `:` after it for a key, in one write (the comma is ``write(atMost:_:)``'s).
+    @inline(__always)
+    private mutating func quoted(_ text: StaticString, thenColon: Bool) {
+        text.withUTF8Buffer { text in
+            write(atMost: text.count + 4) { out in
                 out[0] = UInt8(ascii: "\"")
                 let count = 1 + text.count
                 (out + 1).update(from: text.baseAddress!, count: text.count)
                 out[count] = UInt8(ascii: "\"")
-                return count + 1
+                guard thenColon else { return count + 1 }
+                out[count + 1] = UInt8(ascii: ":")
+                return count + 2
             }
         }
-        needsComma = true
     }
 
     public mutating func int(_ value: Int64) {
@@ -184,8 +184,8 @@ public struct JSONWriter {
         guard size < 1e18 else { return formatLarge(value, at: out) }
         // Rounded half away from zero, as `rounded()` does, without its call into the C
         // library: below 2^63 a double's fraction (`size` less its truncation) is exact.
-        // Through Int64 (size is below 10^18): one conversion each way, where UInt64 takes a
-        // dozen instructions to handle values past Int64's range.
+        // Through Int64 (size is below 10^18): one conversion each way, where UInt64 takes
+        // more to handle values past Int64's range.
         var signed = Int64(size)
         if size - Double(signed) >= 0.5 { signed &+= 1 }
         let magnitude = UInt64(truncatingIfNeeded: signed)
@@ -313,7 +313,8 @@ public struct JSONWriter {
 
         /// `count` bytes encoded before, from `source`. A view's quoted id is a few bytes to a
         /// few dozen: up to 16 are copied as two overlapping words (or half-words), inline,
-        /// where a call to `memcpy` cost about 30 instructions each, four a delivery.
+        /// instead of a call to `memcpy`, four a delivery (docs/performance.md, "Measured
+        /// reasons behind the code's shape").
         @inline(__always)
         public mutating func bytes(_ source: UnsafePointer<UInt8>, count: Int) {
             let from = UnsafeRawPointer(source)

@@ -1,5 +1,6 @@
-/// Everything that goes out on the event stream (SPEC 8): the engine's events, and the
-/// events of the edges (device, layout, screen, warning), which carry a human-readable message.
+/// Everything that goes out on the event stream (docs/events.md): the engine's events, and the
+/// events of the edges (device, layout, screen, warning), which carry a human-readable message,
+/// and the pipeline's list of contacts.
 public enum OutputEvent: Sendable {
     case engine(EngineEvent)
     /// `action`: `added`, `removed`, `resynchronised`.
@@ -8,6 +9,8 @@ public enum OutputEvent: Sendable {
     /// The screen touches that begin from now on are mapped onto (`screen.set`, a reload).
     case screen(time: Timestamp, screen: ScreenGeometry, message: String)
     case warning(time: Timestamp, message: String)
+    /// Every finger down after a frame, only while a subscriber asks (``ContactsEvent``).
+    case contacts(ContactsEvent)
 
     /// The `type` field, used by subscription filters.
     public var kind: String {
@@ -20,6 +23,7 @@ public enum OutputEvent: Sendable {
         case .layout: "layout"
         case .screen: "screen"
         case .warning: "warning"
+        case .contacts: "contacts"
         }
     }
 }

@@ -54,8 +54,9 @@ final class TouchPool: @unchecked Sendable {
     /// nothing (two runtime calls per touch delivered).
     @exclusivity(unchecked) var touches: [TouchInfo] = []
     /// How many of ``touches`` are the pool's: the array never shrinks, so emptying the pool
-    /// for reuse is setting this to 0 (`removeAll(keepingCapacity:)` cost about 90
-    /// instructions a frame) and a touch is stored over an old one.
+    /// for reuse is setting this to 0 (cheaper than `removeAll(keepingCapacity:)`;
+    /// docs/performance.md, "Measured reasons behind the code's shape") and a touch is stored
+    /// over an old one.
     @exclusivity(unchecked) private(set) var count = 0
 
     /// Adds `touch`; returns its slot.

@@ -39,9 +39,12 @@ public struct GesturePipeline {
     public struct Options: Sendable {
         /// Emit `hitTest` events and `failed` gesture transitions (`--trace`).
         public var tracing: Bool
+        /// Emit a `contacts` event after every frame that changed a contact (`--contacts`).
+        public var listsContacts: Bool
 
-        public init(tracing: Bool = false) {
+        public init(tracing: Bool = false, listsContacts: Bool = false) {
             self.tracing = tracing
+            self.listsContacts = listsContacts
         }
     }
 
@@ -85,13 +88,15 @@ public struct GesturePipeline {
         currentTime = start
         engine = Engine(tree: setup.tree, settings: setup.settings, screen: setup.screen.bounds, tracing: options.tracing,
                         routing: setup.routing)
+        engine.listsContacts = options.listsContacts
     }
 
     // MARK: - Inputs
 
     /// One raw event of the current device. The order of one frame, for the whole product:
     /// 1. the event goes through the device's converter (protocol A) and the contact tracker,
-    ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (SPEC 2);
+    ///    which cuts frames at `SYN_REPORT` and maps device values to screen points (docs/configuration.md,
+    /// "`screen`: from the panel to points");
     /// 2. a frame it completes goes to the engine (``Engine/process(_:into:)``): deadlines due
     ///    by its time fire first, then hit tests, recognizers and arbitration, deliveries;
     /// 3. the engine appends the frame's events to ``records`` (and its route decisions, with
@@ -126,7 +131,7 @@ public struct GesturePipeline {
     private mutating func commitRoutedFrame(at time: Timestamp) {
         let start = records.panel.count
         input?.commitRoutedFrame(at: time, into: &records.panel)
-        records.panelFramesWritten(from: start)
+        if records.panel.count > start { records.panelFramesWritten(from: start) }
     }
 
     @inline(__always)
@@ -154,6 +159,7 @@ public struct GesturePipeline {
     private mutating func process(_ frame: TouchFrame) {
         currentTime = max(currentTime, frame.time)
         engine.process(frame, into: &records.engineEvents)
+        if engine.listsContacts { emitContacts() }
         nextDeadline = engine.nextDeadline
         frameCount += 1
         if routesTouches {
@@ -177,10 +183,10 @@ public struct GesturePipeline {
 
     /// A device to read from: its frames are mapped through the configuration's `device.axes`
     /// onto the screen, with the configuration's calibration, else the one udev gives the
-    /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, SPEC 6);
-    /// distances given in millimetres are converted with its resolution. Throws when the
-    /// device cannot be used (no axis ranges, configured axes it lacks, a protocol A device
-    /// without converter, millimetres without a resolution). A device with more slots than
+    /// device (`udevProperties`, its database entry: `LIBINPUT_CALIBRATION_MATRIX`, docs/configuration.md,
+    /// "`screen`: from the panel to points"); distances given in millimetres are converted with its
+    /// resolution. Throws when the device cannot be used (no axis ranges, configured axes it lacks, a
+    /// protocol A device without converter, millimetres without a resolution). A device with more slots than
     /// ``ContactTracker/maximumSlots`` gets a warning after its `added` event.
     public mutating func addDevice(_ description: DeviceDescription, udevProperties: [String: String]? = nil,
                                    message: String, at time: Timestamp) throws(PipelineError) {
@@ -248,8 +254,8 @@ public struct GesturePipeline {
                            held: engine.touchCount(route: .held))
     }
 
-    /// A new screen for touches that begin from now on (`screen.set`, SPEC 9): the panel's
-    /// rotation, and the size in points. Touches already down keep the screen they began on
+    /// A new screen for touches that begin from now on (`screen.set`, docs/protocol.md, "The screen"): the
+    /// panel's rotation, and the size in points. Touches already down keep the screen they began on
     /// (their mapping) and their recognizers; edge pans and distances in millimetres follow
     /// the new size. The stream announces it.
     /// `prepared` is the layout in force prepared off the driver's loop for
@@ -324,6 +330,7 @@ public struct GesturePipeline {
                         + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
         if let frame {
             engine.process(frame, into: &records.engineEvents)
+            if engine.listsContacts { emitContacts() }
             nextDeadline = engine.nextDeadline
             frameCount += 1
         }
@@ -346,6 +353,7 @@ public struct GesturePipeline {
             records.panelFramesWritten(from: start)
             if let frame = input?.finish(at: currentTime) ?? nil {
                 engine.process(frame, into: &records.engineEvents)
+                if engine.listsContacts { emitContacts() }
                 if routesTouches { applyRoutes() }
                 collectReleased()
             }
@@ -353,6 +361,7 @@ public struct GesturePipeline {
             reportAnomalies()
         }
         engine.cancelAll(at: currentTime, into: &records.engineEvents)
+        if engine.listsContacts { emitContacts() }
         nextDeadline = engine.nextDeadline
         if routesTouches { applyRoutes() }
         collectReleased()
@@ -371,7 +380,8 @@ public struct GesturePipeline {
     }
 
     /// A new layout between two frames (`layout.set`, `view.update`, reload); touches already
-    /// down keep their views (SPEC 9). The stream announces it as revision `revision`.
+    /// down keep their views (docs/protocol.md, "Changing the layout"). The stream announces it as revision
+    /// `revision`.
     public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
         replaceLayout(PreparedLayout(tree: tree, basis: engine.basis), revision: revision, message: message, at: time)
     }
@@ -447,6 +457,13 @@ public struct GesturePipeline {
         set { engine.tracing = newValue }
     }
 
+    /// Every finger down listed after each frame that changed a contact, as a `contacts`
+    /// event (docs/events.md), switched between inputs: on while a subscriber asks.
+    public var listsContacts: Bool {
+        get { engine.listsContacts }
+        set { engine.listsContacts = newValue }
+    }
+
     /// Hit-tests a point of the current layout without a touch (the socket's `hitTest`).
     public func hitTest(_ point: Point) -> HitTestEvent {
         engine.hitTest(point, at: currentTime)
@@ -456,6 +473,12 @@ public struct GesturePipeline {
 
     private mutating func emit(_ event: OutputEvent) {
         records.append(edge: event)
+    }
+
+    /// The contacts the engine listed for the frame it just processed, after the frame's events.
+    @inline(never)
+    private mutating func emitContacts() {
+        if let contacts = engine.takeContacts() { emit(.contacts(contacts)) }
     }
 
     /// Anomalies say who is at fault: the input's name the kernel or the device; a recognizer

@@ -32,6 +32,9 @@ struct InputStage {
     /// The panel's events as read, before `device.axes` rewrite them: the router's values
     /// for such a device (nil for every other).
     private var observed: ObservedPanel?
+    /// `observed != nil`, kept apart: testing the optional copies the table (retains and
+    /// releases its arrays) on every frame.
+    private var keepsOwnTable = false
 
     /// The router routes this device's touches from now on.
     mutating func startRouting(_ router: PanelRouter) {
@@ -39,6 +42,7 @@ struct InputStage {
         routes = true
         if remap != nil && converter == nil {
             observed = ObservedPanel(slotCount: router.slotCount)
+            keepsOwnTable = true
         } else {
             tracker.keepPanelValues()
         }
@@ -46,7 +50,7 @@ struct InputStage {
 
     /// Applies the engine's route decisions (``PanelRouter/apply(_:values:into:)``).
     mutating func applyRoutes(_ changes: [RouteChange], into out: inout [RawEvent]) {
-        if observed != nil {
+        if keepsOwnTable {
             router.apply(changes, values: &observed!, into: &out)
         } else {
             router.apply(changes, values: &tracker, into: &out)
@@ -56,7 +60,7 @@ struct InputStage {
     /// The routing stage writes the frame that ended at `time`, the engine having decided it.
     @inline(__always)
     mutating func commitRoutedFrame(at time: Timestamp, into out: inout [RawEvent]) {
-        if observed != nil {
+        if keepsOwnTable {
             router.commit(at: time, msc: observed!.msc, values: &observed!, into: &out)
             observed!.commit()
         } else {
@@ -75,7 +79,8 @@ struct InputStage {
 
     /// - Parameters:
     ///   - description: what the device declares (axis ranges, codes, properties).
-    ///   - screen: the screen and the panel's rotation and calibration (SPEC 2).
+    ///   - screen: the screen and the panel's rotation and calibration (docs/configuration.md, "`screen`:
+    /// from the panel to points").
     ///   - axes: the configuration's `device.axes`: other axes, ranges or resolutions.
     ///   - makeConverter: for a protocol A device; without it such a device cannot be used.
     init(description: DeviceDescription, screen: ScreenGeometry, axes: AxisOverrides,
@@ -119,8 +124,8 @@ struct InputStage {
     /// neither remapped axes nor a converter (nearly all of them) goes straight to the tracker
     /// after one test, instead of testing the monitor and unwrapping the optional `remap` (an
     /// ``AxisRemap`` holding a ``DeviceDescription``) and `converter` per event. Inlined into
-    /// the pipeline's `feed`: a position event costs some 20 instructions here, and a call
-    /// would add half as many again.
+    /// the pipeline's `feed`, where a call would cost half as much again as the work
+    /// (docs/performance.md, "Measured reasons behind the code's shape").
     @inline(__always)
     mutating func feed(_ event: RawEvent) -> TouchFrame? {
         if direct { return tracker.process(event) }
@@ -133,7 +138,7 @@ struct InputStage {
             if let warning = monitor.observe(event) { axisWarning = warning }
             if monitor.state == .done { direct = passesThrough }
         }
-        if observed != nil { observed!.observe(event) }
+        if keepsOwnTable { observed!.observe(event) }
         if passesThrough { return tracker.process(event) }
         var event = event
         if let remap {
@@ -159,7 +164,7 @@ struct InputStage {
     mutating func resynchronise(with snapshot: DeviceSnapshot?, at time: Timestamp,
                                 panel: inout [RawEvent]) -> TouchFrame? {
         if routes {
-            if observed != nil {
+            if keepsOwnTable {
                 observed!.resynchronise(with: snapshot)
             }
             if snapshot == nil || converter != nil {
@@ -196,7 +201,7 @@ struct InputStage {
     var mapping: DeviceMapping { tracker.mapping }
 
     /// Contacts that begin from now on are mapped onto `screen`; contacts already down keep
-    /// the screen they began on (`screen.set`, SPEC 9).
+    /// the screen they began on (`screen.set`, docs/protocol.md, "The screen").
     mutating func setScreen(_ screen: ScreenGeometry) {
         tracker.mapping.screen = screen
     }

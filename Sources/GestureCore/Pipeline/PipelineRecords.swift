@@ -46,7 +46,8 @@ public struct PipelineRecords {
     public init() {}
 
     /// Nothing was produced (no record, nothing released). Inlinable: a replay asks after
-    /// every raw event, and a call was half the cost of handing a frame's records on.
+    /// every raw event, and a call cost too much there (docs/performance.md, "Measured
+    /// reasons behind the code's shape").
     @inlinable
     public var isEmpty: Bool {
         engineEvents.isEmpty && closedSegments.isEmpty && released.isEmpty

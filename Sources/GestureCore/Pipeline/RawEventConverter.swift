@@ -1,6 +1,6 @@
 /// A step that rewrites a device's raw events before the contact tracker sees them: libmtdev
-/// turning a protocol A device into protocol B slots (SPEC 6), as libinput does. It wraps a C
-/// library, so it lives at the edge and the pipeline is handed a factory for it.
+/// turning a protocol A device into protocol B slots (docs/input.md, "Devices"), as libinput does. It wraps a
+/// C library, so it lives at the edge and the pipeline is handed a factory for it.
 public protocol RawEventConverter: AnyObject {
     /// The device as it looks after conversion (slots instead of protocol A's anonymous contacts).
     var convertedDescription: DeviceDescription { get }

@@ -21,13 +21,6 @@ public struct RouteChange: Hashable, Sendable {
     /// The touch's contact (its tracking id on a multitouch panel).
     public var contact: ContactID
     public var kind: Kind
-
-    public init(time: Timestamp, touch: TouchID, contact: ContactID, kind: Kind) {
-        self.time = time
-        self.touch = touch
-        self.contact = contact
-        self.kind = kind
-    }
 }
 
 extension RouteChange: CustomStringConvertible {

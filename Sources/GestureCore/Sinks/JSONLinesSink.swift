@@ -13,7 +13,8 @@ public struct JSONLinesSink: RecordSink {
     /// Keep what a subscription filter looks at in each event (``EventSummary``) beside its
     /// line: what a socket server needs, and far cheaper per event than the event itself. A
     /// driver may change it between batches: a live daemon with no client connected has no
-    /// filter to feed, and a summary costs several hundred instructions an event.
+    /// filter to feed, and a summary costs more than the rest of an event's encoding
+    /// (docs/performance.md, "Measured reasons behind the code's shape").
     public var keepsSummaries: Bool
     /// Keep where each event's line is in ``JSONLinesBatch/bytes`` even without its summary.
     public let keepsLines: Bool

@@ -4,8 +4,8 @@ import Glibc
 import GestureConfig
 import GestureSystem
 
-/// Who may change the layout (`layout.set`, `view.update`, `reload`; SPEC 9): root, the user
-/// the daemon runs as (it could do anything the daemon does anyway), the configured
+/// Who may change the layout (`layout.set`, `view.update`, `reload`; docs/protocol.md, "Access"): root, the
+/// user the daemon runs as (it could do anything the daemon does anyway), the configured
 /// `controlUsers`, and members of `controlGroup` — by the peer's primary group or any of its
 /// supplementary groups. Every other client may subscribe, hit-test and ask for the status.
 public struct ControlPolicy: Sendable {

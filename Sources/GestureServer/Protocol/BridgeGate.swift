@@ -1,7 +1,7 @@
 /// The web bridge's token gate (docs/web.md § Who may change the layout): what becomes of one
 /// WebSocket text message from a page. A value with no I/O, in the daemon's module so that it
 /// decides with the daemon's own framing (``LineFramer``), parser (``Request/parse(_:)``) and
-/// list of changing requests (``Request/needsControl``), and so that the fuzz targets reach it
+/// list of changing requests (``RequestType/changesState``), and so that the fuzz targets reach it
 /// without SwiftNIO.
 ///
 /// The rule: the message is first made into exactly the line the daemon will read (a CR or LF
@@ -92,23 +92,8 @@ public struct BridgeGate: Sendable {
 
     private static func forbidden(_ request: Request, id: RequestID?) -> ProtocolError {
         ProtocolError(.forbidden, "this connection may not change the layout: the bridge requires a token for "
-            + "\(name(of: request)); open the WebSocket with ?token=… (connect({ token })) as web.token in gestured's "
+            + "\(request.type.rawValue); open the WebSocket with ?token=… (connect({ token })) as web.token in gestured's "
             + "configuration says", requestID: id)
-    }
-
-    /// The request's type as a client writes it, for the message (the decision is
-    /// ``Request/needsControl``'s).
-    private static func name(of request: Request) -> String {
-        switch request {
-        case .subscribe: "subscribe"
-        case .unsubscribe: "unsubscribe"
-        case .layoutSet: "layout.set"
-        case .viewUpdate: "view.update"
-        case .hitTest: "hitTest"
-        case .status: "status"
-        case .reload: "reload"
-        case .screenSet: "screen.set"
-        }
     }
 }
 

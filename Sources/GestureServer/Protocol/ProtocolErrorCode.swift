@@ -1,4 +1,4 @@
-/// The `code` of an error reply (SPEC 9), a word a client can branch on; the message says
+/// The `code` of an error reply (docs/protocol.md, "Errors"), a word a client can branch on; the message says
 /// what to change.
 public enum ProtocolErrorCode: String, Hashable, Sendable, CaseIterable {
     /// The line is not JSON.
@@ -11,6 +11,9 @@ public enum ProtocolErrorCode: String, Hashable, Sendable, CaseIterable {
     case invalidLayout = "invalid_layout"
     /// `view.update` names a view the layout does not have.
     case unknownView = "unknown_view"
+    /// A request names a `screen` the daemon does not have, or names none where the daemon
+    /// has several; the message lists the screens.
+    case unknownScreen = "unknown_screen"
     /// `reload` found an invalid configuration; the running one is kept.
     case invalidConfig = "invalid_config"
     /// The client may not change the layout.

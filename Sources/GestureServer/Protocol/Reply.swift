@@ -1,11 +1,12 @@
 import GestureCore
 
-/// A line the server itself sends (SPEC 9), as a value: the greeting, the answer to a
-/// request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
+/// A line the server itself sends (docs/protocol.md, "Requests and replies"), as a value: the greeting, the
+/// answer to a request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
 /// JSON.
 public enum Reply: Sendable {
-    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect.
-    case hello(version: String, canControl: Bool)
+    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect; with
+    /// several screens, `"screens":[…]` before `canControl` (empty `screens`: none written).
+    case hello(version: String, screens: [ScreenStatus], canControl: Bool)
     /// `{"type":"reply","re":…,"ok":true,…}`: a request carried out.
     case ok(RequestID?, Answer)
     /// `{"type":"error","re":…,"error":{…}}`.
@@ -34,7 +35,8 @@ public enum Reply: Sendable {
     }
 }
 
-/// What `status` answers (SPEC 9: the daemon, its input side, its clients and its counters).
+/// What `status` answers (docs/protocol.md, "Requests and replies": the daemon, its input side, its clients
+/// and its counters).
 public struct ServerStatus: Sendable {
     public var version: String
     public var pid: Int

@@ -8,10 +8,23 @@ public enum ReplyEncoder {
         var writer = JSONWriter()
         writer.beginObject()
         switch reply {
-        case .hello(let version, let canControl):
+        case .hello(let version, let screens, let canControl):
             writer.key("type"); writer.string("hello")
             writer.key("protocol"); writer.string(EventServer.protocolName)
             writer.key("version"); writer.string(version)
+            if !screens.isEmpty {
+                // Before canControl: the line still ends with it, as the bridge reads it.
+                writer.key("screens"); writer.beginArray()
+                for screen in screens {
+                    writer.beginObject()
+                    writer.key("id"); writer.string(screen.id)
+                    encode(screen.screen, into: &writer)
+                    writer.key("device"); optional(screen.device, into: &writer)
+                    writer.key("path"); optional(screen.path, into: &writer)
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
             writer.key("canControl"); writer.bool(canControl)
         case .ok(let id, let answer):
             writer.key("type"); writer.string("reply")
@@ -25,14 +38,7 @@ public enum ReplyEncoder {
             writer.key("code"); writer.string(error.code.rawValue)
             writer.key("message"); writer.string(error.message)
             if !error.problems.isEmpty {
-                writer.key("problems"); writer.beginArray()
-                for problem in error.problems {
-                    writer.beginObject()
-                    writer.key("path"); writer.string(problem.path)
-                    writer.key("message"); writer.string(problem.message)
-                    writer.endObject()
-                }
-                writer.endArray()
+                writer.key("problems"); problems(error.problems, into: &writer)
             }
             writer.endObject()
         case .bye(let reason, let message):
@@ -63,6 +69,7 @@ public enum ReplyEncoder {
             writer.key("views"); strings(subscription.views?.map(\.pattern), into: &writer)
             writer.key("recognizers"); strings(subscription.recognizers?.map(\.pattern), into: &writer)
             writer.key("trace"); writer.bool(trace)
+            if subscription.contacts { writer.key("contacts"); writer.bool(true) }
             writer.endObject()
         case .revision(let revision):
             writer.key("revision"); writer.int(revision)
@@ -80,6 +87,26 @@ public enum ReplyEncoder {
             writer.key("revision"); writer.int(report.revision)
             writer.key("layoutChanged"); writer.bool(report.layoutChanged)
             writer.key("needsRestart"); strings(report.needsRestart, into: &writer)
+            if !report.screens.isEmpty {
+                // Several screens: what the reload did to each (docs/protocol.md, "Several screens").
+                writer.key("screens"); writer.beginArray()
+                for screen in report.screens {
+                    writer.beginObject()
+                    writer.key("id"); writer.string(screen.id)
+                    writer.key("revision"); writer.int(screen.revision)
+                    writer.key("layoutChanged"); writer.bool(screen.layoutChanged)
+                    if let kept = screen.keptLayout {
+                        writer.key("error"); writer.beginObject()
+                        writer.key("code"); writer.string(ProtocolErrorCode.invalidLayout.rawValue)
+                        writer.key("message"); writer.string(kept.message)
+                        writer.key("problems")
+                        problems(kept.problems.map { (path: $0.path, message: $0.message) }, into: &writer)
+                        writer.endObject()
+                    }
+                    writer.endObject()
+                }
+                writer.endArray()
+            }
         }
     }
 
@@ -164,6 +191,18 @@ public enum ReplyEncoder {
                 writer.number(number.value)
             }
         }
+    }
+
+    /// An error's `problems`: each a key path and what is wrong there.
+    private static func problems(_ problems: [(path: String, message: String)], into writer: inout JSONWriter) {
+        writer.beginArray()
+        for problem in problems {
+            writer.beginObject()
+            writer.key("path"); writer.string(problem.path)
+            writer.key("message"); writer.string(problem.message)
+            writer.endObject()
+        }
+        writer.endArray()
     }
 
     private static func strings(_ values: [String]?, into writer: inout JSONWriter) {

@@ -1,7 +1,7 @@
 import GestureConfig
 import GestureCore
 
-/// One request of a client (SPEC 9), read from one line of JSON.
+/// One request of a client (docs/protocol.md, "Requests and replies"), read from one line of JSON.
 public enum Request: Sendable {
     case subscribe(Subscription)
     case unsubscribe
@@ -16,22 +16,37 @@ public enum Request: Sendable {
     /// points when it changes too (nil: as it is).
     case screenSet(rotation: ScreenRotation, width: Double?, height: Double?)
 
-    /// The request types, for messages that list them.
-    public static let types = ["subscribe", "unsubscribe", "layout.set", "view.update", "screen.set", "hitTest", "status",
-                               "reload"]
+    /// The request types, for messages that list them (``RequestType``'s table).
+    public static let types = RequestType.allCases.map(\.rawValue)
 
-    /// Whether the request changes what the daemon does (the layout, the screen, the
-    /// configuration) and so needs a peer allowed to control.
-    public var needsControl: Bool {
+    /// The request's type, as a client writes it.
+    public var type: RequestType {
         switch self {
-        case .layoutSet, .viewUpdate, .screenSet, .reload: true
-        case .subscribe, .unsubscribe, .hitTest, .status: false
+        case .subscribe: .subscribe
+        case .unsubscribe: .unsubscribe
+        case .layoutSet: .layoutSet
+        case .viewUpdate: .viewUpdate
+        case .hitTest: .hitTest
+        case .status: .status
+        case .reload: .reload
+        case .screenSet: .screenSet
         }
     }
 
+    /// Whether the request changes what the daemon does (the layout, the screen, the
+    /// configuration) and so needs a peer allowed to control (``RequestType/changesState``).
+    public var needsControl: Bool { type.changesState }
+
     /// Reads one line; throws a ``ProtocolError`` naming the problem (and the request's id,
-    /// once it could be read).
+    /// once it could be read). The `screen` a request may name is dropped: ``read(_:)`` keeps it.
     public static func parse(_ line: some Collection<UInt8>) throws(ProtocolError) -> (id: RequestID?, request: Request) {
+        let read = try read(line)
+        return (read.id, read.request)
+    }
+
+    /// Reads one line, with the `screen` it names (docs/protocol.md, "Several screens"); throws
+    /// a ``ProtocolError`` naming the problem (and the request's id, once it could be read).
+    public static func read(_ line: some Collection<UInt8>) throws(ProtocolError) -> ParsedRequest {
         let document: JSONParser.Document
         do {
             document = try JSONParser.parse(bytes: Array(line), dialect: .json)
@@ -63,10 +78,28 @@ public enum Request: Sendable {
         guard case .string(let type) = typeValue else {
             throw ProtocolError(.badRequest, "\"type\" must be a string, found \(describe(typeValue))", requestID: id)
         }
+        guard let requestType = RequestType(rawValue: type) else {
+            var message = "\(quote(type)) is not a request type; use \(list(types))"
+            if let near = suggestion(for: type, among: types) { message = "\(quote(type)) is not a request type; did you mean \"\(near)\"?" }
+            throw ProtocolError(.unknownType, message, requestID: id)
+        }
+        // The screen a request for one screen's layout or state names: read, and checked to be
+        // a screen id at all; the server answers one it does not have.
+        var screen: String?
+        if requestType.takesScreen {
+            screen = try reader.string("screen")
+            if let screen, ConfigurationLimits.screenIDProblem(screen) != nil {
+                let length = ConfigurationLimits.screenIDLength
+                throw ProtocolError(.badRequest, "\"screen\" is \(quote(screen)), which is not a screen id: one has "
+                    + "\(length.lowerBound) to \(length.upperBound) characters A–Z a–z 0–9 - _ (the ids of the configuration's "
+                    + "screens; the hello lists them)", requestID: id)
+            }
+        }
+        let fields = requestType.takesScreen ? ["screen"] : []
         let request: Request
-        switch type {
-        case "subscribe":
-            try reader.allow(["kinds", "views", "recognizers", "trace"], in: type)
+        switch requestType {
+        case .subscribe:
+            try reader.allow(["kinds", "views", "recognizers", "trace", "contacts"], in: type)
             let kinds = try reader.strings("kinds")
             if let kinds {
                 for kind in kinds where !Subscription.knownKinds.contains(kind) {
@@ -76,18 +109,19 @@ public enum Request: Sendable {
             }
             request = .subscribe(Subscription(kinds: kinds.map(Set.init), views: try reader.patterns("views"),
                                               recognizers: try reader.patterns("recognizers"),
-                                              trace: try reader.bool("trace") ?? false))
-        case "unsubscribe":
+                                              trace: try reader.bool("trace") ?? false,
+                                              contacts: try reader.bool("contacts") ?? false))
+        case .unsubscribe:
             try reader.allow([], in: type)
             request = .unsubscribe
-        case "layout.set":
-            try reader.allow(["layout"], in: type)
+        case .layoutSet:
+            try reader.allow(["layout"] + fields, in: type)
             guard let layout = members["layout"] else {
                 throw ProtocolError(.badRequest, "layout.set needs \"layout\": the root view { \"id\", \"frame\", … }", requestID: id)
             }
             request = .layoutSet(layout)
-        case "view.update":
-            try reader.allow(["view", "set"], in: type)
+        case .viewUpdate:
+            try reader.allow(["view", "set"] + fields, in: type)
             guard let view = try reader.string("view") else {
                 throw ProtocolError(.badRequest, "view.update needs \"view\": the id of the view to change", requestID: id)
             }
@@ -99,8 +133,8 @@ public enum Request: Sendable {
                 throw ProtocolError(.badRequest, "\"set\" must be an object of view keys, found \(describe(changes))", requestID: id)
             }
             request = .viewUpdate(view: view, changes: changes)
-        case "hitTest":
-            try reader.allow(["x", "y"], in: type)
+        case .hitTest:
+            try reader.allow(["x", "y"] + fields, in: type)
             guard let x = try reader.number("x"), let y = try reader.number("y") else {
                 throw ProtocolError(.badRequest, "hitTest needs \"x\" and \"y\", numbers in screen points", requestID: id)
             }
@@ -110,8 +144,8 @@ public enum Request: Sendable {
                     + "from -\(limit) to \(limit)", requestID: id)
             }
             request = .hitTest(x: x, y: y)
-        case "screen.set":
-            try reader.allow(["rotation", "width", "height"], in: type)
+        case .screenSet:
+            try reader.allow(["rotation", "width", "height"] + fields, in: type)
             guard let degrees = try reader.number("rotation") else {
                 throw ProtocolError(.badRequest, "screen.set needs \"rotation\": 0, 90, 180 or 270, the panel's rotation in "
                     + "degrees clockwise relative to the screen", requestID: id)
@@ -129,18 +163,14 @@ public enum Request: Sendable {
                 }
             }
             request = .screenSet(rotation: rotation, width: width, height: height)
-        case "status":
+        case .status:
             try reader.allow([], in: type)
             request = .status
-        case "reload":
+        case .reload:
             try reader.allow([], in: type)
             request = .reload
-        default:
-            var message = "\(quote(type)) is not a request type; use \(list(types))"
-            if let near = suggestion(for: type, among: types) { message = "\(quote(type)) is not a request type; did you mean \"\(near)\"?" }
-            throw ProtocolError(.unknownType, message, requestID: id)
         }
-        return (id, request)
+        return ParsedRequest(id: id, request: request, screen: screen)
     }
 
     static func list(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
@@ -177,6 +207,52 @@ public enum Request: Sendable {
         let shown = name.prefix(ServerLimits.echoedNameLength)
         if shown.endIndex == name.endIndex { return "\"\(name)\"" }
         return "\"\(shown)…\" (\(name.utf8.count) bytes)"
+    }
+}
+
+/// The requests of the protocol, one row each: its type as a client writes it, whether it
+/// changes state (and so needs a peer allowed to control, and the bridge's token), and whether
+/// it acts on one screen (and so takes `screen`). The one list: ``Request/parse(_:)`` reads by
+/// it, ``BridgeGate`` (the bridge's token) decides by it, and a test checks the page library's
+/// list (`web/gestured.js`) against it.
+public enum RequestType: String, CaseIterable, Sendable {
+    case subscribe
+    case unsubscribe
+    case layoutSet = "layout.set"
+    case viewUpdate = "view.update"
+    case screenSet = "screen.set"
+    case hitTest
+    case status
+    case reload
+
+    /// Changes what the daemon does (the layout, the screen, the configuration).
+    public var changesState: Bool {
+        switch self {
+        case .layoutSet, .viewUpdate, .screenSet, .reload: true
+        case .subscribe, .unsubscribe, .hitTest, .status: false
+        }
+    }
+
+    /// Acts on one screen's layout or state, and so takes `screen` (docs/protocol.md,
+    /// "Several screens").
+    public var takesScreen: Bool {
+        switch self {
+        case .layoutSet, .viewUpdate, .screenSet, .hitTest: true
+        case .subscribe, .unsubscribe, .status, .reload: false
+        }
+    }
+}
+
+/// One request line as read: its id, the request, and the screen it names (nil: none named).
+public struct ParsedRequest: Sendable {
+    public var id: RequestID?
+    public var request: Request
+    public var screen: String?
+
+    public init(id: RequestID?, request: Request, screen: String? = nil) {
+        self.id = id
+        self.request = request
+        self.screen = screen
     }
 }
 

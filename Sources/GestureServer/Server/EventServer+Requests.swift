@@ -14,19 +14,22 @@ extension EventServer {
     /// engine had when the line was handed over (for 10,000 views that is all the work but
     /// installing it), and its JSON let go of there.
     struct ParsedLine: Sendable {
-        var request: Result<(id: RequestID?, request: Request), ProtocolError>
+        var request: Result<ParsedRequest, ProtocolError>
         var layout: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?
 
-        /// Reads `line`; with a basis, decodes, compiles and prepares the layout of a
-        /// `layout.set` too.
-        init(_ line: some Collection<UInt8>, preparingFor basis: PreparedLayout.Basis? = nil) {
-            request = Result { () throws(ProtocolError) in try Request.parse(line) }
-            guard let basis, case .success(let (id, .layoutSet(value))) = request else { return }
+        /// Reads `line`; with the screens' bases (each screen's id and basis), decodes, compiles
+        /// and prepares the layout of a `layout.set` too, for the screen it names (or the only
+        /// one; one naming no screen of these is left to be answered on the loop).
+        init(_ line: some Collection<UInt8>, preparingFor bases: [(id: String, basis: PreparedLayout.Basis)]? = nil) {
+            request = Result { () throws(ProtocolError) in try Request.read(line) }
+            guard let bases, case .success(let read) = request, case .layoutSet(let value) = read.request else { return }
+            let target = read.screen.map { name in bases.first { $0.id == name } } ?? (bases.count == 1 ? bases.first : nil)
+            guard let basis = target?.basis else { return }
             layout = Result { () throws(ConfigurationError) in
                 let spec = try ConfigurationLoader.decodeLayout(value, file: "layout.set")
                 return (spec, PreparedLayout(tree: ViewTree(validated: spec), basis: basis))
             }
-            request = .success((id, .layoutSet(.null)))
+            request = .success(ParsedRequest(id: read.id, request: .layoutSet(.null), screen: read.screen))
         }
     }
 
@@ -43,16 +46,39 @@ extension EventServer {
         var published = EncodedEvents()
         let reply: Reply
         do throws(ProtocolError) {
-            let (id, request) = try parsed.request.get()
+            let read = try parsed.request.get()
+            let (id, request) = (read.id, read.request)
             if request.needsControl, !(client.peer.map { policy.allows($0) } ?? false) {
                 throw ProtocolError(.forbidden, forbiddenMessage(client), requestID: id)
             }
-            if prepareAgainIfStale(parsed, from: client) || answerOffLoop(request, id: id, from: client) { return }
-            reply = .ok(id, try answer(request, id: id, from: client, layout: parsed.layout, publishing: &published))
+            let screen = try screenIndex(of: read)
+            if prepareAgainIfStale(parsed, screen: screen, from: client)
+                || answerOffLoop(request, id: id, screen: screen, from: client) { return }
+            reply = .ok(id, try answer(request, id: id, screen: screen, from: client, layout: parsed.layout,
+                                       publishing: &published))
         } catch {
             reply = refused(error, client.serial)
         }
         respond(reply, publishing: &published, to: client)
+    }
+
+    /// The index of the screen a request acts on (0 for a request that acts on none): the one
+    /// it names, or the only one. With several screens a request that names none is refused,
+    /// never sent to the first (docs/decisions.md, "Control requests name their screen"), as
+    /// is one that names a screen the daemon does not have; both replies list the screens.
+    private func screenIndex(of read: ParsedRequest) throws(ProtocolError) -> Int {
+        guard read.request.type.takesScreen else { return 0 }
+        let ids = try requireOwner(read.id).screenIDs
+        if let name = read.screen {
+            if let index = ids.firstIndex(of: name) { return index }
+            throw ProtocolError(.unknownScreen, "gestured has no screen \(Request.quote(name)); its screens are \(Request.list(ids))",
+                                requestID: read.id)
+        }
+        guard ids.count == 1 else {
+            throw ProtocolError(.unknownScreen, "gestured has \(ids.count) screens (\(Request.list(ids))); name the one this "
+                + "\(read.request.type.rawValue) is for with \"screen\", such as \"screen\":\"\(ids[0])\"", requestID: read.id)
+        }
+        return 0
     }
 
     private func refused(_ error: ProtocolError, _ serial: Int) -> Reply {
@@ -89,7 +115,9 @@ extension EventServer {
         guard let owner else { return finished(nil) }
         let started = runOffLoop(owner.reloadWork()) { [unowned self] (prepared: ReloadPreparation) in
             guard let owner = self.owner else { return finished(nil) }
-            guard prepared.revision == owner.layoutRevision, prepared.basis == owner.layoutBasis else {
+            let screens = owner.screenIDs.indices
+            guard prepared.revisions == screens.map({ owner.layoutRevision(screen: $0) }),
+                  prepared.bases == screens.map({ owner.layoutBasis(screen: $0) }) else {
                 return self.reload(origin: origin, finished: finished)
             }
             finished(self.completeReload(origin: origin, prepared: prepared))
@@ -103,7 +131,7 @@ extension EventServer {
         if case .success(let report) = outcome.result {
             policy = ControlPolicy(socket: report.socket)
             // The configuration's layout replaced the one a client set: nobody's to supersede now.
-            if report.layoutChanged { layoutSetter = nil }
+            for screen in report.changedScreens { layoutSetters[screen] = nil }
         }
         release(&outcome.events.released)
         announce(publish(outcome.events))
@@ -115,8 +143,9 @@ extension EventServer {
     /// thread, and then answered: installing it as it is would make its recognizers again on
     /// the loop. False when its layout is current, or no thread can be had (the engine makes
     /// it again then, with the same result).
-    private func prepareAgainIfStale(_ parsed: ParsedLine, from client: ClientSession) -> Bool {
-        guard let basis = owner?.layoutBasis, case .success(let made)? = parsed.layout, made.prepared.basis != basis else {
+    private func prepareAgainIfStale(_ parsed: ParsedLine, screen: Int, from client: ClientSession) -> Bool {
+        guard let basis = owner?.layoutBasis(screen: screen), case .success(let made)? = parsed.layout,
+              made.prepared.basis != basis else {
             return false
         }
         let serial = client.serial
@@ -139,12 +168,14 @@ extension EventServer {
     /// Sends a `view.update` or a `reload` to the worker thread, to be answered when it is
     /// back; false for the other requests, and when no thread can be had (they are answered
     /// here then).
-    private func answerOffLoop(_ request: Request, id: RequestID?, from client: ClientSession) -> Bool {
+    private func answerOffLoop(_ request: Request, id: RequestID?, screen: Int, from client: ClientSession) -> Bool {
         guard owner != nil else { return false }
         let serial = client.serial
         switch request {
         case .viewUpdate(let view, let changes):
-            guard updateOffLoop(view, changes, id: id, peer: client.peerDescription, serial: serial) else { return false }
+            guard updateOffLoop(view, changes, screen: screen, id: id, peer: client.peerDescription, serial: serial) else {
+                return false
+            }
             pauseForWork(client)
         case .reload:
             pauseForWork(client)
@@ -165,7 +196,9 @@ extension EventServer {
                 finishOffLoop(reply, publishing: &published, serial: serial)
             }
         case .screenSet(let rotation, let width, let height):
-            guard screenOffLoop(rotation, width, height, id: id, peer: client.peerDescription, serial: serial) else { return false }
+            guard screenOffLoop(rotation, width, height, screen: screen, id: id, peer: client.peerDescription, serial: serial) else {
+                return false
+            }
             pauseForWork(client)
         case .subscribe, .unsubscribe, .layoutSet, .hitTest, .status:
             return false
@@ -177,20 +210,24 @@ extension EventServer {
     /// thread, and sets the screen with it when it is back; made again if another layout or
     /// basis came in meanwhile. False when the recognizers would not change (answered at
     /// once) or no thread can be had.
-    private func screenOffLoop(_ rotation: ScreenRotation, _ width: Double?, _ height: Double?, id: RequestID?, peer: String,
-                               serial: Int) -> Bool {
-        guard let running = owner, let work = running.screenWork(rotation: rotation, width: width, height: height) else {
+    private func screenOffLoop(_ rotation: ScreenRotation, _ width: Double?, _ height: Double?, screen: Int, id: RequestID?,
+                               peer: String, serial: Int) -> Bool {
+        guard let running = owner,
+              let work = running.screenWork(screen: screen, rotation: rotation, width: width, height: height) else {
             return false
         }
-        let revision = running.layoutRevision, basis = running.layoutBasis
+        let revision = running.layoutRevision(screen: screen), basis = running.layoutBasis(screen: screen)
         return runOffLoop(work) { [unowned self] (prepared: PreparedLayout) in
-            let current = self.owner.map { revision == $0.layoutRevision && basis == $0.layoutBasis } ?? false
-            if !current, self.owner != nil, screenOffLoop(rotation, width, height, id: id, peer: peer, serial: serial) { return }
+            let current = self.owner.map {
+                revision == $0.layoutRevision(screen: screen) && basis == $0.layoutBasis(screen: screen)
+            } ?? false
+            if !current, self.owner != nil,
+               screenOffLoop(rotation, width, height, screen: screen, id: id, peer: peer, serial: serial) { return }
             var published = EncodedEvents()
             let reply: Reply
             if let owner = self.owner {
-                let set = owner.setScreen(rotation: rotation, width: width, height: height, reason: "screen.set by \(peer)",
-                                          prepared: current ? prepared : nil)
+                let set = owner.setScreen(screen: screen, rotation: rotation, width: width, height: height,
+                                          reason: "screen.set by \(peer)", prepared: current ? prepared : nil)
                 published = set.events
                 reply = .ok(id, .screen(set.screen))
             } else {
@@ -203,18 +240,24 @@ extension EventServer {
     /// Makes the layout a `view.update` asks for on the worker thread, from the layout in
     /// force now, and applies it when it is back; made again if another layout or basis came
     /// in meanwhile (as it would have been, answered at once). False when no thread can be had.
-    private func updateOffLoop(_ view: String, _ changes: JSONValue, id: RequestID?, peer: String, serial: Int) -> Bool {
+    private func updateOffLoop(_ view: String, _ changes: JSONValue, screen: Int, id: RequestID?, peer: String,
+                               serial: Int) -> Bool {
         guard let running = owner else { return false }
-        let layout = running.currentLayout, revision = running.layoutRevision, basis = running.layoutBasis
+        let layout = running.currentLayout(screen: screen), revision = running.layoutRevision(screen: screen)
+        let basis = running.layoutBasis(screen: screen)
         return runOffLoop({ ViewUpdate(view, changes, in: layout, revision: revision, basis: basis) }) {
             [unowned self] (update: ViewUpdate) in
-            let current = self.owner.map { update.revision == $0.layoutRevision && update.basis == $0.layoutBasis } ?? false
-            if !current, self.owner != nil, updateOffLoop(view, changes, id: id, peer: peer, serial: serial) { return }
+            let current = self.owner.map {
+                update.revision == $0.layoutRevision(screen: screen) && update.basis == $0.layoutBasis(screen: screen)
+            } ?? false
+            if !current, self.owner != nil, updateOffLoop(view, changes, screen: screen, id: id, peer: peer, serial: serial) {
+                return
+            }
             var published = EncodedEvents()
             let reply: Reply
             do throws(ProtocolError) {
-                reply = .ok(id, try applyViewUpdate(view, changes, id: id, peer: peer, made: current ? update : nil,
-                                                    publishing: &published))
+                reply = .ok(id, try applyViewUpdate(view, changes, screen: screen, id: id, peer: peer,
+                                                    made: current ? update : nil, publishing: &published))
             } catch {
                 reply = refused(error, serial)
             }
@@ -236,15 +279,16 @@ extension EventServer {
 
     /// Applies a `view.update` with the layout `made` on the worker thread for the layout in
     /// force (`nil`: made here, from it).
-    private func applyViewUpdate(_ view: String, _ changes: JSONValue, id: RequestID?, peer: String, made: ViewUpdate?,
-                                 publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
+    private func applyViewUpdate(_ view: String, _ changes: JSONValue, screen: Int, id: RequestID?, peer: String,
+                                 made: ViewUpdate?, publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         let owner = try requireOwner(id)
         let result: (spec: ViewSpec, prepared: PreparedLayout?)?
         do throws(ConfigurationError) {
             if let made {
                 result = try made.result.get().map { ($0.spec, $0.prepared) }
             } else {
-                result = try ConfigurationLoader.updateView(view, with: changes, in: owner.currentLayout, file: "view.update")
+                result = try ConfigurationLoader.updateView(view, with: changes, in: owner.currentLayout(screen: screen),
+                                                            file: "view.update")
                     .map { ($0, nil) }
             }
         } catch {
@@ -254,7 +298,8 @@ extension EventServer {
             throw ProtocolError(.unknownView, "the layout has no view \(Request.quote(view)); send the id of one of its views",
                                 requestID: id)
         }
-        let replaced = owner.replaceLayout(updated.spec, prepared: updated.prepared, reason: "view.update of \(view) by \(peer)")
+        let replaced = owner.replaceLayout(screen: screen, updated.spec, prepared: updated.prepared,
+                                           reason: "view.update of \(view) by \(peer)")
         published = replaced.events
         return .revision(replaced.revision)
     }
@@ -285,7 +330,7 @@ extension EventServer {
             + "socket.controlUsers or as a member of socket.controlGroup in gestured's configuration"
     }
 
-    private func answer(_ request: Request, id: RequestID?, from client: ClientSession,
+    private func answer(_ request: Request, id: RequestID?, screen: Int, from client: ClientSession,
                         layout decoded: Result<(spec: ViewSpec, prepared: PreparedLayout), ConfigurationError>?,
                         publishing published: inout EncodedEvents) throws(ProtocolError) -> Reply.Answer {
         switch request {
@@ -306,21 +351,23 @@ extension EventServer {
             } catch {
                 throw Self.invalidLayout(error, id: id)
             }
-            let replaced = owner.replaceLayout(layout.spec, prepared: layout.prepared, reason: Self.layoutSetReason + client.peerDescription)
+            let replaced = owner.replaceLayout(screen: screen, layout.spec, prepared: layout.prepared,
+                                               reason: Self.layoutSetReason + client.peerDescription)
             published = replaced.events
-            supersede(by: client, replaced)
+            supersede(by: client, screen: screen, replaced)
             return .revision(replaced.revision)
         case .viewUpdate(let view, let changes):
-            return try applyViewUpdate(view, changes, id: id, peer: client.peerDescription, made: nil, publishing: &published)
+            return try applyViewUpdate(view, changes, screen: screen, id: id, peer: client.peerDescription, made: nil,
+                                       publishing: &published)
         case .screenSet(let rotation, let width, let height):
             let owner = try requireOwner(id)
-            let set = owner.setScreen(rotation: rotation, width: width, height: height,
+            let set = owner.setScreen(screen: screen, rotation: rotation, width: width, height: height,
                                       reason: "screen.set by \(client.peerDescription)", prepared: nil)
             published = set.events
             return .screen(set.screen)
         case .hitTest(let x, let y):
             let owner = try requireOwner(id)
-            return .hitTest(x: x, y: y, owner.hitTest(Point(x: x, y: y)))
+            return .hitTest(x: x, y: y, owner.hitTest(screen: screen, Point(x: x, y: y)))
         case .status:
             return .status(ServerStatus(version: options.version, pid: Int(getpid()), input: owner?.inputStatus(),
                                         socket: socketPath, connected: clients.count, subscribed: subscriberCount,
@@ -338,9 +385,10 @@ extension EventServer {
     /// Remembers `client` as the setter of the layout in force; the earlier setter, if it is
     /// another client still connected, is to be told `superseded` (``respond(_:publishing:to:)``
     /// sends it after the reply).
-    private func supersede(by client: ClientSession, _ replaced: LayoutReplacement) {
-        defer { layoutSetter = client.serial }
-        guard let earlier = layoutSetter, earlier != client.serial, let previous = clients[earlier], !previous.isClosing else {
+    private func supersede(by client: ClientSession, screen: Int, _ replaced: LayoutReplacement) {
+        defer { layoutSetters[screen] = client.serial }
+        guard let earlier = layoutSetters[screen], earlier != client.serial, let previous = clients[earlier],
+              !previous.isClosing else {
             return
         }
         let by = client.peer.map { peer in peer.programName.map { "\($0) \(peer)" } ?? peer.description } ?? "an unknown peer"

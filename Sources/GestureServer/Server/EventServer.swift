@@ -92,14 +92,16 @@ public final class EventServer {
     /// False once ``stopAccepting()`` closed the listener.
     private var listening = false
     var clients: [Int: ClientSession] = [:]
-    /// The client whose `layout.set` set the layout in force (its serial), until a reload
-    /// replaces that layout: the one told `superseded` when another client's replaces it.
-    var layoutSetter: Int?
+    /// Per screen (its index in the owner's ``EventServerOwner/screenIDs``), the client whose
+    /// `layout.set` set the layout in force (its serial), until a reload replaces that layout:
+    /// the one told `superseded` when another client's replaces it.
+    var layoutSetters: [Int: Int] = [:]
     /// A `superseded` notice a request made, sent after that request's reply.
     var pendingSuperseded: (serial: Int, notice: Reply)?
     private var nextSerial = 1
     private var lingerTimer: (any LoopTimer)?
     private var tracingWanted = false
+    private var contactsWanted = false
     private var lastSubscriberCount = 0
     private var shuttingDown = false
     private var readBuffer = [UInt8](repeating: 0, count: 1 << 16)
@@ -181,18 +183,22 @@ public final class EventServer {
     /// Subscribers that asked for traces: kept as clients change state, so that dropping a
     /// crowd of clients costs each drop a count, not a pass over every client.
     private var tracingSubscribers = 0
+    /// Subscribers that asked for contacts, kept as ``tracingSubscribers`` is.
+    private var contactsSubscribers = 0
 
     /// Moves `client` to `state` (`nil`: removed), keeping the counts of subscribers.
     func setState(_ client: ClientSession, _ state: ClientSession.State?) {
         if let old = client.subscription {
             subscriberCount -= 1
             if old.trace { tracingSubscribers -= 1 }
+            if old.contacts { contactsSubscribers -= 1 }
         }
         guard let state else { return }
         client.state = state
         if let new = client.subscription {
             subscriberCount += 1
             if new.trace { tracingSubscribers += 1 }
+            if new.contacts { contactsSubscribers += 1 }
         }
     }
 
@@ -348,7 +354,9 @@ public final class EventServer {
         logger.info("client connected", metadata: [
             "client": "\(serial)", "peer": "\(client.peerDescription)", "control": "\(canControl)",
         ])
-        announce(send(.hello(version: options.version, canControl: canControl), to: client))
+        // With several screens the hello lists them; with one it is as it always was.
+        let screens = (owner?.screenIDs.count ?? 1) > 1 ? owner?.inputStatus().screens ?? [] : []
+        announce(send(.hello(version: options.version, screens: screens, canControl: canControl), to: client))
         if shuttingDown {
             close(client, after: ReplyEncoder.encode(.bye(reason: "stopping", message: "gestured is stopping")))
         }
@@ -535,10 +543,12 @@ public final class EventServer {
         let bytes = Array(line)
         let serial = client.serial
         let controls = client.peer.map { policy.allows($0) } ?? false
-        let basis = controls ? owner?.layoutBasis : nil
+        let bases = controls ? owner.map { owner in
+            owner.screenIDs.indices.map { (id: owner.screenIDs[$0], basis: owner.layoutBasis(screen: $0)) }
+        } : nil
         do {
             if worker == nil { worker = try WorkerThread(loop: loop) }
-            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: basis) }) {
+            try worker?.submit(urgent: controls, { ParsedLine(bytes, preparingFor: bases) }) {
                 [unowned self] parsed in self.parsedOffLoop(parsed, serial: serial, bytes: bytes.count)
             }
         } catch {
@@ -744,13 +754,17 @@ public final class EventServer {
         finishShutdownIfDone()
     }
 
-    /// Tells the owner when the number of subscribers or the demand for traces changed.
+    /// Tells the owner when the number of subscribers or the demand for traces or contacts changed.
     func subscriptionsChanged() {
         let count = subscriberCount
         let wanted = tracingSubscribers > 0
         if wanted != tracingWanted {
             tracingWanted = wanted
             owner?.serverChanged(.tracingDemand(wanted))
+        }
+        if (contactsSubscribers > 0) != contactsWanted {
+            contactsWanted = contactsSubscribers > 0
+            owner?.serverChanged(.contactsDemand(contactsWanted))
         }
         if count != lastSubscriberCount {
             lastSubscriberCount = count

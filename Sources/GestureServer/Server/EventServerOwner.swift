@@ -10,54 +10,60 @@ import GestureCore
 /// comes back as the return value (events encoded in the owner's one stream, with its `seq`),
 /// and the server publishes it once the method has returned.
 public protocol EventServerOwner: AnyObject {
-    /// The layout the engine runs now (`view.update` changes one view of it).
-    var currentLayout: ViewSpec { get }
+    /// The screens' ids, in the configuration's order: one for a daemon of one screen. The
+    /// requests for one screen's layout or state name it by id (docs/protocol.md, "Several
+    /// screens"); the methods below take its index in this list.
+    var screenIDs: [String] { get }
 
-    /// Replaces the layout with a validated one: touches already down keep their views and
-    /// recognizers (`Engine.replaceLayout`). `prepared` is the layout compiled and its
-    /// recognizers made already (off the loop, for ``layoutBasis``); `nil` does it here.
+    /// The layout screen `screen` runs now (`view.update` changes one view of it).
+    func currentLayout(screen: Int) -> ViewSpec
+
+    /// Replaces screen `screen`'s layout with a validated one: touches already down keep their
+    /// views and recognizers (`Engine.replaceLayout`). `prepared` is the layout compiled and its
+    /// recognizers made already (off the loop, for ``layoutBasis(screen:)``); `nil` does it here.
     /// Returns the new revision and the `layout` event that announces it, with what was let
     /// go of (``EncodedEvents/released``: the replaced layout) for the server to release off
-    /// the loop.
-    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement
+    /// the loop. No other screen's layout, touches or recognizers change.
+    func replaceLayout(screen: Int, _ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement
 
-    /// What a new layout's recognizers are made with now (`PreparedLayout.Basis`): the server
-    /// prepares a layout for it on its worker thread.
-    var layoutBasis: PreparedLayout.Basis { get }
+    /// What a new layout's recognizers are made with now on screen `screen`
+    /// (`PreparedLayout.Basis`): the server prepares a layout for it on its worker thread.
+    func layoutBasis(screen: Int) -> PreparedLayout.Basis
 
-    /// Sets the panel's rotation and, when given, the screen's size in points for touches that
-    /// begin from now on (`screen.set`): touches already down keep their mapping. The change
-    /// lasts until a reload. Returns the screen now in force and the `screen` event that
+    /// Sets screen `screen`'s panel rotation and, when given, its size in points for touches
+    /// that begin from now on (`screen.set`): touches already down keep their mapping. The
+    /// change lasts until a reload. Returns the screen now in force and the `screen` event that
     /// announces it.
-    /// `prepared` is the layout in force made for that screen off the loop (``screenWork(rotation:width:height:)``);
+    /// `prepared` is the layout in force made for that screen off the loop (``screenWork(screen:rotation:width:height:)``);
     /// `nil`, or one made for another layout or basis, is made here.
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+    func setScreen(screen: Int, rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
                    prepared: PreparedLayout?) -> ScreenReplacement
 
-    /// Making the layout in force again for the screen `screen.set` asks for, to run on the
-    /// worker thread: `nil` when its recognizers would not change (a rotation of a screen
+    /// Making screen `screen`'s layout in force again for what `screen.set` asks for, to run on
+    /// the worker thread: `nil` when its recognizers would not change (a rotation of a screen
     /// whose settings are in points).
-    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)?
+    func screenWork(screen: Int, rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)?
 
-    /// The revision of the layout in force: one more for every replacement. Work made off
-    /// the loop for an older revision is made again.
-    var layoutRevision: Int { get }
+    /// The revision of screen `screen`'s layout in force: one more for every replacement. Work
+    /// made off the loop for an older revision is made again.
+    func layoutRevision(screen: Int) -> Int
 
     /// What a reload does that needs neither the loop nor the engine, to run on the worker
-    /// thread: reading, validating and compiling the configuration file, and preparing its
-    /// layout for ``layoutBasis`` when it differs from the one in force.
+    /// thread: reading, validating and compiling the configuration file, and preparing each
+    /// screen's layout for its basis when it differs from the one in force.
     func reloadWork() -> @Sendable () -> ReloadPreparation
 
     /// Re-reads the configuration (SIGHUP, `reload`) with what ``reloadWork()`` made for the
-    /// revision and basis in force (`nil`: all of it here). On success a changed layout is
-    /// applied as ``replaceLayout(_:prepared:reason:)`` does; an invalid configuration changes
-    /// nothing.
+    /// revisions and bases in force (`nil`: all of it here). On success each screen's changed
+    /// layout is applied as ``replaceLayout(screen:_:prepared:reason:)`` does; an invalid
+    /// configuration changes nothing (with several screens, a screen whose layout alone is
+    /// invalid keeps its own, and the others reload).
     func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome
 
-    /// Hit-tests a point of the current layout, with its trace, without a touch.
-    func hitTest(_ point: Point) -> HitTestEvent
+    /// Hit-tests a point of screen `screen`'s current layout, with its trace, without a touch.
+    func hitTest(screen: Int, _ point: Point) -> HitTestEvent
 
-    /// What `status` reports about the input side.
+    /// What `status` reports about the input side (and `hello`, its screens).
     func inputStatus() -> InputStatus
 
     /// The events that tell subscribers about `notices` (a `warning` per client dropped).
@@ -91,22 +97,27 @@ public struct ScreenReplacement: Sendable {
     }
 }
 
-/// A configuration file read off the loop for a reload, for the layout of `revision` and
-/// for `basis`: the configuration, or what is wrong with it, and its layout prepared when it
-/// differs from that layout.
+/// A configuration file read off the loop for a reload, for the layouts of `revisions` and
+/// for `bases` (one each per screen, in the owner's order): the configuration, or what is
+/// wrong with it, and each screen's layout prepared when it differs from the one in force.
 public struct ReloadPreparation: Sendable {
-    public var revision: Int
-    public var basis: PreparedLayout.Basis
+    public var revisions: [Int]
+    public var bases: [PreparedLayout.Basis]
     public var configuration: Result<Configuration, ConfigurationError>
-    /// `nil` when the file's layout is the one in force.
-    public var layout: PreparedLayout?
+    /// Per screen of the owner: `nil` when the file's layout is the one in force (or the file
+    /// has no such screen, or its layout is invalid).
+    public var layouts: [PreparedLayout?]
+    /// With several screens, the screens whose layout alone is invalid (by id): they keep their
+    /// own, the others reload (``ConfigurationLoader/loadForReload(path:)``).
+    public var invalidLayouts: [String: ConfigurationError]
 
-    public init(revision: Int, basis: PreparedLayout.Basis, configuration: Result<Configuration, ConfigurationError>,
-                layout: PreparedLayout?) {
-        self.revision = revision
-        self.basis = basis
+    public init(revisions: [Int], bases: [PreparedLayout.Basis], configuration: Result<Configuration, ConfigurationError>,
+                layouts: [PreparedLayout?], invalidLayouts: [String: ConfigurationError] = [:]) {
+        self.revisions = revisions
+        self.bases = bases
         self.configuration = configuration
-        self.layout = layout
+        self.layouts = layouts
+        self.invalidLayouts = invalidLayouts
     }
 }
 
@@ -165,6 +176,8 @@ public enum ServerChange: Hashable, Sendable {
     case subscribers(Int)
     /// Some subscriber asks for hit-test traces and failed transitions, or none does any more.
     case tracingDemand(Bool)
+    /// Some subscriber asks for `contacts` events, or none does any more.
+    case contactsDemand(Bool)
     /// A client's backlog shrank below the low-water mark, or a client left: a replay that
     /// waits for its readers may go on.
     case drained

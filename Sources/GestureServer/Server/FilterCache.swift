@@ -22,6 +22,7 @@ final class FilterCache {
     }
 
     func matches(_ event: EventSummary, traceAll: Bool) -> Bool {
+        if event.isContacts { return subscription.contacts }
         if event.isTraceOnly && !subscription.trace && !traceAll { return false }
         if let kinds = subscription.kinds, !kinds.contains(event.kind) { return false }
         if let patterns = subscription.views, event.namesViews {

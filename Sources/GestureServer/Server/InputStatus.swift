@@ -1,7 +1,7 @@
 import GestureCore
 
-/// The input side of `status` (SPEC 9: device, layout revision, counters) and the screen the
-/// layout's frames are in.
+/// The input side of `status` (docs/protocol.md, "Requests and replies": device, layout revision, counters)
+/// and the screen the layout's frames are in.
 public struct InputStatus: Sendable {
     /// Where the input comes from: `device`, or `replay`.
     public var source: String

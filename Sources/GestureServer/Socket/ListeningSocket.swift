@@ -4,8 +4,8 @@ import Glibc
 import GestureSystem
 import SystemPackage
 
-/// The Unix stream socket clients connect to (SPEC 9): bound to a path with mode 0660 and the
-/// configured group, or inherited from systemd (socket activation). Non-blocking; accepted
+/// The Unix stream socket clients connect to (docs/protocol.md, "Access"): bound to a path with mode 0660 and
+/// the configured group, or inherited from systemd (socket activation). Non-blocking; accepted
 /// connections are non-blocking and close-on-exec. The calls are GestureSystem's.
 public final class ListeningSocket {
     public let descriptor: FileDescriptor
@@ -29,7 +29,7 @@ public final class ListeningSocket {
     /// - Parameters:
     ///   - group: the group to own the file, so its members may connect; `nil` keeps the
     ///     daemon's group.
-    ///   - mode: the file's permission bits (SPEC 9: 0660).
+    ///   - mode: the file's permission bits (0660, docs/protocol.md, "Access").
     public static func bind(path: String, group: String? = nil, mode: mode_t = 0o660,
                             backlog: Int32 = 64) throws(SocketSetupError) -> ListeningSocket {
         let address: UnixSocketAddress

@@ -149,8 +149,8 @@ final class EvemuParser: RecordingParser {
     /// before). The replay's own loop: it skips the line splitting, the slice and the protocol
     /// call, reads evemu's fixed-width fields (`%06lu %04x %04x`) a word at a time, and takes
     /// the time from `memo` when the line starts with the same bytes as the last one (the
-    /// events of a frame share their time), so a line costs about a hundred instructions
-    /// instead of seven hundred.
+    /// events of a frame share their time), so a line costs a seventh of what the general
+    /// path does (docs/performance.md, "Measured reasons behind the code's shape").
     ///
     /// `line` must be followed by ``LineReader/lookahead`` readable bytes, whatever they are:
     /// whole words are loaded, so bytes past the line's end may be looked at, but an event is

@@ -28,11 +28,7 @@ import GestureCore
 final class EvtestParser: RecordingParser {
     private var sawEvents = false
     private var sawHeader = false
-    private var name: String?
-    private var id: [UInt16] = [0, 0, 0, 0]
-    private var codes: [UInt16: Set<UInt16>] = [:]
-    private var absInfo: [UInt16: AbsInfo] = [:]
-    private var properties: Set<UInt16> = []
+    private var device = DeviceDescriptionParts()
     private var currentType: UInt16?
     private var currentAbsCode: UInt16?
     /// Inside "Key repeat handling:", whose `Value` lines are EV_REP's delay and period.
@@ -98,7 +94,7 @@ final class EvtestParser: RecordingParser {
                 else { return false }
                 fields.append(UInt16(value))
             }
-            id = fields
+            device.id = fields
             return true
         }
         if scanner.skip("Input device name:") {
@@ -108,7 +104,7 @@ final class EvtestParser: RecordingParser {
             var value = scanner.rest
             guard value.last == .quote else { return false }
             value = value.dropLast()
-            name = String(decoding: value, as: UTF8.self)
+            device.name = String(decoding: value, as: UTF8.self)
             return true
         }
         guard sawHeader else { return false }
@@ -135,10 +131,10 @@ final class EvtestParser: RecordingParser {
             guard let type = currentType, scanner.skipRequiredBlanks(),
                   let (code, _) = scanner.unsignedDecimal(maxDigits: 5), code <= 0xffff
             else { return false }
-            codes[type, default: []].insert(UInt16(code))
+            device.codes[type, default: []].insert(UInt16(code))
             if type == EventType.abs {
                 currentAbsCode = UInt16(code)
-                absInfo[UInt16(code)] = AbsInfo(minimum: 0, maximum: 0)
+                device.absInfo[UInt16(code)] = AbsInfo(minimum: 0, maximum: 0)
                 absLines[UInt16(code)] = line.number
             } else {
                 currentAbsCode = nil
@@ -148,7 +144,7 @@ final class EvtestParser: RecordingParser {
         if scanner.skip("Property type") {
             guard scanner.skipRequiredBlanks(), let (property, _) = scanner.unsignedDecimal(maxDigits: 3), property <= 0xff
             else { return false }
-            properties.insert(UInt16(property))
+            device.properties.insert(UInt16(property))
             return true
         }
         if scanner.bytes.allSatisfy({ $0 == UInt8(ascii: "*") || $0.isBlank }) {
@@ -166,7 +162,7 @@ final class EvtestParser: RecordingParser {
         for (label, keyPath) in fields where scanner.skip(label) {
             guard scanner.skipRequiredBlanks(), let value = scanner.int32(), scanner.isAtEndOrComment() else { return false }
             if let code = currentAbsCode, let keyPath {
-                absInfo[code]?[keyPath: keyPath] = value
+                device.absInfo[code]?[keyPath: keyPath] = value
                 // The range's end is what a message about the axis points at.
                 if keyPath == \AbsInfo.maximum { absLines[code] = line.number }
             }
@@ -220,8 +216,7 @@ final class EvtestParser: RecordingParser {
     }
 
     func makeDescription() -> DeviceDescription? {
-        guard sawHeader, let name else { return nil }
-        return DeviceDescription(name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3],
-                                 codes: codes.filter { !$0.value.isEmpty }, absInfo: absInfo, properties: properties)
+        guard sawHeader, let name = device.name else { return nil }
+        return device.description(name: name, droppingEmptyCodeTypes: true)
     }
 }

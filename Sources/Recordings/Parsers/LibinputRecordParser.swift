@@ -62,11 +62,7 @@ final class LibinputRecordParser: RecordingParser {
     private var frameIndent = -1
 
     private var sawEvdev = false
-    private var name: String?
-    private var id: [UInt16] = [0, 0, 0, 0]
-    private var codes: [UInt16: Set<UInt16>] = [:]
-    private var absInfo: [UInt16: AbsInfo] = [:]
-    private var properties: Set<UInt16> = []
+    private var device = DeviceDescriptionParts()
     private var absLines: [UInt16: Int] = [:]
 
     init(file: String) {
@@ -179,12 +175,12 @@ final class LibinputRecordParser: RecordingParser {
             case .codes:
                 guard number.value <= 0x1f, let list = Self.list(&scanner), list.allSatisfy({ (0...0xffff).contains($0) })
                 else { throw error(line, expected: "\"<type>: [<code>, ...]\" under \"codes:\"") }
-                codes[UInt16(number.value), default: []].formUnion(list.map { UInt16($0) })
+                device.codes[UInt16(number.value), default: []].formUnion(list.map { UInt16($0) })
             case .absinfo:
                 guard number.value <= 0x3f, let list = Self.list(&scanner), list.count == 5 else {
                     throw error(line, expected: "\"<code>: [<min>, <max>, <fuzz>, <flat>, <resolution>]\" under \"absinfo:\"")
                 }
-                absInfo[UInt16(number.value)] = AbsInfo(minimum: list[0], maximum: list[1], fuzz: list[2],
+                device.absInfo[UInt16(number.value)] = AbsInfo(minimum: list[0], maximum: list[1], fuzz: list[2],
                                                         flat: list[3], resolution: list[4])
                 absLines[UInt16(number.value)] = line.number
             default:
@@ -198,13 +194,13 @@ final class LibinputRecordParser: RecordingParser {
         case "name":
             section = .evdev
             scanner.skipBlanks()
-            name = Self.scalar(scanner.rest)
+            device.name = Self.scalar(scanner.rest)
         case "id":
             section = .evdev
             guard let list = Self.list(&scanner), list.count == 4, list.allSatisfy({ (0...0xffff).contains($0) }) else {
                 throw error(line, expected: "\"id: [<bus>, <vendor>, <product>, <version>]\"")
             }
-            id = list.map { UInt16($0) }
+            device.id = list.map { UInt16($0) }
         case "codes":
             section = .codes
         case "absinfo":
@@ -214,7 +210,7 @@ final class LibinputRecordParser: RecordingParser {
             guard let list = Self.list(&scanner), list.allSatisfy({ (0...0xff).contains($0) }) else {
                 throw error(line, expected: "\"properties: [<property>, ...]\"")
             }
-            properties = Set(list.map { UInt16($0) })
+            device.properties = Set(list.map { UInt16($0) })
         default:
             section = .evdev
         }
@@ -257,8 +253,7 @@ final class LibinputRecordParser: RecordingParser {
 
     func makeDescription() -> DeviceDescription? {
         guard sawEvdev else { return nil }
-        return DeviceDescription(name: name ?? "", bus: id[0], vendor: id[1], product: id[2], version: id[3],
-                                 codes: codes, absInfo: absInfo, properties: properties)
+        return device.description(name: device.name ?? "", droppingEmptyCodeTypes: false)
     }
 
     // MARK: - Pieces of a line

@@ -35,3 +35,22 @@ extension RecordingParser {
     var declaredEvemuVersion: EvemuVersion? { nil }
     var udevProperties: [String: String]? { nil }
 }
+
+/// A device description as a text format's header gives it, field by field (evtest, libinput
+/// record): the one home of what their parsers collect before the first event.
+struct DeviceDescriptionParts {
+    var name: String?
+    /// Bus, vendor, product and version.
+    var id: [UInt16] = [0, 0, 0, 0]
+    var codes: [UInt16: Set<UInt16>] = [:]
+    var absInfo: [UInt16: AbsInfo] = [:]
+    var properties: Set<UInt16> = []
+
+    /// The description, named `name`; `droppingEmptyCodeTypes` leaves out the event types with
+    /// no code (evtest lists a type's heading before its codes).
+    func description(name: String, droppingEmptyCodeTypes: Bool) -> DeviceDescription {
+        DeviceDescription(name: name, bus: id[0], vendor: id[1], product: id[2], version: id[3],
+                          codes: droppingEmptyCodeTypes ? codes.filter { !$0.value.isEmpty } : codes,
+                          absInfo: absInfo, properties: properties)
+    }
+}

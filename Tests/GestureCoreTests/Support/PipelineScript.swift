@@ -60,6 +60,13 @@ struct PipelineScript {
         collect()
     }
 
+    /// The device goes away 10 ms after the previous step.
+    mutating func unplug() {
+        now += 10
+        pipeline.removeDevice(message: "unplugged", at: Timestamp(microseconds: now * 1000))
+        collect()
+    }
+
     /// Lets `milliseconds` pass, firing deadlines.
     mutating func wait(_ milliseconds: Int64) {
         now += milliseconds
@@ -101,6 +108,13 @@ struct PipelineScript {
             return "device \(action): \(message)"
         case .layout(_, let revision, _):
             return "layout \(revision)"
+        case .contacts(let e):
+            let contacts = e.contacts.map { contact in
+                "#\(contact.id) \(contact.phase.rawValue) (\(number(contact.location.x)), \(number(contact.location.y)))"
+                    + (contact.view.map { " \($0)" } ?? "") + (contact.recognizer.map { " taken by \($0)" } ?? "")
+                    + (contact.route.map { " \($0.name)" } ?? "")
+            }
+            return "contacts: " + contacts.joined(separator: ", ")
         }
     }
 }

@@ -79,7 +79,7 @@ final class LiveDaemonHarness {
         guard try drive(until: { !client.lines.isEmpty }), lineType(client.lines[0]) == "hello" else {
             throw TestFailure("no hello: \(client.lines)")
         }
-        client.lines.removeFirst()
+        client.hello = client.lines.removeFirst()
         return client
     }
 
@@ -175,6 +175,8 @@ final class LoopClient {
     private var closed = false
     /// Complete lines received and not yet taken.
     var lines: [String] = []
+    /// The `hello` the server greeted it with (``LiveDaemonHarness/connect()``).
+    var hello = ""
     /// True once the server closed the connection.
     private(set) var reachedEnd = false
     private var partial: [UInt8] = []

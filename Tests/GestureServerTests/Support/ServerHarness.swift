@@ -90,6 +90,11 @@ final class TestOwner: EventServerOwner {
     private var insideServerCall = false
     var currentLayout = ViewSpec(id: "screen", frame: Rect(x: 0, y: 0, width: 100, height: 100),
                                  subviews: [ViewSpec(id: "button", frame: Rect(x: 0, y: 0, width: 50, height: 50))])
+    /// One screen, as a daemon of one: the server's requests name none.
+    var screenIDs = ["main"]
+    func currentLayout(screen: Int) -> ViewSpec { currentLayout }
+    func layoutBasis(screen: Int) -> PreparedLayout.Basis { layoutBasis }
+    func layoutRevision(screen: Int) -> Int { revision }
     private(set) var revision = 1
     private(set) var calls: [String] = []
     private(set) var changes: [ServerChange] = []
@@ -121,7 +126,7 @@ final class TestOwner: EventServerOwner {
     private(set) var reloadWorks = 0
     private(set) var reloadedRevisions: [Int?] = []
 
-    func replaceLayout(_ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
+    func replaceLayout(screen: Int, _ layout: ViewSpec, prepared: PreparedLayout?, reason: String) -> LayoutReplacement {
         record("replaceLayout \(layout.id)")
         preparedBases.append(prepared?.basis)
         currentLayout = layout
@@ -133,7 +138,7 @@ final class TestOwner: EventServerOwner {
     /// off unless a test sets it, as the settings of most screens are in points.
     var screenChangesRecognizers = false
 
-    func screenWork(rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
+    func screenWork(screen: Int, rotation: ScreenRotation, width: Double?, height: Double?) -> (@Sendable () -> PreparedLayout)? {
         guard screenChangesRecognizers else { return nil }
         var wanted = layoutBasis
         wanted.screen = Rect(x: 0, y: 0, width: width ?? 1920, height: height ?? 1080)
@@ -141,7 +146,7 @@ final class TestOwner: EventServerOwner {
         return { PreparedLayout(tree: ViewTree(validated: layout), basis: basis) }
     }
 
-    func setScreen(rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
+    func setScreen(screen: Int, rotation: ScreenRotation, width: Double?, height: Double?, reason: String,
                    prepared: PreparedLayout?) -> ScreenReplacement {
         record("setScreen \(rotation.degrees) \(width.map { String(Int($0)) } ?? "-") \(height.map { String(Int($0)) } ?? "-")")
         preparedBases.append(prepared?.basis)
@@ -149,12 +154,12 @@ final class TestOwner: EventServerOwner {
         return ScreenReplacement(screen: screen, events: encode([.screen(time: .zero, screen: screen, message: reason)]))
     }
 
-    var layoutRevision: Int { revision }
 
     func reloadWork() -> @Sendable () -> ReloadPreparation {
         reloadWorks += 1
         let revision = revision, basis = layoutBasis
-        return { ReloadPreparation(revision: revision, basis: basis, configuration: .failure(ConfigurationError(file: "test", problems: [])), layout: nil) }
+        return { ReloadPreparation(revisions: [revision], bases: [basis], configuration: .failure(ConfigurationError(file: "test", problems: [])),
+                                   layouts: [nil]) }
     }
 
     /// Whether a reload reports the layout changed (the file's layout differs from the one in force).
@@ -162,12 +167,12 @@ final class TestOwner: EventServerOwner {
 
     func reload(origin: String, prepared: ReloadPreparation?) -> ReloadOutcome {
         record("reload")
-        reloadedRevisions.append(prepared?.revision)
+        reloadedRevisions.append(prepared?.revisions.first)
         return ReloadOutcome(result: .success(ReloadReport(revision: revision, layoutChanged: reloadChangesLayout,
                                                            socket: SocketConfig())))
     }
 
-    func hitTest(_ point: Point) -> HitTestEvent {
+    func hitTest(screen: Int, _ point: Point) -> HitTestEvent {
         record("hitTest \(Int(point.x)) \(Int(point.y))")
         return Engine(tree: ViewTree(validated: currentLayout)).hitTest(point)
     }

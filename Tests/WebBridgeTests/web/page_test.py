@@ -17,7 +17,10 @@ Checks, each printed as "ok: …" (the first failure raises and exits 1):
   cannot be read is named in a warning;
 - a viewport whose shape is not the screen's gets a warning;
 - a refused request (a page without the token changing the layout) gets an error event;
-- connect() rejects with "daemon-unavailable", "timeout" and "aborted" where it should.
+- connect() rejects with "daemon-unavailable", "timeout" and "aborted" where it should;
+- the debug overlay, turned on with `g.debug = true`, asks for the contacts stream and draws
+  the two fingers of a pinch on #map where the recording has them (within 2 CSS px), marked as
+  held by mapPinch, after the recognizer took them from the view; turned off, it asks no more.
 
 With --contract (the bridge answers GET /gestured/check and the daemon sends `superseded`, the
 two halves of issue 28 together): "origin-refused" (a page from localhost while web.origins
@@ -73,6 +76,8 @@ PAGE = """<!doctype html>
        data-gestured-recognizers="[{id: 'badPan', type: 'pan', minimumTouches: -1}, {id: 'goodTap', type: 'tap'}]"></div>
   <div id="broken" class="card" data-gestured-view="broken" data-gestured-recognizers="[{id: 'x' type: 'tap'}]"></div>
   <div id="spinner" data-gestured-view="spinner"></div>
+  <div id="map" data-gestured-view="map" data-gestured-recognizers="[{id: 'mapPinch', type: 'pinch'}]"
+       style="position: absolute; left: 580px; top: 100px; width: 240px; height: 140px; background: #6a8"></div>
 <script type="module">
 import { connect } from "./gestured.js";
 const params = new URLSearchParams(location.search);
@@ -232,6 +237,11 @@ def main():
         t = recording.tap(t + 0.4, *to_screen(metrics, *center(rects["bad"])))
         start = to_screen(metrics, *center(rects["card1"]))
         t = recording.drag(t + 0.4, [start, (start[0] + 150, start[1])], 0.4)
+        # A pinch on #map, spreading from 40 to 160 CSS px, then resting 1.2 s before lifting.
+        map_center = to_screen(metrics, *center(rects["map"]))
+        points_per_px = SCREEN[0] * ZOOM / WINDOW[0]
+        pinch_gaps = (40 * points_per_px, 160 * points_per_px)
+        t = recording.pinch(t + 0.4, map_center, *pinch_gaps, 0.5, hold=1.2)
         path = os.path.join(work, "page.evemu")
         recording.write(path)
 
@@ -426,7 +436,17 @@ import("./gestured.js").then(({ connect }) => connect({ bridge, timeout: 10000 }
             waiting("origin-refused, token-refused and superseded need the bridge's /gestured/check and the "
                     "daemon's superseded (issue 28's bridge side): run with --contract once both are merged")
 
-        # 8. The gestures: CSS pixels, offsets, the page's clock, per-state events.
+        # 8. The gestures: CSS pixels, offsets, the page's clock, per-state events; the overlay
+        # on, drawing every finger from the contacts stream (sampled every animation frame).
+        overlay_on = driver.execute_script("""
+const g = window.gestured; g.debug = true; window.__drawn = [];
+const sample = () => { if (!g.debug) return;
+  const held = g._overlay.drawn.filter((d) => d.recognizer);
+  if (held.length) window.__drawn.push(held.map((d) => [d.clientX, d.clientY, d.recognizer, d.view]));
+  requestAnimationFrame(sample); };
+requestAnimationFrame(sample);
+return { contacts: g.subscription.contacts, canvas: !!document.querySelector("canvas[data-gestured-overlay]") };""")
+        assert overlay_on == {"contacts": True, "canvas": True}, overlay_on
         tester, starter = harness.UnixClient(sock), harness.UnixClient(sock)
         assert tester.request({"type": "subscribe", "kinds": ["gesture"]})["ok"]
         assert starter.request({"type": "subscribe", "kinds": ["device"]})["ok"]
@@ -466,6 +486,25 @@ import("./gestured.js").then(({ connect }) => connect({ bridge, timeout: 10000 }
         assert moves and all(abs(m["velocityX"] - m["screenVelocityX"] / scale) < 1e-6 for m in moves), moves[:3]
         ok(f"g.recognizer('#card1', pan): panstart … panmove … panend on the element and on the Recognizer; "
            f"deltaX {end['deltaX']:.2f} CSS px for translationX {end['translationX']:g} pt; velocityX in CSS px/s")
+        # The pinch, as the overlay drew it: while the fingers rest, exactly where they are (the
+        # estimate from the pinch's centre and scale was tens of pixels off), held by mapPinch.
+        drawn = driver.execute_script("return window.__drawn")
+        mx, my = center(rects["map"])
+        expected = sorted([(mx - 80, my), (mx + 80, my)])
+        assert drawn, "the overlay never drew a finger held by a recognizer"
+        resting = sorted((x, y) for x, y, _, _ in drawn[-1])
+        assert {(r, v) for _, _, r, v in drawn[-1]} == {("mapPinch", "map")} and len(resting) == 2, drawn[-1]
+        error = max(abs(a - b) for got, want in zip(resting, expected) for a, b in zip(got, want))
+        assert error <= 2, f"the overlay drew the resting fingers at {resting}, they are at {expected}"
+        gaps = [max(x for x, _, _, _ in d) - min(x for x, _, _, _ in d) for d in drawn if len(d) == 2]
+        assert min(gaps) < 140, f"the held fingers never moved on the overlay while they spread: gaps {gaps[:5]}…"
+        ok(f"the overlay drew the pinch's fingers, held by mapPinch, where they are: {len(drawn)} frames, gap from "
+           f"{min(gaps):.0f} to {gaps[-1]:.0f} CSS px, at rest within {error:.2f} CSS px of the recording")
+        overlay_off = driver.execute_script("""
+const g = window.gestured; g.debug = false;
+return { contacts: g.subscription.contacts ?? null, canvas: !!document.querySelector("canvas[data-gestured-overlay]") };""")
+        assert overlay_off == {"contacts": None, "canvas": False}, overlay_off
+        ok("the overlay turned off: its canvas is gone and the subscription no longer asks for contacts")
         assert daemon.proc.wait(20) == 0, "the replay did not end cleanly"
 
         # 9. connect()'s causes.
