@@ -4,9 +4,11 @@
 # Boots Debian's kernel under QEMU (software emulation, as the kernel tests: tools/vmtest/)
 # with a debootstrap'd Debian 12 root file system (cached in GESTURED_BOOT_CACHE, default
 # ~/.cache/gestured-boot-vm, outside the clone; built once, about 2 minutes) and systemd as
-# PID 1. In it, tools/boottest/in-guest.sh installs the previous package (0.1.0-1) with the web
-# bridge enabled and a client subscribed, upgrades to this .deb with dpkg -i (no Swift
-# toolchain there) and checks that every unit that ran runs again and clients reconnect; creates a virtual panel from a recording's description (uinput, evemu-device) and
+# PID 1. In it, tools/boottest/in-guest.sh installs the previous package (0.1.0-1's packaging
+# around this package's binaries, 0.1.0-0) with the web bridge enabled and a client
+# subscribed, upgrades to this .deb with dpkg -i (no Swift toolchain there) and checks that
+# every unit that ran runs again and clients reconnect; creates a virtual panel from a
+# recording's description (uinput, evemu-device) and
 # checks: the udev rule's symlink and group; socket activation; a kiosk user in the gestured
 # group subscribed with the Python client while the recording plays receives what
 # `gestured replay` prints; the STATUS line in systemctl status; the web bridge, started
@@ -22,9 +24,10 @@
 # writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)
-# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_PREVIOUS, the package to upgrade from (default: built
-#      once from PREVIOUS_COMMIT below with that commit's own scripts/package-deb.sh, in a
-#      git worktree, and kept in the cache: the clone needs that commit, not a shallow one); GESTURED_BOOT_RECORDING, an evemu recording (description and
+# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_PREVIOUS, the package to upgrade from (default: made
+#      from DEB's binaries and PREVIOUS_COMMIT's packaging below, by
+#      tools/boottest/previous-package.sh: the clone needs that commit, not a shallow one);
+#      GESTURED_BOOT_RECORDING, an evemu recording (description and
 #      events) to play instead of the test's own; GESTURED_BOOT_OUT, a directory that keeps
 #      every output (default: a temporary one, removed). Needs root for apt-get and
 #      debootstrap, as CI runs. Exit status: the number of failed checks (125: no result).
@@ -40,23 +43,27 @@ if [ -z "$deb" ]; then
 fi
 [ -f "$deb" ] || { echo "boot-test: no package at $deb" >&2; exit 125; }
 
-# The package to upgrade from: 0.1.0-1, what kiosks run before this one, built from the
-# commit that made it (its maintainer scripts and units are what an upgrade meets). Built from
-# git history rather than by relabelling this tree with a lower version, which would upgrade
-# from this tree's own scripts and prove nothing about the old ones.
+# The package to upgrade from: what kiosks ran before this package, 0.1.0-1. What an upgrade
+# exercises is that package's maintainer scripts and units (its prerm and preinst stop units
+# the old way) followed by this one's, so tools/boottest/previous-package.sh packs DEB's
+# binaries with the packaging of PREVIOUS_COMMIT (debian/, the units, the udev rule, sysusers,
+# the sample configuration; read with git archive), labelled 0.1.0-0: no second Swift build,
+# a few seconds of debhelper (docs/decisions.md, "The previous package"). Relabelling this
+# tree's own packaging with a lower version would upgrade from this tree's scripts and prove
+# nothing about the old ones.
 PREVIOUS_COMMIT=c6769d7faaeda903db4687fc652f1276e0bc4726
-previous=${GESTURED_BOOT_PREVIOUS:-$cache/previous-$PREVIOUS_COMMIT/gestured_0.1.0-1_amd64.deb}
-if [ ! -f "$previous" ]; then
-    [ -z "${GESTURED_BOOT_PREVIOUS:-}" ] || { echo "boot-test: no package at $previous" >&2; exit 125; }
-    echo "== boot test: building the previous package from $PREVIOUS_COMMIT (once; kept in $cache)"
-    git cat-file -e "$PREVIOUS_COMMIT^{commit}" 2>/dev/null \
-        || { echo "boot-test: commit $PREVIOUS_COMMIT is not in this clone (git fetch --unshallow), or set GESTURED_BOOT_PREVIOUS" >&2; exit 125; }
-    previous_tree=$(mktemp -d)
-    git worktree add --detach "$previous_tree/gestured" "$PREVIOUS_COMMIT" >/dev/null
-    "$previous_tree/gestured/scripts/package-deb.sh" "$(dirname "$previous")" | tail -n 1
-    git worktree remove --force "$previous_tree/gestured"
-    rm -rf "$previous_tree"
-    [ -f "$previous" ] || { echo "boot-test: the previous package did not build" >&2; exit 125; }
+previous_dir=$(mktemp -d)
+trap 'rm -rf "$previous_dir"' EXIT
+if [ -n "${GESTURED_BOOT_PREVIOUS:-}" ]; then
+    previous=$GESTURED_BOOT_PREVIOUS
+    [ -f "$previous" ] || { echo "boot-test: no package at $previous" >&2; exit 125; }
+else
+    echo "== boot test: the previous package, $PREVIOUS_COMMIT's packaging around $(basename "$deb")'s binaries"
+    previous_start=$(date +%s)
+    previous=$(tools/boottest/previous-package.sh "$PREVIOUS_COMMIT" 0.1.0-0 "$deb" "$previous_dir" | tail -n 1) \
+        || { echo "boot-test: the previous package could not be made (exit $?)" >&2; exit 125; }
+    [ -f "$previous" ] || { echo "boot-test: no previous package at '$previous'" >&2; exit 125; }
+    echo "boot-test: previous package $(basename "$previous") in $(( $(date +%s) - previous_start )) s"
 fi
 ready=$(date +%s)
 
@@ -65,7 +72,7 @@ if [ -n "${GESTURED_BOOT_OUT:-}" ]; then
     rm -rf "${job:?}"/*
 else
     job=$(mktemp -d)
-    trap 'rm -rf "$job"' EXIT
+    trap 'rm -rf "$job" "$previous_dir"' EXIT
 fi
 chmod 755 "$job"
 cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/web-check.py \

@@ -107,8 +107,9 @@ security_score() {  # UNIT NAME: the overall exposure of UNIT as a fact, its fin
 }
 unit_pid() { systemctl show -p MainPID --value "$1"; }
 
-# The previous package (0.1.0-1, built by boot-test.sh from the commit it pins), as a kiosk
-# runs it: the web bridge enabled by the operator, the daemon started by a subscriber.
+# The previous package (0.1.0-1's packaging around this package's binaries, labelled 0.1.0-0:
+# tools/boottest/previous-package.sh), as a kiosk runs it: the web bridge enabled by the
+# operator, the daemon started by a subscriber.
 check_install_previous() {
     ! command -v swift > /dev/null || { log "a Swift toolchain is present: the test would prove nothing"; return 1; }
     dpkg_step install-previous -i "$J"/previous/gestured_*_amd64.deb || return 1
