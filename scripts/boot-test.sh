@@ -48,7 +48,7 @@ fi
 # the old way) followed by this one's, so tools/boottest/previous-package.sh packs DEB's
 # binaries with the packaging of PREVIOUS_COMMIT (debian/, the units, the udev rule, sysusers,
 # the sample configuration; read with git archive), labelled 0.1.0-0: no second Swift build,
-# a few seconds of debhelper (docs/decisions.md, "The previous package"). Relabelling this
+# debhelper alone (docs/decisions.md, "The previous package in the boot test"). Relabelling this
 # tree's own packaging with a lower version would upgrade from this tree's scripts and prove
 # nothing about the old ones.
 PREVIOUS_COMMIT=c6769d7faaeda903db4687fc652f1276e0bc4726
