@@ -4,8 +4,11 @@
 # Boots Debian's kernel under QEMU (software emulation, as the kernel tests: tools/vmtest/)
 # with a debootstrap'd Debian 12 root file system (cached in GESTURED_BOOT_CACHE, default
 # ~/.cache/gestured-boot-vm, outside the clone; built once, about 2 minutes) and systemd as
-# PID 1. In it, tools/boottest/in-guest.sh installs the .deb with dpkg -i (no Swift toolchain
-# there), creates a virtual panel from a recording's description (uinput, evemu-device) and
+# PID 1. In it, tools/boottest/in-guest.sh installs the previous package (0.1.0-1's packaging
+# around this package's binaries, 0.1.0-0) with the web bridge enabled and a client
+# subscribed, upgrades to this .deb with dpkg -i (no Swift toolchain there) and checks that
+# every unit that ran runs again and clients reconnect; creates a virtual panel from a
+# recording's description (uinput, evemu-device) and
 # checks: the udev rule's symlink and group; socket activation; a kiosk user in the gestured
 # group subscribed with the Python client while the recording plays receives what
 # `gestured replay` prints; the STATUS line in systemctl status; the web bridge, started
@@ -15,10 +18,16 @@
 # (the unit makes the virtual panel, the panel is grabbed, the touches reach the copy); routing
 # seen by libinput and by Chromium in cage (a forwarded element gets DOM touches through the
 # copy, a claimed view gestured's gestures, tools/boottest/README.md); the
-# hardening really applies; the systemd-analyze security score; purge. Results come back through a writable 9p share.
+# hardening really applies; a configuration error that leaves the socket up; the
+# systemd-analyze security score; remove (the udev name goes), purge without warnings, and a
+# fresh install after which a user "kiosk" can be created. Results come back through a
+# writable 9p share.
 #
 # Usage: scripts/boot-test.sh [DEB]   (default: builds one with scripts/package-deb.sh)
-# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_RECORDING, an evemu recording (description and
+# Env: GESTURED_BOOT_CACHE; GESTURED_BOOT_PREVIOUS, the package to upgrade from (default: made
+#      from DEB's binaries and PREVIOUS_COMMIT's packaging below, by
+#      tools/boottest/previous-package.sh: the clone needs that commit, not a shallow one);
+#      GESTURED_BOOT_RECORDING, an evemu recording (description and
 #      events) to play instead of the test's own; GESTURED_BOOT_OUT, a directory that keeps
 #      every output (default: a temporary one, removed). Needs root for apt-get and
 #      debootstrap, as CI runs. Exit status: the number of failed checks (125: no result).
@@ -33,6 +42,29 @@ if [ -z "$deb" ]; then
     deb=$(scripts/package-deb.sh | tail -n 1)
 fi
 [ -f "$deb" ] || { echo "boot-test: no package at $deb" >&2; exit 125; }
+
+# The package to upgrade from: what kiosks ran before this package, 0.1.0-1. What an upgrade
+# exercises is that package's maintainer scripts and units (its prerm and preinst stop units
+# the old way) followed by this one's, so tools/boottest/previous-package.sh packs DEB's
+# binaries with the packaging of PREVIOUS_COMMIT (debian/, the units, the udev rule, sysusers,
+# the sample configuration; read with git archive), labelled 0.1.0-0: no second Swift build,
+# debhelper alone (docs/decisions.md, "The previous package in the boot test"). Relabelling this
+# tree's own packaging with a lower version would upgrade from this tree's scripts and prove
+# nothing about the old ones.
+PREVIOUS_COMMIT=c6769d7faaeda903db4687fc652f1276e0bc4726
+previous_dir=$(mktemp -d)
+trap 'rm -rf "$previous_dir"' EXIT
+if [ -n "${GESTURED_BOOT_PREVIOUS:-}" ]; then
+    previous=$GESTURED_BOOT_PREVIOUS
+    [ -f "$previous" ] || { echo "boot-test: no package at $previous" >&2; exit 125; }
+else
+    echo "== boot test: the previous package, $PREVIOUS_COMMIT's packaging around $(basename "$deb")'s binaries"
+    previous_start=$(date +%s)
+    previous=$(tools/boottest/previous-package.sh "$PREVIOUS_COMMIT" 0.1.0-0 "$deb" "$previous_dir" | tail -n 1) \
+        || { echo "boot-test: the previous package could not be made (exit $?)" >&2; exit 125; }
+    [ -f "$previous" ] || { echo "boot-test: no previous package at '$previous'" >&2; exit 125; }
+    echo "boot-test: previous package $(basename "$previous") in $(( $(date +%s) - previous_start )) s"
+fi
 ready=$(date +%s)
 
 if [ -n "${GESTURED_BOOT_OUT:-}" ]; then
@@ -40,13 +72,15 @@ if [ -n "${GESTURED_BOOT_OUT:-}" ]; then
     rm -rf "${job:?}"/*
 else
     job=$(mktemp -d)
-    trap 'rm -rf "$job"' EXIT
+    trap 'rm -rf "$job" "$previous_dir"' EXIT
 fi
 chmod 755 "$job"
 cp "$deb" tools/boottest/in-guest.sh tools/boottest/normalise.py tools/boottest/web-check.py \
     tools/boottest/boot_websocket.py tools/boottest/devtools.py tools/boottest/browser-check.py \
     tools/boottest/browser-page.html tools/boottest/browser-session.evemu \
     tools/boottest/gestured-boot-test.service "$job/"
+mkdir -p "$job/previous"
+cp "$previous" "$job/previous/"
 # What GET /gestured.js must serve: the minified module the bridge embeds at build time, its
 # source map named as the bridge serves it (docs/protocol.md, "The bridge's HTTP side").
 sed '$ s|^//# sourceMappingURL=.*$|//# sourceMappingURL=gestured.js.map|' web/dist/gestured.min.js > "$job/gestured.js"

@@ -10,17 +10,25 @@
 #     start-up functions placed together (tools/package/startup-order.py profiles them),
 #     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
 #     ordinary debug and release builds.
+#     Then what the package declares about them: the glibc they need (from their version
+#     references), Static-Built-Using (GCC's libstdc++.a and libgcc.a), and a check that
+#     packaging/debian/copyright names every Swift package Package.resolved pins.
 #  2. The man pages, generated from each command's own help by swift-argument-parser's
 #     generate-manual tool, so they cannot drift from `gestured --help`. gestured parses its
 #     command line itself (Sources/CommandLineParsing) but prints the same
 #     --experimental-dump-help JSON the tool reads (pinned by Tests/Golden/command-line).
+#     EXIT STATUS, FILES, EXAMPLES and SEE ALSO come from packaging/man/PRODUCT.sections, and
+#     gestured.json5(5) is packaging/man/gestured.json5.5.
 #  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system (the web
 #     bridge's, gestured-web.service, installed but not enabled), the udev rule in
 #     /usr/lib/udev/rules.d, uinput loaded through /usr/lib/modules-load.d, sysusers in
 #     /usr/lib/sysusers.d, /etc/gestured (the lobby
-#     sample, reading /dev/input/touchscreen) as conffiles, the Python client and sample
-#     configurations in /usr/share/doc/gestured/examples, Depends from dpkg-shlibdeps, and
-#     maintainer scripts that create the users, trigger udev and enable gestured.socket.
+#     sample, reading /dev/input/touchscreen) as conffiles, the Python client in
+#     /usr/share/gestured, README.Debian, the README and docs/ (uncompressed, so their links
+#     work), sample configurations and recordings in /usr/share/doc/gestured, Depends from
+#     dpkg-shlibdeps and the glibc above, and maintainer scripts that create the users, trigger
+#     udev, enable gestured.socket, keep running units running across upgrades and reload
+#     udev on removal.
 #  4. lintian: no error or warning may remain; the tags overridden are explained in
 #     packaging/debian/gestured.lintian-overrides.
 #
@@ -94,6 +102,30 @@ for product in "${products[@]}"; do
     echo "package-deb: $product $(stat -c %s "$bin/$product") bytes; needs $(ldd "$bin/$product" | awk '$1 ~ /\.so/ { print $1 }' | tr '\n' ' ')"
 done
 
+# The glibc the binaries need, from their version references: the highest GLIBC_2.x, and 2.36
+# for GLIBC_ABI_DT_RELR (the packed relative relocations above; glibc 2.36 NEWS), which
+# dpkg-shlibdeps' symbols files do not know (it said 2.35, and a Debian 11 glibc 2.31 would
+# refuse the binaries at load).
+glibc=$(for product in "${products[@]}"; do objdump -p "$bin/$product"; done | python3 -c '
+import re, sys
+text = sys.stdin.read()
+versions = [tuple(map(int, v.split("."))) for v in re.findall(r"\bGLIBC_(\d+\.\d+(?:\.\d+)?)\b", text)]
+if "GLIBC_ABI_DT_RELR" in text:
+    versions.append((2, 36))
+print(".".join(map(str, max(versions))))')
+echo "package-deb: the binaries need glibc $glibc"
+# Static-Built-Using: the Debian source packages whose code is linked in, libstdc++.a and
+# libgcc.a (GCC's, above). The Swift runtime and the Swift packages are no Debian package:
+# debian/copyright declares them, and every package the build resolved must be named there.
+static_built_using=$(for archive in "$libstdcxx" "$(clang -print-libgcc-file-name)"; do
+    dpkg-query -W -f='${source:Package} (= ${source:Version})\n' "$(dpkg -S "$(readlink -f "$archive")" | cut -d: -f1)"
+done | sort -u | paste -sd, | sed 's/,/, /g')
+echo "package-deb: Static-Built-Using: $static_built_using"
+for dependency in $(python3 -c 'import json; print(" ".join(p["identity"] for p in json.load(open("Package.resolved"))["pins"]))'); do
+    grep -q "$dependency" packaging/debian/copyright \
+        || { echo "package-deb: $dependency is linked in but packaging/debian/copyright does not declare it" >&2; exit 1; }
+done
+
 version=$("$bin/gestured" --version)
 debian_version=$(dpkg-parsechangelog -l packaging/debian/changelog -S Version)
 [ "${debian_version%-*}" = "$version" ] || {
@@ -105,6 +137,7 @@ src=$work/gestured-$version
 stage=$src/stage
 mkdir -p "$stage/layouts" "$stage/examples" "$stage/docs"
 cp -r packaging/debian "$src/debian"
+cp packaging/man/gestured.json5.5 "$stage/"
 "${build[@]}" --product generate-manual 2>&1 | grep -v "^\[" || true
 for product in "${products[@]}"; do
     cp "$bin/$product" "$stage/"
@@ -117,6 +150,17 @@ for product in "${products[@]}"; do
     [ -s "$stage/$product.1" ] || { echo "package-deb: no man page for $product" >&2; exit 1; }
     # A blank line in a command's discussion comes through as is; mdoc wants .Pp there.
     sed -i 's/^$/.Pp/' "$stage/$product.1"
+    # The sections a help text has no place for (EXIT STATUS, FILES, EXAMPLES, SEE ALSO),
+    # written by hand in packaging/man/PRODUCT.sections, go before AUTHORS, in place of
+    # generate-manual's EXIT STATUS (".Ex -std": 0 or more than 0, without 64 or 78).
+    if [ -f "packaging/man/$product.sections" ]; then
+        grep -q '^\.Sh AUTHORS' "$stage/$product.1" \
+            || { echo "package-deb: $product.1 has no AUTHORS section to put packaging/man/$product.sections before" >&2; exit 1; }
+        awk -v extra="packaging/man/$product.sections" \
+            '/^\.Sh "EXIT STATUS"$/ || /^\.Ex -std$/ { next }
+             /^\.Sh AUTHORS/ { while ((getline line < extra) > 0) print line } { print }' \
+            "$stage/$product.1" > "$work/$product.1" && mv "$work/$product.1" "$stage/$product.1"
+    fi
     [ "$product" = gestured ] || echo "stage/$product.1" >> "$src/debian/gestured.manpages"
 done
 # Units: debian/gestured.service and .socket are gestured's own (see debian/rules); any other
@@ -138,10 +182,18 @@ grep -q '^  device: "/dev/input/touchscreen",$' "$stage/gestured.json5" \
     || { echo "package-deb: config/lobby.json5 has no 'device: \"auto\",' line to point at /dev/input/touchscreen" >&2; exit 1; }
 cp config/layouts/lobby.json5 "$stage/layouts/"
 "$bin/gestured" check-config "$stage/gestured.json5" >/dev/null
-# Documentation and examples: the client, and every sample configuration with its layouts.
+# Documentation and examples (Debian Policy 12.3: /usr/share/doc/gestured): the README and
+# every page of docs/ it links to, uncompressed so the links work (debian/rules); every
+# sample configuration with its layouts, and the project's own recordings to replay with them.
 cp README.md "$stage/"
-cp docs/*.md "$stage/docs/"
-cp -r examples/python examples/web "$stage/examples/"
+cp docs/*.md docs/*.png "$stage/docs/"
+cp -r examples/web "$stage/examples/"
+mkdir -p "$stage/examples/recordings"
+cp config/recordings/README.md config/recordings/*.evemu "$stage/examples/recordings/"
+# The Python client is a program, not documentation: /usr/share/gestured (run it with
+# python3; no #! line, since python3 is only suggested).
+mkdir -p "$stage/share"
+sed '1{/^#!/d}' examples/python/gestured_client.py > "$stage/share/gestured_client.py"
 # The bridge's drop-in for pages that change the layout (README, "Web kiosks").
 mkdir -p "$stage/examples/systemd"
 cp systemd/gestured-web-control.conf "$stage/examples/systemd/"
@@ -154,11 +206,14 @@ cp web/package.json web/gestured.js web/gestured.d.ts web/README.md "$stage/web/
 cp web/dist/gestured.min.js web/dist/gestured.min.js.map "$stage/web/dist/"
 
 # --- 3. the package --------------------------------------------------------------------------
-(cd "$src" && EXTRA_UNITS="${extra_units[*]}" debian/rules binary) > "$work/dh.log" 2>&1 \
+(cd "$src" && EXTRA_UNITS="${extra_units[*]}" GLIBC_DEPENDS="libc6 (>= $glibc)" STATIC_BUILT_USING="$static_built_using" \
+    debian/rules binary) > "$work/dh.log" 2>&1 \
     || { cat "$work/dh.log" >&2; echo "package-deb: debhelper failed" >&2; exit 1; }
 deb=gestured_${debian_version}_amd64.deb
 mv "$work/$deb" "$out/$deb"
-dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Installed-Size):'
+dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Static-Built-Using|Installed-Size):'
+dpkg-deb -f "$out/$deb" Depends | grep -q "libc6 (>= $glibc)" \
+    || { echo "package-deb: Depends does not ask for glibc $glibc" >&2; exit 1; }
 
 # --- 4. lintian ----------------------------------------------------------------------------
 echo "== lintian $(lintian --version | awk '{print $2}')"

@@ -22,9 +22,14 @@ struct GesturedWeb: ParsableCommand {
             screen.set and reload need a connection opened with ?token=…. Tells systemd \
             READY=1 once it listens; SIGTERM or SIGINT closes every WebSocket and exits 0; \
             SIGHUP re-reads the web section for new connections; other signals that would \
-            end it (SIGUSR1, SIGUSR2, SIGALRM, …) are logged and ignored.
+            end it (SIGUSR1, SIGUSR2, SIGALRM, …) are logged and ignored. A configuration \
+            it cannot use exits with status 78 (EX_CONFIG), on which the unit does not restart.
             """,
         version: "0.1.0")
+
+    /// sysexits.h's `EX_CONFIG`, as `gestured run` exits on its configuration's errors: the
+    /// unit does not restart on it (`RestartPreventExitStatus=78`), since the file is the same.
+    static let configurationError = ExitCode(78)
 
     @Option(help: "The configuration file (its web section, and socket.path).")
     var config: String = Configuration.defaultPath
@@ -42,14 +47,14 @@ struct GesturedWeb: ParsableCommand {
             configuration = try ConfigurationLoader.load(path: config)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw Self.configurationError
         }
         let web: WebConfig
         do {
             web = try webSection(of: configuration)
         } catch {
             printError(error.description)
-            throw ExitCode.validationFailure
+            throw Self.configurationError
         }
         JournalLogHandler.bootstrap()
         let logger = Logger(label: "gestured-web")

@@ -17,7 +17,9 @@ struct Devices: ParsableCommand {
             and where that comes from, and whether `device: "auto"` (the first touchscreen) picks it and \
             why not. With --config, the configuration's device.type, device.axes and screen.calibration \
             apply, and a line says whether the configured device is this one; with --device, whether \
-            that path is.
+            that path is. A device another program holds exclusively (EVIOCGRAB, as gestured.service \
+            does with grab: true) says so and who has it open. A device that cannot be opened for lack \
+            of rights is listed as such, the command says what to run, and exits with status 1.
             """)
 
     static var arguments: [Argument<Self>] {
@@ -63,10 +65,17 @@ struct Devices: ParsableCommand {
         let autoVerdicts = DeviceSelector.auto.verdicts(for: entries)
         let verdicts = match == .auto ? autoVerdicts : match.verdicts(for: entries)
         let screenVerdicts = screens.map { $0.device.verdicts(for: entries) }
+        var unreadable: [String] = []
         for (index, (auto, verdict)) in zip(autoVerdicts, verdicts).enumerated() {
             let entry = verdict.entry
             guard let description = entry.description else {
-                lines.append("\(entry.path): \(entry.error.map { "\($0)" } ?? "unreadable")")
+                if let error = entry.error, error.isPermissionDenied {
+                    // The advice once, after the list, not once per device.
+                    unreadable.append(entry.path)
+                    lines.append("\(entry.path): not readable by uid \(getuid()) (\(error.errno.map { "\($0)" } ?? "permission denied"))")
+                } else {
+                    lines.append("\(entry.path): \(entry.error.map { "\($0)" } ?? "unreadable")")
+                }
                 lines.append("  auto: no (\(auto.reason))")
                 if match != .auto { lines.append("  configured device: no (\(verdict.reason))") }
                 continue
@@ -93,6 +102,9 @@ struct Devices: ParsableCommand {
             let used = DeviceCalibration(configured: calibration, udevProperties: entry.udevProperties)
             lines.append("  calibration: \(used.summary)" + (used.ignoredUdevValue.map { "; \($0)" } ?? ""))
             lines.append("  auto: \(auto.isPicked ? "yes" : "no") (\(auto.reason))")
+            if !entry.isPanelCopy, PanelHold.probe(path: entry.path) == .held {
+                lines.append("  held: " + PanelHold.heldAdvice(path: entry.path))
+            }
             if match != .auto && screens.isEmpty {
                 lines.append("  configured device: \(verdict.isPicked ? "yes" : "no") (\(verdict.reason))")
             }
@@ -117,6 +129,11 @@ struct Devices: ParsableCommand {
             }
         }
         try printOutput(lines.joined(separator: "\n") + "\n")
+        if !unreadable.isEmpty {
+            throw failure("gestured devices: \(unreadable.count) of \(entries.count) devices could not be opened by uid "
+                + "\(getuid()), so the list is incomplete: "
+                + EvdevError.permissionAdvice(command: (["gestured"] + CommandLine.arguments.dropFirst()).joined(separator: " ")) + ".")
+        }
     }
 
     /// The position axes gestured reads, with their ranges and resolutions, and why those.

@@ -28,7 +28,8 @@ enum Gestured {
     }
 
     /// Parses `words`, prints what they ask for or runs the command, and returns the exit
-    /// status: 0, 1 when the command failed (its message printed), 64 for a usage error.
+    /// status: 0, 1 when the command failed (its message printed) or the status it names (78:
+    /// `run` refused its configuration), 64 for a usage error.
     static func status(for words: [String], width: Int) -> Int32 {
         switch program.invocation(for: words, width: width) {
         case .output(let text):
@@ -42,8 +43,8 @@ enum Gestured {
             do {
                 try command.run()
                 return 0
-            } catch is CommandFailure {
-                return 1
+            } catch let failure as CommandFailure {
+                return failure.status
             } catch {
                 printError("Error: \(error)")
                 return 1

@@ -17,7 +17,9 @@ struct Record: ParsableCommand {
         discussion: """
             Writes the device description, then one E: line per event as it arrives, times \
             counted from the first event. Stops at SIGINT (Ctrl-C) or SIGTERM, or when the device \
-            is removed. Replay the file with `gestured replay --config FILE RECORDING`, or play it \
+            is removed. Warns when another program holds the device exclusively (EVIOCGRAB: \
+            gestured.service with grab: true does), since the recording then receives nothing, \
+            and names who has it open. Replay the file with `gestured replay --config FILE RECORDING`, or play it \
             into a virtual device with `evemu-device` and `evemu-play`.
             """)
 
@@ -69,6 +71,11 @@ struct Record: ParsableCommand {
             }
             try loop.handleSignals([SIGTERM, SIGINT]) { _ in loop.stop() }
             printError("gestured: recording \(source.path) \"\(source.description.name)\" (SIGINT or SIGTERM stops)")
+            // A device another program has grabbed gives this reader nothing, not even an error.
+            if PanelHold.probe(descriptor: source.fileDescriptor.rawValue) == .held {
+                printError("gestured: warning: \(source.path) is " + PanelHold.heldAdvice(path: source.path)
+                    + ". Until then this recording receives no events.")
+            }
             try loop.run()
             if let failure { throw failure }
             try writer.checkWritten()

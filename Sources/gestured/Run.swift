@@ -22,7 +22,10 @@ struct Run: ParsableCommand {
             Lines on standard output. A removed device cancels its touches; gestured keeps serving \
             clients and waits for it to come back. Tells systemd READY=1 once the socket listens \
             and the device is open or awaited. SIGHUP re-reads the configuration. SIGTERM or \
-            SIGINT cancels the touches still down, tells every client and exits 0.
+            SIGINT cancels the touches still down, tells every client and exits 0. A configuration \
+            that cannot be used exits with status 78 (EX_CONFIG), on which the unit does not restart; \
+            started by its socket, it first tells the clients that connect during 2 s why \
+            (bye, reason configuration).
             """)
 
     static var arguments: [Argument<Self>] {
@@ -33,7 +36,9 @@ struct Run: ParsableCommand {
                      + "(socket.group is then applied only if it exists)."),
          .flag("stdout", \.stdout, help: "Also write the events as JSON Lines on standard output."),
          .flag("trace", \.trace,
-               help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions.")]
+               help: "Also emit a hitTest event with the trace for every touch, and failed gesture transitions."),
+         .option("log-level", \.logLevel, valueName: "level",
+                 help: "Log messages of this level and above: trace, debug, info, notice, warning, error or critical.")]
     }
 
     var config = Configuration.defaultPath
@@ -41,15 +46,27 @@ struct Run: ParsableCommand {
     var socket: String?
     var stdout = false
     var trace = false
+    var logLevel = "info"
 
     func validate() throws(ValidationError) {
         if let socket { try validateSocketPath(socket) }
+        if JournalLogHandler.level(named: logLevel) == nil {
+            throw ValidationError("--log-level \(logLevel): not a level; use trace, debug, info, notice, warning, error or critical")
+        }
     }
 
     func run() throws {
-        let configuration = try loadConfiguration(config)
+        // A configuration error is the operator's to fix: exit 78 (EX_CONFIG), on which the
+        // unit does not restart, after telling the socket's clients why.
+        let level = JournalLogHandler.level(named: logLevel) ?? .info
+        let configuration: Configuration
+        do {
+            configuration = try ConfigurationLoader.load(path: config)
+        } catch {
+            throw ConfigurationRefusal.refuse(error.description, configurationPath: config, logLevel: level)
+        }
         let match = device.map { DeviceSelector.path($0) } ?? configuration.device
-        JournalLogHandler.bootstrap()
+        JournalLogHandler.bootstrap(level: level)
         let logger = Logger(label: "gestured")
         // A client that vanishes must be an EPIPE to handle, never a signal that kills us.
         try Signals.ignoreBrokenPipe()

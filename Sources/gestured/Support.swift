@@ -60,9 +60,12 @@ func printError(_ message: String) {
     _ = try? FileDescriptor.standardError.writeAll(Array((message + "\n").utf8), subject: "standard error")
 }
 
-/// A command that failed and has said why on stderr: the process exits with status 1, and
-/// nothing is added to the message (no "Error:"), so problem lines stay machine-readable.
-struct CommandFailure: Error {}
+/// A command that failed and has said why on stderr: the process exits with `status` (1 unless
+/// the command says otherwise, e.g. 78 for `run`'s configuration errors), and nothing is added
+/// to the message (no "Error:"), so problem lines stay machine-readable.
+struct CommandFailure: Error {
+    var status: Int32 = 1
+}
 
 /// Prints `message` on stderr and returns the error that makes the command exit with status 1.
 func failure(_ message: String) -> CommandFailure {

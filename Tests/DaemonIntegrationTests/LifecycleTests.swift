@@ -155,6 +155,52 @@ struct LifecycleTests {
         #expect(access(daemon.socketPath, F_OK) == 0)
     }
 
+    /// A configuration error under socket activation (docs/service.md, "Configuration errors"):
+    /// every client that connects while the daemon holds the socket is told why, the journal
+    /// line says what to do, and the exit status is 78, which the unit does not restart on.
+    @Test(.enabled(if: access("/usr/bin/systemd-socket-activate", X_OK) == 0, "needs Debian's systemd package"))
+    func aConfigurationErrorTellsTheClientsAndExits78() throws {
+        let directory = Paths.temporaryDirectory()
+        defer { directory.remove() }
+        let config = directory.write("broken.json5", """
+            { screen: { width: -1920, height: 1080 }, layout: { id: "root", frame: [0, 0, 1920, 1080] } }
+            """)
+        let socketPath = directory.file("gestured.sock")
+        let activator = try ChildProcess(["/usr/bin/systemd-socket-activate", "-l", socketPath,
+                                          Paths.gestured, "run", "--config", config, "--socket", "/nonexistent/ignored.sock"])
+        #expect(activator.waitForStderr(containing: "Listening on"), "\(activator.stderrText)")
+        // The first connection starts gestured; it and a second one during the hold are told.
+        var answers: [String] = []
+        for _ in 0..<2 {
+            let client = try TestClient(path: socketPath)
+            answers.append(client.readLine() ?? "")
+            #expect(try client.readToEnd().isEmpty)
+        }
+        for answer in answers {
+            let bye = try parse(answer)
+            #expect(bye["type"] as? String == "bye")
+            #expect(bye["reason"] as? String == "configuration")
+            #expect((bye["message"] as? String ?? "").contains("screen.width"), "\(answer)")
+        }
+        #expect(activator.waitForExit(timeout: 20) == 78)
+        let stderr = activator.stderrText
+        #expect(stderr.contains("screen.width"), "\(stderr)")
+        #expect(stderr.contains("not started: the configuration has errors"), "\(stderr)")
+        #expect(stderr.contains("gestured check-config \(config)"), "\(stderr)")
+        // The socket is the activator's (systemd's): gestured leaves the file for the next start.
+        #expect(access(socketPath, F_OK) == 0)
+    }
+
+    @Test func aConfigurationErrorWithoutSystemdExits78AtOnce() throws {
+        let directory = Paths.temporaryDirectory()
+        defer { directory.remove() }
+        let config = directory.write("broken.json5", "{ screen: { width: 0, height: 1080 } ")
+        let daemon = try ChildProcess([Paths.gestured, "run", "--config", config, "--socket", directory.file("g.sock")])
+        #expect(daemon.waitForExit(timeout: 20) == 78)
+        #expect(daemon.stderrText.contains("\(config):"), "\(daemon.stderrText)")
+        #expect(access(directory.file("g.sock"), F_OK) != 0)
+    }
+
     @Test(.enabled(if: access("/usr/bin/systemd-analyze", X_OK) == 0, "needs Debian's systemd package"))
     func systemdAnalyzeAcceptsTheUnits() throws {
         let directory = Paths.temporaryDirectory()

@@ -28,14 +28,23 @@ struct EvdevDeviceTests {
         }
     }
 
-    @Test func permissionDeniedSaysWhatToChange() {
+    @Test func permissionDeniedSaysWhatToChange() throws {
         let error = EvdevError.system(SystemError(call: "open", errno: .permissionDenied, subject: "/dev/input/event5"))
         #expect(error.isPermissionDenied)
         #expect(error.description.hasPrefix("open failed on /dev/input/event5: Permission denied (errno 13)."))
-        #expect(error.description.contains("to the `input` group"))
+        #expect(error.description.contains("join the gestured-panel group (`sudo usermod -aG gestured-panel $USER`"))
+        #expect(error.description.contains("sudo gestured"))
         #expect(error.description.contains(EvdevError.udevRule))
-        // The rule the message names ships with the package.
-        #expect(access(Self.packageRoot + "/" + EvdevError.udevRule, R_OK) == 0)
+        // The rule the message names is the installed one, or the one the package ships, and it
+        // gives the touchscreen the group the message names.
+        let rule = EvdevError.udevRuleIsInstalled ? EvdevError.udevRule : Self.packageRoot + "/" + EvdevError.udevRule
+        #expect(access(rule, R_OK) == 0)
+        let file = try FileDescriptor.open(Self.packageRoot + "/systemd/" + EvdevError.udevRuleName, .readOnly)
+        defer { try? file.close() }
+        var bytes = [UInt8](repeating: 0, count: 1 << 16)
+        let count = try bytes.withUnsafeMutableBytes { try file.read(into: $0) }
+        let shipped = String(decoding: bytes[..<count], as: UTF8.self)
+        #expect(shipped.contains(#"GROUP="\#(EvdevError.panelGroup)""#))
     }
 
     @Test func aGrabbedDeviceSaysWhoToStop() {

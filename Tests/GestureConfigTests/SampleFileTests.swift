@@ -99,7 +99,7 @@ struct SampleFileTests {
         #expect(configuration.grab)
         #expect(configuration.screen == ScreenGeometry(width: 1920, height: 1080))
         #expect(configuration.socket == SocketConfig(path: "/run/gestured/gestured.sock", group: "gestured",
-                                                     controlGroup: "kiosk", controlUsers: ["signage"]))
+                                                     controlGroup: "gestured-control", controlUsers: []))
         #expect(configuration.settings == GestureSettings(
             overrides: [.tap: RecognizerParameters(["maxInterval": 0.3]), .pan: RecognizerParameters(["slop": 12])],
             trackingSlop: 40, touchTapInterval: 0.3, touchTapDistance: 45))
