@@ -32,11 +32,18 @@ final class MapSession {
     private(set) var interrupted = false
     /// Read into, kept between reads.
     private var readings: [RawEvent] = []
+    /// The panels are grabbed (`--grab`): none is let go while a finger is on it.
+    private let grabbed: Bool
+    /// What is down on each open panel, from the events read since it was opened.
+    private var contacts: [Int: PanelContacts] = [:]
+    /// Waiting for the fingers to lift before the grabs are let go.
+    private var waitingForLift = false
 
     /// Opens every panel of `panels`; one that cannot be opened (gone since it was listed,
     /// permissions) is reported and left out.
     init(panels: [DeviceEntry], grab: Bool) throws {
         self.panels = panels
+        grabbed = grab
         do {
             loop = try EventLoop()
         } catch {
@@ -115,7 +122,25 @@ final class MapSession {
                     + "run holds with grab: true sends its events to gestured only)"))
             }
         }
+        if grabbed && !interrupted { try waitForLifts() }
         return touches
+    }
+
+    /// With `--grab`, the panels are let go only once no finger is on them (for at most
+    /// ``MapLimits/liftWaitSeconds``): let go mid-touch, the rest of the touch (its lift) would
+    /// reach the desktop, which never had its beginning.
+    private func waitForLifts() throws {
+        let down = devices.keys.sorted().filter { contacts[$0]?.isDown == true }
+        guard !down.isEmpty else { return }
+        printError("gestured map: waiting up to \(MapLimits.liftWaitSeconds) s for the finger to lift from "
+            + down.map { panels[$0].path }.joined(separator: ", ") + " before letting it go")
+        waitingForLift = true
+        defer { waitingForLift = false }
+        loop.setDeadline(MonotonicClock.microseconds() + Int64(MapLimits.liftWaitSeconds) * 1_000_000) { [unowned self] in
+            self.loop.stop()
+        }
+        try runLoop()
+        loop.setDeadline(nil) {}
     }
 
     private func runLoop() throws {
@@ -139,6 +164,8 @@ final class MapSession {
             close(index, removed: false)
             return
         }
+        contacts[index, default: PanelContacts()].take(readings)
+        if waitingForLift, !devices.keys.contains(where: { contacts[$0]?.isDown == true }) { loop.stop() }
         if Self.hasNewContact(readings), let screen = waitingFor {
             if let other = bound[index] {
                 printError("gestured map: \(panels[index].path) is bound to screen \"\(other)\" already; touch screen "
@@ -156,7 +183,9 @@ final class MapSession {
         guard let device = devices[index] else { return }
         readings.removeAll(keepingCapacity: true)
         do throws(EvdevError) {
-            if try device.readAvailable(into: &readings) == .removed { close(index, removed: true) }
+            let end = try device.readAvailable(into: &readings)
+            contacts[index, default: PanelContacts()].take(readings)
+            if end == .removed { close(index, removed: true) }
         } catch {
             printError("gestured map: \(panels[index].path) could not be read (\(error)); it is left out")
             close(index, removed: false)
@@ -166,13 +195,14 @@ final class MapSession {
     private func close(_ index: Int, removed: Bool) {
         if let token = tokens.removeValue(forKey: index) { loop.unwatch(token) }
         devices[index] = nil
+        contacts[index] = nil
         if removed {
             let screen = bound[index]
             printError("gestured map: \(panels[index].path) was removed"
                 + (screen.map { "; it stays bound to screen \"\($0)\" (its identity was read when it was listed)" }
                     ?? "; it can no longer be bound"))
         }
-        if devices.isEmpty, waitingFor != nil { loop.stop() }
+        if devices.isEmpty, waitingFor != nil || waitingForLift { loop.stop() }
     }
 
     /// True when `events` begin a contact: a slot's tracking id set (multitouch protocol B) or
@@ -184,4 +214,41 @@ final class MapSession {
                 || ($0.type == EventType.key && $0.code == KeyCode.btnTouch && $0.value == 1)
         }
     }
+}
+
+/// What is down on a panel, from its events: the slots with a contact (multitouch protocol B)
+/// and `BTN_TOUCH` (single-touch and protocol A panels, and most protocol B ones).
+struct PanelContacts {
+    private var slot: Int32 = 0
+    private var slots: Set<Int32> = []
+    private var button = false
+
+    /// A finger is on the panel.
+    var isDown: Bool { button || !slots.isEmpty }
+
+    mutating func take(_ events: [RawEvent]) {
+        for event in events {
+            if event.type == EventType.abs && event.code == AbsCode.mtSlot {
+                slot = event.value
+            } else if event.type == EventType.abs && event.code == AbsCode.mtTrackingID {
+                // The kernel keeps the slot within the device's range; the bound keeps a broken
+                // driver's from growing the set.
+                if event.value < 0 {
+                    slots.remove(slot)
+                } else if slots.count < MapLimits.trackedSlots {
+                    slots.insert(slot)
+                }
+            } else if event.type == EventType.key && event.code == KeyCode.btnTouch {
+                button = event.value != 0
+            }
+        }
+    }
+}
+
+/// `gestured map`'s bounds (docs/limits.md, "`gestured map`").
+enum MapLimits {
+    /// With `--grab`: how long a finger still on a panel keeps it grabbed once every screen is bound.
+    static let liftWaitSeconds = 5
+    /// Slots followed per panel for that wait.
+    static let trackedSlots = 64
 }

@@ -127,6 +127,28 @@ struct MapTests {
         #expect(MapSession.hasNewContact(events) == isNew)
     }
 
+    /// What keeps a grabbed panel held at the end: a finger down by its slot or by BTN_TOUCH,
+    /// until its lift; two fingers until both lift.
+    @Test func aPanelIsDownUntilEveryFingerLifts() {
+        var panel = PanelContacts()
+        #expect(!panel.isDown)
+        panel.take(Self.events([[3, 0x2f, 0], [3, 0x39, 7], [1, 0x14a, 1], [0, 0, 0]]))
+        #expect(panel.isDown)
+        panel.take(Self.events([[3, 0x2f, 1], [3, 0x39, 8], [0, 0, 0]]))
+        panel.take(Self.events([[3, 0x2f, 0], [3, 0x39, -1], [0, 0, 0]]))
+        #expect(panel.isDown, "the second finger is still down")
+        panel.take(Self.events([[3, 0x2f, 1], [3, 0x39, -1], [1, 0x14a, 0], [0, 0, 0]]))
+        #expect(!panel.isDown)
+        // A single-touch panel: BTN_TOUCH alone.
+        panel.take(Self.events([[1, 0x14a, 1], [0, 0, 0]]))
+        #expect(panel.isDown)
+        panel.take(Self.events([[1, 0x14a, 0], [0, 0, 0]]))
+        #expect(!panel.isDown)
+        // A broken driver's endless slots are bounded.
+        panel.take(Self.events((0..<1_000).flatMap { [[3, 0x2f, Int32($0)], [3, 0x39, Int32($0)]] }))
+        #expect(panel.isDown)
+    }
+
     // MARK: Screens
 
     @Test func theConfigurationsScreensGiveIdsOutputsAndCalibrations() throws {

@@ -617,7 +617,9 @@ test_grab_takes_the_panel() {
 test_unreadable_device_message() {
     make_device "$HERE/touchscreen.desc" || return 1
     local dev=$DEVPID
-    # Device nodes are root's and the input group's (udev's default rules): a user in neither gets EACCES.
+    # Device nodes are root's and the input group's (udev's default rules; gestured-panel's under the
+    # package's rule): a user in neither gets EACCES, and is told to join gestured-panel, whose
+    # rule gives it the panel only (input would open every keyboard too).
     setpriv --reuid=65534 --regid=65534 --clear-groups "$G" run --config "$SHIPPED_CONFIG" --stdout --device "$NODE" \
         --socket "/tmp/gestured-denied.$$.sock" > /dev/null 2> "$W/denied.err"
     local rc=$?
@@ -625,8 +627,9 @@ test_unreadable_device_message() {
     sed 's/^/    /' "$W/denied.err"
     [ $rc -ne 0 ] || { log "gestured run succeeded on an unreadable device"; return 1; }
     grep -q "open failed on $NODE: Permission denied (errno 13)" "$W/denied.err" \
-        && grep -q '`input` group' "$W/denied.err" && grep -q 'systemd/70-gestured-touchscreen.rules' "$W/denied.err" \
-        || { log "the message does not name errno, the call, the path, the input group and the udev rule"; return 1; }
+        && grep -qF 'join the gestured-panel group (`sudo usermod -aG gestured-panel $USER`' "$W/denied.err" \
+        && grep -qE '(systemd|/etc/udev/rules\.d|/usr/lib/udev/rules\.d)/70-gestured-touchscreen\.rules' "$W/denied.err" \
+        || { log "the message does not name errno, the call, the path, the panel's group and the udev rule"; return 1; }
 }
 
 # --- issue 13: real panels as they come --------------------------------------------------------
