@@ -174,4 +174,26 @@ struct EventServerTests {
         #expect(harness.owner.changes.last == .closed)
         #expect(access(harness.server.socketPath, F_OK) != 0, "the socket file goes with the server that made it")
     }
+
+    /// A request read on the worker thread when the server stops is answered, then `bye`: it
+    /// came before the stop (a loaded machine's worker can take seconds over a long line).
+    @Test func aRequestOnTheWorkerWhenTheServerStopsIsAnsweredBeforeBye() throws {
+        let harness = try ServerHarness()
+        let client = try harness.connect()
+        let other = try harness.connect()
+        let name = String(repeating: "x", count: 200_000)
+        try client.send(#"{"type":"\#(name)","id":1}"#)
+        // Until the line is on the worker, and not a turn more (its answer comes back through
+        // the loop: stopping now is stopping before it).
+        for _ in 0..<1_000 where harness.server.linesBeingParsed == 0 { try harness.loop.runReady() }
+        #expect(harness.server.linesBeingParsed == 1)
+        harness.server.shutdown(reason: "stopping", message: "gestured is stopping")
+        try harness.settle()
+        let lines = client.take()
+        #expect(lines.map(\.type) == ["error", "bye"], "\(lines.map(\.text))")
+        #expect((lines.first?.object["error"] as? [String: Any])?["code"] as? String == "unknown_type")
+        #expect(client.reachedEnd)
+        #expect(other.take().map(\.type) == ["bye"] && other.reachedEnd)
+        #expect(harness.owner.changes.last == .closed)
+    }
 }

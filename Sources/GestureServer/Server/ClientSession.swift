@@ -48,6 +48,9 @@ final class ClientSession {
     var readPaused = false
     /// A long line of it is being read on the worker thread; its later lines wait.
     var parsing = false
+    /// The server is stopping while the client's request is off the loop: its `bye`, sent once
+    /// that request is answered (or when the linger time runs out first).
+    var byeAfterAnswer: (bye: [UInt8], deadline: Int64)?
     /// The client shut down its sending side (or closed): nothing more to read.
     var inputEnded = false
     /// The last time the client took bytes, or its queue became non-empty (server clock, µs):

@@ -205,16 +205,34 @@ public final class EventServer {
     // MARK: Shutting down
 
     /// Stops accepting, tells every client why (`bye`), writes what is queued within the
-    /// linger time and closes; then tells the owner (``ServerChange/closed``).
+    /// linger time and closes; then tells the owner (``ServerChange/closed``). A client whose
+    /// request is on the worker thread (a long line, a layout being prepared) gets its answer
+    /// first, then `bye`: a request that came before the stop is answered (within the linger
+    /// time; after it, `bye` alone).
     public func shutdown(reason: String, message: String) {
         guard !shuttingDown else { return }
         shuttingDown = true
         stopAccepting()
         let bye = ReplyEncoder.encode(.bye(reason: reason, message: message))
+        let deadline = clock.now + options.lingerMicroseconds
         for client in Array(clients.values) {
-            close(client, after: bye)
+            if client.parsing {
+                client.byeAfterAnswer = (bye, deadline)
+                if let lingerTimer, lingerTimer.deadline.map({ deadline < $0 }) ?? true { lingerTimer.arm(at: deadline) }
+            } else {
+                close(client, after: bye)
+            }
         }
         finishShutdownIfDone()
+    }
+
+    /// After a request that was off the loop: the `bye` it was waiting for, once nothing of the
+    /// client is on the worker any more. True when the client is being closed.
+    private func sayByeIfAnswered(_ client: ClientSession) -> Bool {
+        guard let (bye, _) = client.byeAfterAnswer, !client.parsing else { return false }
+        client.byeAfterAnswer = nil
+        close(client, after: bye)
+        return true
     }
 
     /// Stops accepting new connections and removes the socket file (if this process made it).
@@ -572,7 +590,7 @@ public final class EventServer {
         guard let client = clients[serial], !client.isClosing else { return }
         client.parsing = false
         handle(parsed, from: client)
-        guard clients[serial] === client, !client.isClosing, !client.parsing else { return }
+        guard clients[serial] === client, !client.isClosing, !sayByeIfAnswered(client), !client.parsing else { return }
         awaitService(client)
     }
 
@@ -606,6 +624,7 @@ public final class EventServer {
     func resumeAfterWork(_ serial: Int) {
         guard let client = clients[serial], !client.isClosing else { return }
         client.parsing = false
+        if sayByeIfAnswered(client) { return }
         awaitService(client)
     }
 
@@ -727,6 +746,17 @@ public final class EventServer {
         let now = clock.now
         var next: Int64?
         for client in Array(clients.values) {
+            if let (bye, deadline) = client.byeAfterAnswer {
+                // Its answer did not come within the linger time: bye alone.
+                if deadline <= now {
+                    client.byeAfterAnswer = nil
+                    close(client, after: bye)
+                    if case .closing(let lingers) = client.state { next = min(next ?? lingers, lingers) }
+                } else {
+                    next = min(next ?? deadline, deadline)
+                }
+                continue
+            }
             guard case .closing(let deadline) = client.state else { continue }
             if deadline <= now {
                 remove(client, why: "it did not take its last lines within the linger time")
