@@ -495,6 +495,9 @@ public final class LiveRunner {
     private func readForTurn() {
         guard !isStopped, let current = source, !readInTurn else { return }
         readInTurn = true
+        // What the runner fed itself when the panel opened (``readSource()``) is not this turn's.
+        readings.removeAll(keepingCapacity: true)
+        turnCursor = 0
         do {
             turnEnd = try current.readAvailable(into: &readings)
         } catch {
@@ -511,7 +514,9 @@ public final class LiveRunner {
     func nextTurnStep(now: Timestamp) -> Timestamp? {
         guard !isStopped else { return nil }
         let deadline = pipeline.nextDeadline
-        if turnCursor < readings.count {
+        // Only what this turn read: `readings` also holds what the runner fed itself when the
+        // panel opened (``readSource()``).
+        if readInTurn, turnCursor < readings.count {
             let time = readings[turnCursor].time
             if let deadline, deadline < time { return deadline }
             return time
@@ -524,7 +529,7 @@ public final class LiveRunner {
     /// events read that are stamped `time` (a frame's, normally: a device stamps one frame's
     /// events alike), then hands the records to the one stream, named by this screen.
     func takeTurnStep(at time: Timestamp) {
-        if turnCursor < readings.count, readings[turnCursor].time <= time {
+        if readInTurn, turnCursor < readings.count, readings[turnCursor].time <= time {
             let start = turnCursor
             while turnCursor < readings.count && readings[turnCursor].time <= time { turnCursor += 1 }
             readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: UnsafeBufferPointer(rebasing: $0[start..<turnCursor])) }
@@ -536,7 +541,7 @@ public final class LiveRunner {
     }
 
     /// The time of the last event read for the turn (nil: none was read).
-    var lastTimeRead: Timestamp? { readings.last?.time }
+    var lastTimeRead: Timestamp? { readInTurn ? readings.last?.time : nil }
 
     /// The end of a turn for this screen: the copy written in pass-through mode, the read's
     /// end (a resynchronisation, a removal) taken, the deadline armed. The turn publishes.

@@ -185,4 +185,28 @@ struct LiveScreensTests {
         let clerkUp = try #require(events.firstIndex { $0["screen"] as? String == "clerk" && $0["phase"] as? String == "ended" })
         #expect(clerkDown < began && began < clerkUp)
     }
+
+    /// Events waiting when a panel is opened are fed as it opens; a later turn (another screen's
+    /// frame) does not feed them again.
+    @Test func eventsWaitingAtOpenAreFedOnce() throws {
+        let customer = PipeSource(path: "/dev/input/event-a", description: LiveRunnerTests.touchscreen)
+        let clerk = PipeSource(path: "/dev/input/event-b", description: LiveRunnerTests.touchscreen)
+        customer.write(LiveDaemonTests.down(0, id: 1, x: 400, y: 500) + LiveDaemonTests.move(5, x: 450, y: 500))
+        let harness = try LiveDaemonHarness(configuration: Self.configuration, screens: [[customer], [clerk]])
+        try harness.daemon.start()
+        let client = try harness.subscriber()
+        clerk.write(LiveDaemonTests.down(10, id: 1, x: 400, y: 500) + LiveDaemonTests.up(20))
+        #expect(try harness.drive { client.lines.contains { $0.contains("touchUpInside") } })
+        customer.write(LiveDaemonTests.up(30))
+        #expect(try harness.drive { client.lines.count { $0.contains("touchUpInside") } == 2 })
+        let began = try harness.stdoutLines.map(Self.object).filter {
+            $0["type"] as? String == "touches" && $0["phase"] as? String == "began"
+        }
+        #expect(began.map { $0["screen"] as? String } == ["customer", "clerk"], "\(harness.stdoutLines)")
+        // The customer's finger moved once, to 450 (fed again, it would go back to 400 and on).
+        let moved = try harness.stdoutLines.map(Self.object).filter {
+            $0["type"] as? String == "touches" && $0["phase"] as? String == "moved" && $0["screen"] as? String == "customer"
+        }
+        #expect(moved.count == 1, "\(harness.stdoutLines)")
+    }
 }
