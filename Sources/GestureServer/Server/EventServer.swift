@@ -230,7 +230,6 @@ public final class EventServer {
     /// client is on the worker any more. True when the client is being closed.
     private func sayByeIfAnswered(_ client: ClientSession) -> Bool {
         guard let (bye, _) = client.byeAfterAnswer, !client.parsing else { return false }
-        client.byeAfterAnswer = nil
         close(client, after: bye)
         return true
     }
@@ -690,6 +689,8 @@ public final class EventServer {
     /// (none for a client that ended its input: its replies are its last lines).
     func close(_ client: ClientSession, after last: [UInt8]) {
         guard !client.isClosing else { return }
+        // Closed for whatever reason: no `bye` waits for its answer any more.
+        client.byeAfterAnswer = nil
         if client.output.isEmpty { client.lastProgress = clock.now }
         client.output.appendLast(last)
         queuedBytes += last.count
@@ -749,7 +750,6 @@ public final class EventServer {
             if let (bye, deadline) = client.byeAfterAnswer {
                 // Its answer did not come within the linger time: bye alone.
                 if deadline <= now {
-                    client.byeAfterAnswer = nil
                     close(client, after: bye)
                     if case .closing(let lingers) = client.state { next = min(next ?? lingers, lingers) }
                 } else {
