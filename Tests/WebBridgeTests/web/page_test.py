@@ -303,7 +303,14 @@ import("./gestured.js").then(({ parseJSON5 }) => done(cases.map((text) => {
            "errors with line and column; depth and length bounds)")
 
         # 3. An invalid recognizer is dropped alone; the element is named.
+        # `layout` is what gestured last accepted: null until the answer to the page's
+        # layout.set arrives, which a loaded machine can delay past this point (10 s at most).
+        deadline = time.monotonic() + 10
         layout = driver.execute_script("return window.gestured.layout")
+        while layout is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+            layout = driver.execute_script("return window.gestured.layout")
+        assert layout is not None, "the page has no layout after 10 s"
         views = {}
         stack = [layout]
         while stack:
