@@ -8,13 +8,13 @@ enum RenderJSON {
 
     static func text(_ model: RenderModel) -> String {
         var lines: [String] = []
-        lines.append("{\"format\":\(RenderText.json(format)),\"configuration\":\(RenderText.json(model.configuration)),"
-            + "\"recording\":\(RenderText.json(model.recording)),\"screen\":\(RenderText.json(model.screenID)),"
-            + "\"device\":\(RenderText.json(model.device)),\"width\":\(number(model.screenSize.width)),"
+        lines.append("{\"format\":\(MapFragment.quoted(format)),\"configuration\":\(MapFragment.quoted(model.configuration)),"
+            + "\"recording\":\(MapFragment.quoted(model.recording)),\"screen\":\(MapFragment.quoted(model.screenID)),"
+            + "\"device\":\(MapFragment.quoted(model.device)),\"width\":\(number(model.screenSize.width)),"
             + "\"height\":\(number(model.screenSize.height)),\"duration\":\(model.duration),")
         lines.append("\"views\":[")
         lines += items(model.views.map { view in
-            "{\"id\":\(RenderText.json(view.id)),\"frame\":[\(number(view.frame.minX)),\(number(view.frame.minY)),"
+            "{\"id\":\(MapFragment.quoted(view.id)),\"frame\":[\(number(view.frame.minX)),\(number(view.frame.minY)),"
                 + "\(number(view.frame.size.width)),\(number(view.frame.size.height))],"
                 + "\"kind\":\(view.isControl ? "\"control\"" : "\"view\""),\"hidden\":\(view.isHidden),"
                 + "\"recognizers\":\(strings(view.recognizers.map(\.id)))}"
@@ -23,31 +23,31 @@ enum RenderJSON {
         lines.append("\"touches\":[")
         lines += items(model.touches.map { touch in
             "{\"id\":\(touch.id),\"began\":\(touch.began),\"end\":\(touch.end.map(String.init) ?? "null"),"
-                + "\"phase\":\(touch.endPhase.map(RenderText.json) ?? "null"),"
-                + "\"view\":\(touch.hitView.map(RenderText.json) ?? "null"),\"responders\":\(strings(touch.responders)),"
+                + "\"phase\":\(touch.endPhase.map(MapFragment.quoted) ?? "null"),"
+                + "\"view\":\(touch.hitView.map(MapFragment.quoted) ?? "null"),\"responders\":\(strings(touch.responders)),"
                 + "\"recognizers\":\(strings(touch.recognizers)),\"samples\":\(touch.samples),\"stride\":\(touch.stride),"
                 + "\"points\":\(samples(touch.points)),\"tickInterval\":\(touch.tickInterval),\"ticks\":\(samples(touch.ticks))}"
         })
         lines.append("],\"touchesLeftOut\":\(model.touchesLeftOut),")
         lines.append("\"recognizers\":[")
         lines += items(model.recognizers.map { recognizer in
-            "{\"id\":\(RenderText.json(recognizer.id)),\"kind\":\(RenderText.json(recognizer.kind)),"
-                + "\"view\":\(RenderText.json(recognizer.view)),\"transitions\":["
+            "{\"id\":\(MapFragment.quoted(recognizer.id)),\"kind\":\(MapFragment.quoted(recognizer.kind)),"
+                + "\"view\":\(MapFragment.quoted(recognizer.view)),\"transitions\":["
                 + recognizer.transitions.map { transition in
                     "{\"time\":\(transition.time),\"state\":\"\(transition.state.rawValue)\",\"touches\":["
                         + transition.touches.map(String.init).joined(separator: ",") + "]"
-                        + (transition.context.map { ",\"context\":" + RenderText.json($0) } ?? "") + "}"
+                        + (transition.context.map { ",\"context\":" + MapFragment.quoted($0) } ?? "") + "}"
                 }.joined(separator: ",")
                 + "],\"transitionsLeftOut\":\(recognizer.transitionsLeftOut)}"
         })
         lines.append("],")
         lines.append("\"controls\":[")
         lines += items(model.controls.map { control in
-            "{\"time\":\(control.time),\"view\":\(RenderText.json(control.view)),\"event\":\"\(control.event)\",\"touch\":\(control.touch)}"
+            "{\"time\":\(control.time),\"view\":\(MapFragment.quoted(control.view)),\"event\":\"\(control.event)\",\"touch\":\(control.touch)}"
         })
         lines.append("],\"controlsLeftOut\":\(model.controlsLeftOut),")
         lines.append("\"warnings\":[")
-        lines += items(model.warnings.map { "{\"time\":\($0.time),\"message\":\(RenderText.json($0.message))}" })
+        lines += items(model.warnings.map { "{\"time\":\($0.time),\"message\":\(MapFragment.quoted($0.message))}" })
         lines.append("],\"warningsLeftOut\":\(model.warningsLeftOut)}")
         return lines.joined(separator: "\n") + "\n"
     }
@@ -56,7 +56,7 @@ enum RenderJSON {
     private static func number(_ value: Double) -> String { RenderText.fixed(value, 2) }
 
     private static func strings(_ values: [String]) -> String {
-        "[" + values.map(RenderText.json).joined(separator: ",") + "]"
+        "[" + values.map(MapFragment.quoted).joined(separator: ",") + "]"
     }
 
     /// `[[time,x,y],…]`.

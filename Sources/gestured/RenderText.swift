@@ -58,28 +58,6 @@ enum RenderText {
         return out
     }
 
-    /// `text` as a JSON string, quotes included: `"`, `\` and the controls escaped.
-    static func json(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
-
     /// `text` for drawing: at most ``RenderLimits/textCharacters`` characters, the last "…"
     /// when it was longer.
     static func short(_ text: String, _ limit: Int = RenderLimits.textCharacters) -> String {
