@@ -1,4 +1,5 @@
 import GestureConfig
+import GestureServer
 
 /// Reads `gestured-mqtt`'s file (JSON5) into ``FleetSettings``, collecting every problem with
 /// its `FILE:LINE:COLUMN` and key path, as `gestured check-config` does for the daemon's.
@@ -52,21 +53,10 @@ private struct Reader {
         problems.append("\(file):\(position)\(path.isEmpty ? "(the file)" : path): \(message)")
     }
 
-    func kind(_ value: JSONValue) -> String {
-        switch value {
-        case .object: "an object"
-        case .array: "an array"
-        case .string: "a string"
-        case .number: "a number"
-        case .bool: "a boolean"
-        case .null: "null"
-        }
-    }
-
     /// The members of an object, with unknown keys reported (and a "did you mean").
     mutating func members(_ value: JSONValue, at path: String, known: [String]) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
-            problem(path, "expected an object, found \(kind(value))")
+            problem(path, "expected an object, found \(Request.describe(value))")
             return nil
         }
         for key in members.keys.sorted() where !known.contains(key) {
@@ -83,7 +73,7 @@ private struct Reader {
 
     mutating func string(_ value: JSONValue, at path: String, length: ClosedRange<Int> = 1...4096) -> String? {
         guard case .string(let text) = value else {
-            problem(path, "expected a string, found \(kind(value))")
+            problem(path, "expected a string, found \(Request.describe(value))")
             return nil
         }
         guard length.contains(text.count), !text.contains("\0") else {
@@ -104,7 +94,7 @@ private struct Reader {
 
     mutating func bool(_ value: JSONValue, at path: String) -> Bool? {
         guard case .bool(let flag) = value else {
-            problem(path, "expected true or false, found \(kind(value))")
+            problem(path, "expected true or false, found \(Request.describe(value))")
             return nil
         }
         return flag
@@ -112,13 +102,13 @@ private struct Reader {
 
     func describe(_ value: JSONValue) -> String {
         if case .number(let number) = value { return number.literal }
-        return kind(value)
+        return Request.describe(value)
     }
 
     mutating func strings(_ value: JSONValue, at path: String, allowed: [String]? = nil, limit: Int,
                           length: Int) -> [String]? {
         guard case .array(let elements) = value else {
-            problem(path, "expected an array of strings, found \(kind(value))")
+            problem(path, "expected an array of strings, found \(Request.describe(value))")
             return nil
         }
         guard elements.count <= limit else {

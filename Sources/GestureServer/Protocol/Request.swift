@@ -175,8 +175,9 @@ public enum Request: Sendable {
 
     static func list(_ words: [String]) -> String { words.map { "\"\($0)\"" }.joined(separator: ", ") }
 
-    /// How a message names a value it did not expect: "a number".
-    static func describe(_ value: JSONValue) -> String {
+    /// How a message names a value it did not expect: "a number" (the socket's requests and
+    /// gestured-mqtt's settings).
+    public static func describe(_ value: JSONValue) -> String {
         switch value {
         case .object: "an object"
         case .array: "an array"
