@@ -9,8 +9,8 @@ import GestureCore
 /// its responder chain from its first `touches` delivery, the recognizers' states from the
 /// `gesture` events (with `failed`, which tracing adds).
 ///
-/// The engine's `failed` event says when and with which touches, not why. What the picture
-/// gives as a failure's context is what else the replay reported at that instant, in this order
+/// A `failed` or `cancelled` event says why (its `reason`, docs/protocol.md § Why a recognizer
+/// failed), which the picture shows. Beside it, the picture gives as a failure's context what else the replay reported at that instant, in this order
 /// of preference: another recognizer that began or recognized (sharing a touch, then any); then
 /// its own touches that lifted, were cancelled, moved or landed; and when nothing of that
 /// happened, that no finger changed at that instant (a time limit of the recognizer ran out).
@@ -108,7 +108,7 @@ final class RenderCollector: RecordSink {
                       at: delivery.time.microseconds)
         case .gesture(let gesture):
             self.gesture(gesture.recognizer, state: gesture.state, touches: gesture.touches.map(\.rawValue),
-                         at: gesture.time.microseconds)
+                         reason: gesture.failure.map { RenderText.reason($0) }, at: gesture.time.microseconds)
         case .control(let event):
             control(event.tree.id(of: event.view), event: event.event.rawValue, touch: event.touch.rawValue,
                     at: event.time.microseconds)
@@ -158,8 +158,8 @@ final class RenderCollector: RecordSink {
         model.controls.append(.init(time: time, view: view, event: event, touch: touch))
     }
 
-    /// A `gesture` event.
-    func gesture(_ recognizer: String, state: GestureState, touches: [Int], at time: Int64) {
+    /// A `gesture` event; `reason`, a failure's or cancellation's (``RenderText/reason(_:measured:limit:by:)``).
+    func gesture(_ recognizer: String, state: GestureState, touches: [Int], reason: String? = nil, at time: Int64) {
         let time = relative(time)
         enterInstant(time)
         guard let index = recognizerIndex[recognizer] else { return }
@@ -174,7 +174,7 @@ final class RenderCollector: RecordSink {
             model.recognizers[index].transitionsLeftOut += 1
             return
         }
-        model.recognizers[index].transitions.append(.init(time: time, state: state, touches: touches))
+        model.recognizers[index].transitions.append(.init(time: time, state: state, touches: touches, reason: reason))
         if state == .failed, instant.failures.count < RenderLimits.instantEntries {
             instant.failures.append((index, model.recognizers[index].transitions.count - 1))
         }

@@ -111,7 +111,10 @@ struct RenderEventsFile {
             guard let state = GestureState(rawValue: stateName) else {
                 throw Problem(description: "\(path):\(number): \"state\" is \"\(stateName)\", not a recognizer state")
             }
-            collector.gesture(name, state: state, touches: event.integers("touches"), at: time)
+            let reason = event.string("reason").map { cause in
+                RenderText.reason(cause, measured: event.number("measured"), limit: event.number("limit"), by: event.string("by"))
+            }
+            collector.gesture(name, state: state, touches: event.integers("touches"), reason: reason, at: time)
         case "control":
             collector.control(try event.required(event.string("view"), "view"), event: try event.required(event.string("event"), "event"),
                               touch: event.integer("touch") ?? 0, at: time)

@@ -36,6 +36,7 @@ enum RenderJSON {
                 + recognizer.transitions.map { transition in
                     "{\"time\":\(transition.time),\"state\":\"\(transition.state.rawValue)\",\"touches\":["
                         + transition.touches.map(String.init).joined(separator: ",") + "]"
+                        + (transition.reason.map { ",\"reason\":" + MapFragment.quoted($0) } ?? "")
                         + (transition.context.map { ",\"context\":" + MapFragment.quoted($0) } ?? "") + "}"
                 }.joined(separator: ",")
                 + "],\"transitionsLeftOut\":\(recognizer.transitionsLeftOut)}"

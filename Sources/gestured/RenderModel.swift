@@ -57,6 +57,9 @@ struct RenderModel {
         /// For `failed`: what else happened at that instant (``RenderCollector`` says how it is
         /// told); nil otherwise.
         var context: String?
+        /// For `failed` and `cancelled`: why, as the event's `reason` said it
+        /// (``RenderText/reason(_:measured:limit:by:)``); nil when it said none.
+        var reason: String?
     }
 
     /// A recognizer of the layout and its changes of state.

@@ -303,12 +303,12 @@ struct RenderSVG {
         // The failures, numbered as their marks.
         if !failures.isEmpty {
             row += 20
-            text(Self.margin, row, "Failures (what else the replay reported at that instant)", size: 13, attributes: " font-weight=\"bold\"")
+            text(Self.margin, row, "Failures (why; what else the replay reported at that instant)", size: 13, attributes: " font-weight=\"bold\"")
             row += 16
             for (number, failure) in failures.prefix(RenderLimits.failuresListed).enumerated() {
                 let touches = failure.transition.touches.map(String.init).joined(separator: ", ")
                 text(Self.margin, row, "✕\(number + 1) \(RenderText.short(failure.recognizer, 32)) failed at \(RenderText.seconds(failure.transition.time)) s"
-                    + " (touches \(touches)): \(failure.transition.context ?? "")", size: 10, attributes: " class=\"failure\"")
+                    + " (touches \(touches)): \(Self.why(failure.transition))", size: 10, attributes: " class=\"failure\"")
                 row += 14
             }
             if failures.count > RenderLimits.failuresListed {
@@ -338,19 +338,26 @@ struct RenderSVG {
                 if let start = began { bar(from: start, to: transition.time, center: center, height: 8, color: Self.activeColor) }
                 began = nil
                 let fill = transition.state == .cancelled ? Self.cancelledColor : Self.successColor
+                let title = "\(recognizer.id) \(transition.state.rawValue) at \(RenderText.seconds(transition.time)) s"
+                    + (transition.reason.map { ": " + $0 } ?? "")
                 line("<path d=\"M\(RenderText.coordinate(cx)),\(RenderText.coordinate(center - 6)) l6,6 l-6,6 l-6,-6 z\" fill=\"\(fill)\">"
-                    + "<title>\(RenderText.xml("\(recognizer.id) \(transition.state.rawValue) at \(RenderText.seconds(transition.time)) s"))</title></path>")
+                    + "<title>\(RenderText.xml(title))</title></path>")
             case .failed:
                 if let start = began { bar(from: start, to: transition.time, center: center, height: 8, color: Self.activeColor) }
                 began = nil
                 failures.append((recognizer.id, transition))
                 let number = failures.count
                 line("<path d=\"M\(RenderText.coordinate(cx - 4)),\(RenderText.coordinate(center - 4)) l8,8 m0,-8 l-8,8\" "
-                    + "stroke=\"\(Self.failedColor)\" stroke-width=\"2\"><title>\(RenderText.xml("\(recognizer.id) failed: \(transition.context ?? "")"))</title></path>")
+                    + "stroke=\"\(Self.failedColor)\" stroke-width=\"2\"><title>\(RenderText.xml("\(recognizer.id) failed: \(Self.why(transition))"))</title></path>")
                 text(cx + 5, center - 3, "\(number)", size: 8, attributes: " fill=\"\(Self.failedColor)\"")
             }
         }
         if let start = began { bar(from: start, to: model.duration, center: center, height: 8, color: Self.activeColor) }
+    }
+
+    /// A failure's reason, then what else happened at that instant.
+    private static func why(_ transition: RenderModel.Transition) -> String {
+        [transition.reason, transition.context].compactMap { $0 }.joined(separator: "; ")
     }
 
     private mutating func bar(from start: Int64, to end: Int64, center: Double, height: Double, color: String) {

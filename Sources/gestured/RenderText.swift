@@ -1,3 +1,5 @@
+import GestureCore
+
 /// The fixed spellings of `gestured render`'s output: numbers with a fixed count of decimals
 /// (never the platform's float printing, so that the bytes do not change with it), text escaped
 /// for XML and for JSON, ids shortened for drawing.
@@ -56,6 +58,24 @@ enum RenderText {
             }
         }
         return out
+    }
+
+    /// A failure's reason as the picture writes it (docs/render.md): the cause's name, the
+    /// figure against its limit with the unit, the recognizer that caused it —
+    /// `movedTooFar: 52.3 pt (limit 45.0)`, `excluded by photo-pan`.
+    static func reason(_ cause: String, measured: Double?, limit: Double?, by: String?) -> String {
+        let unit = FailureCause(rawValue: cause)?.unit.map { " " + $0 } ?? ""
+        let decimals = unit == " touches" ? 0 : unit == " s" ? 3 : 1
+        var text = cause
+        if let measured { text += ": " + fixed(measured, decimals) + unit }
+        if let limit { text += (measured == nil ? ": limit " + fixed(limit, decimals) + unit : " (limit " + fixed(limit, decimals) + ")") }
+        if let by { text += " by " + by }
+        return text
+    }
+
+    /// ``reason(_:measured:limit:by:)`` of an engine event's failure.
+    static func reason(_ failure: GestureFailure) -> String {
+        reason(failure.reason.cause.rawValue, measured: failure.reason.measured, limit: failure.reason.limit, by: failure.by)
     }
 
     /// `text` for drawing: at most ``RenderLimits/textCharacters`` characters, the last "…"

@@ -132,9 +132,9 @@ struct GestureArena {
             let index = lists[position]
             switch slots[index].state {
             case .possible:
-                run(.fail(index), at: time, events: &events, cancellations: &cancellations)
+                run(.fail(index, FailureReason(.disabled)), at: time, events: &events, cancellations: &cancellations)
             case .began, .changed:
-                transition(index, to: .cancelled, at: time, events: &events)
+                transition(index, to: .cancelled, at: time, events: &events, reason: FailureReason(.disabled))
             case .recognized, .ended, .cancelled, .failed:
                 break
             }
@@ -431,15 +431,17 @@ struct GestureArena {
         case (.possible, .changed):
             // Still waiting for a failure requirement; the values are taken when it may begin.
             return
-        case (.possible, .ended), (.possible, .cancelled), (.possible, .failed):
+        case (.possible, .ended):
             // A continuous recognizer that finished while it was still waiting never began.
-            run(.fail(index), at: time, events: &events, cancellations: &cancellations)
+            run(.fail(index, FailureReason(.endedWhileWaiting)), at: time, events: &events, cancellations: &cancellations)
+        case (.possible, .cancelled), (.possible, .failed):
+            run(.fail(index, machineFailure(index)), at: time, events: &events, cancellations: &cancellations)
         case (.began, .changed), (.changed, .changed):
             transition(index, to: .changed, at: time, events: &events)
         case (.began, .ended), (.changed, .ended):
             transition(index, to: .ended, at: time, events: &events)
         case (.began, .cancelled), (.changed, .cancelled), (.began, .failed), (.changed, .failed):
-            transition(index, to: .cancelled, at: time, events: &events)
+            transition(index, to: .cancelled, at: time, events: &events, reason: machineFailure(index))
         case (.began, .began), (.changed, .began), (.began, .recognized), (.changed, .recognized):
             // Impossible for a well-formed machine: it already began.
             return
@@ -456,11 +458,12 @@ struct GestureArena {
     private enum Step {
         /// A recognizer asks to begin or to recognize (``request(_:_:at:events:)``).
         case request(Int, RecognizerVerdict)
-        /// A recognizer fails, if it is still possible; those waiting for it may then go ahead.
-        case fail(Int)
-        /// A recognition's rivals, `lists[next..<end]` (the list starts at `start`), lose one
-        /// at a time.
-        case rivals(next: Int, start: Int, end: Int)
+        /// A recognizer fails for a reason, if it is still possible; those waiting for it may
+        /// then go ahead.
+        case fail(Int, FailureReason)
+        /// The rivals of the recognition at `winner`, `lists[next..<end]` (the list starts at
+        /// `start`), lose one at a time.
+        case rivals(next: Int, start: Int, end: Int, winner: Int)
         /// After its rivals: the touches of the recognition at `index` are cancelled in their
         /// views, before its event at `position`, then those that required it to fail fail.
         case recognized(index: Int, position: Int)
@@ -479,23 +482,24 @@ struct GestureArena {
             switch work.removeLast() {
             case .request(let index, let verdict):
                 request(verdict, index, at: time, events: &events)
-            case .fail(let index):
+            case .fail(let index, let reason):
                 guard slots[index].state == .possible else { continue }
                 slots[index].pending = nil
-                transition(index, to: .failed, at: time, events: &events)
+                transition(index, to: .failed, at: time, events: &events, reason: reason)
                 // Recognizers waiting for this failure may now go ahead.
                 work.append(.requiredBy(index: index, next: 0, recognized: false))
-            case .rivals(let next, let start, let end):
+            case .rivals(let next, let start, let end, let winner):
                 guard next < end else {
                     lists.removeLast(lists.count - start)
                     continue
                 }
-                work.append(.rivals(next: next + 1, start: start, end: end))
+                work.append(.rivals(next: next + 1, start: start, end: end, winner: winner))
                 let other = lists[next]
                 count(visits: 1)
                 switch slots[other].state {
-                case .possible: work.append(.fail(other))
-                case .began, .changed: transition(other, to: .cancelled, at: time, events: &events)
+                case .possible: work.append(.fail(other, FailureReason(.excluded, by: winner)))
+                case .began, .changed:
+                    transition(other, to: .cancelled, at: time, events: &events, reason: FailureReason(.excluded, by: winner))
                 case .recognized, .ended, .cancelled, .failed: break
                 }
             case .recognized(let index, let position):
@@ -518,7 +522,7 @@ struct GestureArena {
                 let other = SlotBanks.base(of: index) + slots[index].requiredBy[next]
                 count(visits: 1)
                 if recognized {
-                    if slots[other].state == .possible { work.append(.fail(other)) }
+                    if slots[other].state == .possible { work.append(.fail(other, FailureReason(.requirementRecognized, by: index))) }
                 } else if let verdict = slots[other].pending, !waits(other) {
                     work.append(.request(other, verdict))
                 }
@@ -533,7 +537,7 @@ struct GestureArena {
         // A control's own tracking wins a one-finger single tap on the control over the
         // recognizers of its ancestors (UIKit: UIControl.gestureRecognizerShouldBegin says no).
         if slots[index].yieldsToControls && !slots[index].controlTouches.isEmpty {
-            work.append(.fail(index))
+            work.append(.fail(index, FailureReason(.yieldedToControl)))
             return
         }
         // Active (recognized, or began and not ended) or ended: the state read on its own, as a
@@ -541,9 +545,10 @@ struct GestureArena {
         count(visits: slots[index].requiredToFail.count)
         let base = SlotBanks.base(of: index)
         for position in 0..<slots[index].requiredToFail.count {
-            switch slots[base + slots[index].requiredToFail[position]].state {
+            let required = base + slots[index].requiredToFail[position]
+            switch slots[required].state {
             case .began, .changed, .recognized, .ended:
-                work.append(.fail(index))
+                work.append(.fail(index, FailureReason(.requirementRecognized, by: required)))
                 return
             case .possible, .cancelled, .failed:
                 continue
@@ -566,24 +571,24 @@ struct GestureArena {
             if !slots[index].ignoredTouches.contains(touch) { owned.append(touch) }
         }
         let start = lists.count
-        var beaten = false
+        var beaten: Int?
         for position in 0..<inPlay.count {
             let other = inPlay.members[position]
             guard other != index && !simultaneousMarks.contains(other) else { continue }
             switch slots[other].state {
             case .began, .changed, .recognized:
-                if slots[other].ownsAny(of: owned) { beaten = true }
+                if slots[other].ownsAny(of: owned) { beaten = other }
             case .possible:
                 if slots[other].ownsAny(of: owned) { lists.append(other) }
             case .ended, .cancelled, .failed:
                 continue
             }
-            if beaten { break }
+            if beaten != nil { break }
         }
         simultaneousMarks.removeAll()
-        if beaten {
+        if let beaten {
             lists.removeLast(lists.count - start)
-            work.append(.fail(index))
+            work.append(.fail(index, FailureReason(.excluded, by: beaten)))
             return
         }
         lists[start...].sort()
@@ -593,7 +598,7 @@ struct GestureArena {
         // Exclusivity: everyone else holding one of its touches loses, then its touches are
         // cancelled in their views and those that required it to fail fail.
         work.append(.recognized(index: index, position: position))
-        work.append(.rivals(next: start, start: start, end: lists.count))
+        work.append(.rivals(next: start, start: start, end: lists.count, winner: index))
     }
 
     /// Whether a recognizer it requires to fail is still undecided and takes part (has
@@ -616,8 +621,15 @@ struct GestureArena {
         return false
     }
 
+    /// Why the machine at `index` failed or was cancelled, as it said with its verdict.
+    private func machineFailure(_ index: Int) -> FailureReason {
+        slots[index].machine.failure ?? FailureReason(.unexplained)
+    }
+
+    /// Sets the state of the recognizer at `index` and reports it; `reason` says why, for a
+    /// state `failed` or `cancelled` (docs/protocol.md § Why a recognizer failed).
     private mutating func transition(_ index: Int, to state: GestureState, at time: Timestamp,
-                                     events: inout EngineEvents) {
+                                     events: inout EngineEvents, reason: FailureReason? = nil) {
         slots[index].state = state
         inPlay.insert(index)
         guard state != .failed || tracing else { return }
@@ -630,6 +642,10 @@ struct GestureArena {
                                     tree: slots[index].tree, view: slots[index].view, state: state,
                                     touches: slots[index].sequenceTouches, ignoring: slots[index].ignoredTouches,
                                     values: values)
+        if let reason {
+            let by = reason.by.map { (id: slots[$0].spec.id, quoted: slots[$0].quotedID) }
+            events.gesturePoolForAdding().addFailure(reason, by: by, to: entry)
+        }
         events.appendGesture(time: time, entry: entry)
     }
 }

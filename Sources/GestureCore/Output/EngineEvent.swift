@@ -108,16 +108,18 @@ public struct GestureEvent: Sendable {
         let ownEntry = own.add(time: entry.time, recognizer: entry.recognizer, quotedRecognizer: entry.quotedRecognizer,
                                kind: entry.kind, tree: entry.tree, view: entry.view, state: entry.state,
                                touches: GestureEvent(pool: pool, index: index).touches, values: entry.values)
+        if let failure = pool.failure(of: index) { own.failures.append(.init(failure, entry: ownEntry)) }
         self.init(pool: own, index: ownEntry)
     }
 
     /// An event of its own (tests, tools).
     public init(time: Timestamp, recognizer: String, kind: RecognizerKind, tree: ViewTree, view: ViewIndex,
-                state: GestureState, touches: [TouchID], values: GestureValues) {
+                state: GestureState, touches: [TouchID], values: GestureValues, failure: GestureFailure? = nil) {
         let pool = GesturePool()
-        self.init(pool: pool, index: pool.add(time: time, recognizer: recognizer, quotedRecognizer: JSONWriter.quoted(recognizer),
-                                               kind: kind, tree: tree, view: view, state: state, touches: touches,
-                                               values: values))
+        let index = pool.add(time: time, recognizer: recognizer, quotedRecognizer: JSONWriter.quoted(recognizer),
+                             kind: kind, tree: tree, view: view, state: state, touches: touches, values: values)
+        if let failure { pool.failures.append(.init(failure, entry: index)) }
+        self.init(pool: pool, index: index)
     }
 
     public var time: Timestamp { pool.entries[index].time }
@@ -143,6 +145,10 @@ public struct GestureEvent: Sendable {
         return start < 0 ? pool.entries[index].touchList[position] : pool.touchIDs[start + position]
     }
     public var values: GestureValues { pool.entries[index].values }
+    /// Why the recognizer failed or was cancelled (a `failed` or `cancelled` event), else nil.
+    public var failure: GestureFailure? { pool.failure(of: index)?.failure }
+    /// The failure with the other recognizer's id as a JSON string, for the encoder.
+    var failureRecord: GesturePool.Failure? { pool.failure(of: index) }
     /// ``recognizer`` as a JSON string (quoted once, when the arena was built).
     var quotedRecognizer: [UInt8] { pool.entries[index].quotedRecognizer }
 }
@@ -168,8 +174,30 @@ final class GesturePool: @unchecked Sendable {
         var values: GestureValues
     }
 
+    /// Why the recognizer of entry `entry` failed or was cancelled.
+    struct Failure {
+        var entry: Int
+        var failure: GestureFailure
+        /// ``GestureFailure/by`` as a JSON string.
+        var quotedBy: [UInt8]?
+
+        init(_ failure: GestureFailure, entry: Int, quotedBy: [UInt8]? = nil) {
+            self.entry = entry
+            self.failure = failure
+            self.quotedBy = quotedBy ?? failure.by.map(JSONWriter.quoted)
+        }
+
+        init(_ other: Failure, entry: Int) {
+            self = other
+            self.entry = entry
+        }
+    }
+
     /// Unchecked exclusivity, as ``TouchPool/touches``.
     @exclusivity(unchecked) var entries: [Entry] = []
+    /// The reasons of the entries whose state is `failed` or `cancelled`, in entry order: few,
+    /// so kept apart from the entries (every `changed` of a pan would carry the room).
+    @exclusivity(unchecked) var failures: [Failure] = []
     /// The touch ids of the entries whose recognizer holds fingers aside, each entry's in one
     /// range: the list without them was an array of its own, allocated for every event (a
     /// pinch with a third finger down).
@@ -201,11 +229,31 @@ final class GesturePool: @unchecked Sendable {
         return entries.count - 1
     }
 
+    /// Gives entry `entry` (the last added) its failure: `reason`, caused by the recognizer `by`.
+    func addFailure(_ reason: FailureReason, by: (id: String, quoted: [UInt8])?, to entry: Int) {
+        var reason = reason
+        reason.by = nil
+        failures.append(Failure(GestureFailure(reason: reason, by: by?.id), entry: entry, quotedBy: by?.quoted))
+    }
+
+    /// The failure of entry `entry`, if it has one: searched from the end, where the entries
+    /// of the current call are.
+    func failure(of entry: Int) -> Failure? {
+        var position = failures.count
+        while position > 0 {
+            position -= 1
+            if failures[position].entry == entry { return failures[position] }
+            if failures[position].entry < entry { return nil }
+        }
+        return nil
+    }
+
     /// A pool of its own with the same entries (see ``TouchPool/copy()``).
     func copy() -> GesturePool {
         let copy = GesturePool()
         copy.entries = entries
         copy.touchIDs = touchIDs
+        copy.failures = failures
         return copy
     }
 
@@ -213,6 +261,19 @@ final class GesturePool: @unchecked Sendable {
     func removeAll() {
         entries.removeAll(keepingCapacity: true)
         touchIDs.removeAll(keepingCapacity: true)
+        failures.removeAll(keepingCapacity: true)
+    }
+}
+
+/// Why a recognizer failed or was cancelled, as its gesture event reports it.
+public struct GestureFailure: Hashable, Sendable {
+    public var reason: FailureReason
+    /// The id of the recognizer that caused it (another that began or recognized), if one did.
+    public var by: String?
+
+    public init(reason: FailureReason, by: String? = nil) {
+        self.reason = reason
+        self.by = by
     }
 }
 

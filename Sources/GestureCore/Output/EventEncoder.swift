@@ -314,9 +314,11 @@ public struct EventEncoder {
         let tree = e.tree
         let view = e.view
         let recognizer = e.quotedRecognizer
+        // Only a failed or cancelled event has a reason: the others do not look for one.
+        let failure = e.state == .failed || e.state == .cancelled ? e.failureRecord : nil
         // A transform's second rate and matrix: 7 numbers and 48 bytes of keys and commas more.
         let room = 643 + 7 * JSONWriter.maximumNumberLength + 48 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
-            + e.touchCount * 21
+            + e.touchCount * 21 + (failure.map { Self.maximumFailureLength + ($0.quotedBy?.count ?? 0) } ?? 0)
         let sequence = sequence
         self.sequence.increment()
         if lastTime.value != e.time.microseconds { lastTime.set(e.time.microseconds) }
@@ -380,6 +382,7 @@ public struct EventEncoder {
                         out.raw(#","direction":"#)
                         out.plainString(direction.rawValue)
                     }
+                    if let failure { Self.failure(failure, &out) }
                     out.raw("}\n")
                 }
             }
@@ -390,6 +393,22 @@ public struct EventEncoder {
     /// `route` member's 20 included), two integers of at most 20 and ten numbers of at most
     /// ``JSONWriter/maximumNumberLength``.
     private static let maximumTouchLength = 160 + 2 * 20 + 10 * JSONWriter.maximumNumberLength
+
+    /// The most a failure's members take, its `by` aside: keys and punctuation (37 bytes), the
+    /// longest cause's name and two numbers.
+    private static let maximumFailureLength = 40 + (FailureCause.allCases.map(\.rawValue.utf8.count).max() ?? 0)
+        + 2 * JSONWriter.maximumNumberLength
+
+    /// Why a recognizer failed or was cancelled (docs/protocol.md § Why a recognizer failed):
+    /// `"reason"`, the figure and limit where there are, and the recognizer that caused it.
+    private static func failure(_ failure: GesturePool.Failure, _ out: inout JSONWriter.Cursor) {
+        let reason = failure.failure.reason
+        out.raw(#","reason":"#)
+        out.plainString(reason.cause.rawValue)
+        if let measured = reason.measured { out.raw(#","measured":"#); out.number(measured) }
+        if let limit = reason.limit { out.raw(#","limit":"#); out.number(limit) }
+        if let by = failure.quotedBy { out.raw(#","by":"#); out.bytes(by) }
+    }
 
     /// A recognizer's kind as a quoted JSON string (its name, as constant text of its kind).
     private static func kind(_ kind: RecognizerKind, _ out: inout JSONWriter.Cursor) {

@@ -100,6 +100,9 @@ public struct AnyRecognizer: Sendable {
 
     /// After a terminal verdict, until `reset()`.
     public var isFinished: Bool { machine.isFinished(box.address) }
+
+    /// Why it last failed or was cancelled: read with a `.failed` or `.cancelled` verdict.
+    public var failure: FailureReason? { machine.failure(box.address) }
 }
 
 /// One machine's allocation, which ``AnyRecognizer`` holds: memory laid out for the kind's

@@ -38,6 +38,15 @@ struct EdgePanRecognizer: Sendable {
     var touches: RecognizerTouches { pan.touches }
     /// Impossible inputs ignored so far; kept across `reset()`.
     public var anomalies: Int { pan.anomalies }
+    /// Why it last failed or was cancelled: its first finger outside every band, or its pan's reason.
+    var failure: FailureReason? {
+        switch state {
+        case .following: pan.failure
+        case .rejected: rejection
+        }
+    }
+    /// Why its first finger was rejected: how far it landed from the nearest of its edges.
+    private var rejection: FailureReason?
     /// Ended, cancelled or failed: the arena resets it once its touches have ended.
     public var isFinished: Bool {
         switch state {
@@ -54,6 +63,8 @@ struct EdgePanRecognizer: Sendable {
             let verdict = pan.handle(input)
             guard first, !inBand(s.location) else { return verdict }
             state = .rejected
+            rejection = FailureReason(.outsideEdge, measured: edges.map { distance(of: s.location, from: $0) }.min(),
+                                      limit: edgeWidth)
             return .failed
         case (.following, .touchMoved), (.following, .touchEnded), (.following, .touchCancelled),
              (.following, .frameEnd), (.following, .deadline):
@@ -73,13 +84,16 @@ struct EdgePanRecognizer: Sendable {
 
     /// Whether a landing point is within `edgeWidth` of one of the edges.
     func inBand(_ p: Point) -> Bool {
-        edges.contains { edge in
-            switch edge {
-            case .left: p.x - screen.minX <= edgeWidth
-            case .right: screen.maxX - p.x <= edgeWidth
-            case .top: p.y - screen.minY <= edgeWidth
-            case .bottom: screen.maxY - p.y <= edgeWidth
-            }
+        edges.contains { distance(of: p, from: $0) <= edgeWidth }
+    }
+
+    /// How far inside the screen `p` is from `edge` (negative beyond it).
+    private func distance(of p: Point, from edge: ScreenEdge) -> Double {
+        switch edge {
+        case .left: p.x - screen.minX
+        case .right: screen.maxX - p.x
+        case .top: p.y - screen.minY
+        case .bottom: screen.maxY - p.y
         }
     }
 }

@@ -60,6 +60,8 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     public init(parameters: LongPressParameters, context: RecognizerContext) {
         tapsRequired = max(0, parameters.taps)
@@ -121,19 +123,21 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
         case (.tapping(let tap), .touchBegan(let s)):
             return land(s, in: tap)
         case (.tapping, .touchMoved(let s)):
-            return touches.hasMoved(s, fartherThan: tapMaxMovement) ? fail() : .none
+            return touches.hasMoved(s, fartherThan: tapMaxMovement) ? fail(touches.movedTooFar(s, limit: tapMaxMovement)) : .none
         case (.tapping(let tap), .touchEnded(let s)):
-            if touches.hasMoved(s, fartherThan: tapMaxMovement) { return fail() }
+            if touches.hasMoved(s, fartherThan: tapMaxMovement) { return fail(touches.movedTooFar(s, limit: tapMaxMovement)) }
             if touches.count > 1 { return .none } // others still down (this one is retired after)
-            guard tap.fingers.complete, let anchor = tap.fingers.anchor else { return fail() }
+            guard tap.fingers.complete, let anchor = tap.fingers.anchor else {
+                return fail(tap.fingers.tooFew(required: touchesRequired))
+            }
             state = .betweenTaps(completed: tap.number, endedAt: s.time, anchor: anchor)
             return .none
         case (.tapping, .touchCancelled):
-            return fail()
+            return fail(.touchCancelled)
         case (.tapping, .frameEnd):
             return .none
         case (.tapping(let tap), .deadline(let t)):
-            return t >= tap.began + tapMaxDuration ? fail() : .none
+            return t >= tap.began + tapMaxDuration ? fail(.span(.tooLong, t - tap.began, limit: tapMaxDuration)) : .none
 
         case (.betweenTaps(let completed, _, let anchor), .touchBegan(let s)):
             if completed < tapsRequired {
@@ -145,21 +149,27 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
         case (.betweenTaps, .frameEnd):
             return .none
         case (.betweenTaps(_, let endedAt, _), .deadline(let t)):
-            return t >= endedAt + tapMaxInterval ? fail() : .none
+            return t >= endedAt + tapMaxInterval ? fail(.span(.nextTapTooLate, t - endedAt, limit: tapMaxInterval)) : .none
 
         case (.waiting(let anchor), .touchBegan(let s)):
             return press(s, anchor: anchor)
         case (.waiting, .touchMoved(let s)), (.holding, .touchMoved(let s)):
-            return touches.hasMoved(s, fartherThan: allowableMovement) ? fail() : .none
-        case (.waiting, .touchEnded), (.waiting, .touchCancelled):
-            return fail() // lifted before it began
+            return touches.hasMoved(s, fartherThan: allowableMovement)
+                ? fail(touches.movedTooFar(s, limit: allowableMovement)) : .none
+        case (.waiting, .touchEnded):
+            // Lifted before all its fingers were down: how many were (this one included).
+            return fail(.count(.tooFewTouches, touches.count, limit: touchesRequired))
+        case (.waiting, .touchCancelled):
+            return fail(.touchCancelled)
         case (.waiting, .frameEnd), (.waiting, .deadline):
             return .none
 
         case (.holding, .touchBegan):
-            return fail() // an extra finger
-        case (.holding, .touchEnded), (.holding, .touchCancelled):
-            return fail() // lifted early
+            return fail(.count(.tooManyTouches, touches.count, limit: touchesRequired))
+        case (.holding(let since), .touchEnded(let s)):
+            return fail(.span(.liftedTooSoon, s.time - since, limit: minimumDuration))
+        case (.holding, .touchCancelled):
+            return fail(.touchCancelled)
         case (.holding, .frameEnd):
             return .none
         case (.holding(let since), .deadline(let t)):
@@ -186,8 +196,7 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
             return .ended
         case (.began, .touchCancelled(let s)):
             if touches.isIgnored(s.touch) { return .none }
-            state = .finished
-            return .cancelled
+            return cancel()
         case (.began, .deadline):
             return .none
 
@@ -210,7 +219,12 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
             state = .waiting(anchor: anchor)
             return .none
         }
-        if let anchor, anchor.distance(to: touches.centroid()) > tapMaxMovement { return fail() }
+        if let anchor {
+            let distance = anchor.distance(to: touches.centroid())
+            if distance > tapMaxMovement {
+                return fail(FailureReason(.tapTooFarFromFirst, measured: distance, limit: tapMaxMovement))
+            }
+        }
         state = .holding(since: sample.time)
         return .none
     }
@@ -218,7 +232,9 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
     /// A finger of a tap before the press lands (already in the touch table), as a tap's does.
     private mutating func land(_ sample: TouchSample, in tap: Tap) -> RecognizerVerdict {
         var tap = tap
-        guard tap.fingers.land(in: touches, required: touchesRequired, maxMovement: tapMaxMovement) else { return fail() }
+        if let reason = tap.fingers.land(in: touches, required: touchesRequired, maxMovement: tapMaxMovement) {
+            return fail(reason)
+        }
         state = .tapping(tap)
         return .none
     }

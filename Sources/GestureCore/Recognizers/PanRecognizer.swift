@@ -57,6 +57,8 @@ struct PanRecognizer: FinishingMachine, Sendable {
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     public init(parameters: PanParameters, context: RecognizerContext) {
         minimumTouches = max(1, parameters.minimumTouches)
@@ -119,12 +121,14 @@ struct PanRecognizer: FinishingMachine, Sendable {
             if touches.isIgnored(s.touch) { return .none }
             // Fewer than minimumTouches left: keep waiting (UIKit does); none left: failed.
             fold(&track, excluding: nil, gate: .inRange)
-            if touches.participatingCount(excluding: s.touch) == 0 { return fail() }
+            if touches.participatingCount(excluding: s.touch) == 0 {
+                return fail(FailureReason(.liftedBeforeBegan, measured: RecognizerMath.length(track.translation), limit: slop))
+            }
             track.lastCentroid = touches.centroid(excluding: s.touch)
             state = .possible(track)
             return .none
         case (.possible, .touchCancelled(let s)):
-            return touches.isIgnored(s.touch) ? .none : fail()
+            return touches.isIgnored(s.touch) ? .none : fail(.touchCancelled)
         case (.possible(var track), .frameEnd(let t)):
             fold(&track, excluding: nil, gate: .inRange)
             tracker.add(track.translation, at: t)
@@ -172,8 +176,7 @@ struct PanRecognizer: FinishingMachine, Sendable {
             return .ended
         case (.began, .touchCancelled(let s)):
             if touches.isIgnored(s.touch) { return .none }
-            state = .finished
-            return .cancelled
+            return cancel()
         case (.began(var track), .frameEnd(let t)):
             liftedInFrame = (.zero, 0)
             fold(&track, excluding: nil, gate: .atLeastMinimum)

@@ -91,6 +91,8 @@ protocol RecognizerKindMachine: Sendable {
     var touches: RecognizerTouches { get }
     /// After a terminal verdict, until `reset()`.
     var isFinished: Bool { get }
+    /// Why it last failed or was cancelled (valid with a `.failed` or `.cancelled` verdict).
+    var failure: FailureReason? { get }
 
     /// ``handle(_:)``, then the machine's deadline and anomaly count handed out within the
     /// same access (one call through the kind's witness instead of three).
@@ -135,6 +137,8 @@ protocol RecognizerKindMachine: Sendable {
     static func touchStatus(_ machine: UnsafeMutableRawPointer, _ touch: TouchID) -> TouchStatus
     /// The machine's ``isFinished``.
     static func isFinished(_ machine: UnsafeMutableRawPointer) -> Bool
+    /// The machine's ``failure``.
+    static func failure(_ machine: UnsafeMutableRawPointer) -> FailureReason?
 }
 
 extension RecognizerKindMachine {
@@ -196,6 +200,8 @@ extension RecognizerKindMachine {
 
     @inline(__always)
     static func isFinished(_ machine: UnsafeMutableRawPointer) -> Bool { typed(machine).pointee.isFinished }
+
+    static func failure(_ machine: UnsafeMutableRawPointer) -> FailureReason? { typed(machine).pointee.failure }
 }
 
 extension RecognizerKindMachine {

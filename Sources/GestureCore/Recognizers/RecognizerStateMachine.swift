@@ -86,21 +86,39 @@ extension RecognizerStateMachine {
     }
 }
 
-/// A machine whose states end in one `finished` case, which a failure goes to: ``fail()``
-/// written once for every such machine.
+/// A machine whose states end in one `finished` case, which a failure goes to: ``fail(_:)``
+/// and ``cancel()`` written once for every such machine.
 protocol FinishingMachine: RecognizerStateMachine {
     associatedtype State
     /// Where the machine is; only the machine's own file changes it.
     var state: State { get set }
     /// The state it stays in after a terminal verdict, until `reset()`.
     static var finished: State { get }
+    /// Why it last failed or was cancelled: set with the `.failed` or `.cancelled` verdict,
+    /// read by the arena with it (and only then).
+    var failure: FailureReason? { get set }
 }
 
 extension FinishingMachine {
-    /// Fails: finished, ignoring inputs until `reset()`.
+    /// Fails for `reason`: finished, ignoring inputs until `reset()`.
     @inline(__always)
-    mutating func fail() -> RecognizerVerdict {
+    mutating func fail(_ reason: FailureReason) -> RecognizerVerdict {
         state = Self.finished
+        failure = reason
         return .failed
+    }
+
+    /// Fails because `cause` (no figure to report).
+    @inline(__always)
+    mutating func fail(_ cause: FailureCause) -> RecognizerVerdict {
+        fail(FailureReason(cause))
+    }
+
+    /// A touch of the gesture was cancelled: finished, `.cancelled`.
+    @inline(__always)
+    mutating func cancel() -> RecognizerVerdict {
+        state = Self.finished
+        failure = FailureReason(.touchCancelled)
+        return .cancelled
     }
 }

@@ -121,6 +121,12 @@ struct RecognizerTouches: Sendable {
         return entry.start.distance(to: sample.location) > limit
     }
 
+    /// Why a tap or long press fails when `sample`'s touch moved farther than `limit` from
+    /// where it landed (``hasMoved(_:fartherThan:)`` said so): the distance and the limit.
+    func movedTooFar(_ sample: TouchSample, limit: Double) -> FailureReason {
+        FailureReason(.movedTooFar, measured: entry(sample.touch).map { $0.start.distance(to: sample.location) }, limit: limit)
+    }
+
     func isIgnored(_ touch: TouchID) -> Bool {
         entry(touch)?.ignored ?? false
     }

@@ -40,6 +40,8 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     public init(parameters: SwipeParameters, context: RecognizerContext) {
         touchesRequired = max(1, parameters.touches)
@@ -83,21 +85,22 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
             return .none
         case (.gathering, .touchMoved), (.gathering, .frameEnd):
             return .none // movement counts from when all fingers are down
-        case (.gathering, .touchEnded), (.gathering, .touchCancelled):
-            return fail()
+        case (.gathering, .touchEnded):
+            // Lifted before all its fingers were down: how many were (this one included).
+            return fail(.count(.tooFewTouches, touches.count, limit: touchesRequired))
+        case (.gathering, .touchCancelled), (.tracking, .touchCancelled):
+            return fail(.touchCancelled)
         case (.gathering(let firstLanded), .deadline(let t)), (.tracking(let firstLanded, _, _), .deadline(let t)):
-            return t >= firstLanded + maxDuration ? fail() : .none
+            return t >= firstLanded + maxDuration ? fail(.span(.tooLong, t - firstLanded, limit: maxDuration)) : .none
 
         case (.tracking, .touchBegan):
-            return fail() // an extra finger
+            return fail(.count(.tooManyTouches, touches.count, limit: touchesRequired))
         case (.tracking, .touchMoved):
             return .none // judged at the frame's end, when all fingers of the frame moved
         case (.tracking(_, let start, let startTime), .frameEnd(let t)):
             return judge(from: start, since: startTime, at: t, lifting: false)
         case (.tracking(_, let start, let startTime), .touchEnded(let s)):
             return judge(from: start, since: startTime, at: s.time, lifting: true)
-        case (.tracking, .touchCancelled):
-            return fail()
 
         case (.finished, _):
             return .none
@@ -118,8 +121,8 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
     private enum FingerJudgement {
         /// Not far enough yet.
         case short
-        /// Far enough, but in a direction, at an angle or at a speed that is no swipe.
-        case wrong
+        /// Far enough, but in a direction, at an angle or at a speed that is no swipe: why.
+        case wrong(FailureReason)
         /// A swipe of this finger in `direction`.
         case swiped(SwipeDirection)
     }
@@ -136,16 +139,16 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
         var allSwiped = true
         for entry in touches.entries {
             switch judge(entry.location - entry.start, elapsed: elapsed) {
-            case .wrong:
-                return fail()
+            case .wrong(let reason):
+                return fail(reason)
             case .short:
                 allSwiped = false
             case .swiped(let direction):
-                if let common, common != direction { return fail() }
+                if let common, common != direction { return fail(.wrongDirection) }
                 common = direction
             }
         }
-        guard allSwiped, let direction = common else { return lifting ? fail() : .none }
+        guard allSwiped, let direction = common else { return lifting ? fail(tooShort()) : .none }
         values = GestureValues()
         values.location = start
         values.direction = direction
@@ -167,9 +170,21 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
             along = abs(d.y)
             across = abs(d.x)
         }
-        guard directions.contains(direction), along >= Self.axisRatio * across else { return .wrong }
-        if elapsed > 0 && along / elapsed < minimumVelocity { return .wrong }
+        guard directions.contains(direction), along >= Self.axisRatio * across else { return .wrong(FailureReason(.wrongDirection)) }
+        if elapsed > 0 && along / elapsed < minimumVelocity {
+            return .wrong(FailureReason(.tooSlow, measured: along / elapsed, limit: minimumVelocity))
+        }
         return along >= minimumDistance ? .swiped(direction) : .short
+    }
+
+    /// Why a finger lifted before every finger swiped fails the swipe: the shortest distance
+    /// a finger went along its dominant axis, and `minimumDistance`.
+    private func tooShort() -> FailureReason {
+        let shortest = touches.entries.map { entry in
+            let d = entry.location - entry.start
+            return max(abs(d.x), abs(d.y))
+        }.min()
+        return FailureReason(.tooShort, measured: shortest, limit: minimumDistance)
     }
 }
 

@@ -9,21 +9,27 @@ struct TapFingers: Sendable {
     /// The first tap's place: the centroid of its fingers when all were down.
     var anchor: Point?
 
-    /// A finger landed (already in `touches`). False when the tap fails: more than `required`
-    /// fingers landed, or, once all are down, their centroid is farther than `maxMovement`
-    /// from the first tap's place.
-    mutating func land(in touches: RecognizerTouches, required: Int, maxMovement: Double) -> Bool {
+    /// A finger landed (already in `touches`). The reason the tap fails, or nil: more than
+    /// `required` fingers landed, or, once all are down, their centroid is farther than
+    /// `maxMovement` from the first tap's place.
+    mutating func land(in touches: RecognizerTouches, required: Int, maxMovement: Double) -> FailureReason? {
         landed += 1
-        if landed > required { return false }
+        if landed > required { return .count(.tooManyTouches, landed, limit: required) }
         if touches.count == required && !complete {
             complete = true
             let location = touches.centroid()
             if let anchor {
-                if anchor.distance(to: location) > maxMovement { return false }
+                let distance = anchor.distance(to: location)
+                if distance > maxMovement { return FailureReason(.tapTooFarFromFirst, measured: distance, limit: maxMovement) }
             } else {
                 anchor = location
             }
         }
-        return true
+        return nil
+    }
+
+    /// Why a tap whose last finger lifted before all `required` were down together fails.
+    func tooFew(required: Int) -> FailureReason {
+        .count(.tooFewTouches, landed, limit: required)
     }
 }

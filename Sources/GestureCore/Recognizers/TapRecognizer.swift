@@ -53,6 +53,8 @@ struct TapRecognizer: FinishingMachine, Sendable {
     /// Impossible inputs ignored so far (a change of an unknown touch, a second began); kept
     /// across `reset()` so the arena can report them.
     public internal(set) var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     public init(parameters: TapParameters, context: RecognizerContext) {
         taps = max(1, parameters.taps)
@@ -95,15 +97,17 @@ struct TapRecognizer: FinishingMachine, Sendable {
         case (.pressing(let press), .touchBegan(let s)):
             return land(s, in: press)
         case (.pressing, .touchMoved(let s)):
-            return touches.hasMoved(s, fartherThan: maxMovement) ? fail() : .none
+            return touches.hasMoved(s, fartherThan: maxMovement) ? fail(touches.movedTooFar(s, limit: maxMovement)) : .none
         case (.pressing(var press), .touchEnded(let s)):
-            if touches.hasMoved(s, fartherThan: maxMovement) { return fail() }
+            if touches.hasMoved(s, fartherThan: maxMovement) { return fail(touches.movedTooFar(s, limit: maxMovement)) }
             press.liftSum = press.liftSum + s.location
             guard touches.count == 1 else { // others still down (this one is retired after)
                 state = .pressing(press)
                 return .none
             }
-            guard press.fingers.complete, let anchor = press.fingers.anchor else { return fail() }
+            guard press.fingers.complete, let anchor = press.fingers.anchor else {
+                return fail(press.fingers.tooFew(required: touchesRequired))
+            }
             let n = Double(touchesRequired)
             let first = press.first ?? Point(x: press.liftSum.x / n, y: press.liftSum.y / n)
             if press.tap == taps {
@@ -116,11 +120,11 @@ struct TapRecognizer: FinishingMachine, Sendable {
             state = .betweenTaps(completed: press.tap, endedAt: s.time, anchor: anchor, first: first)
             return .none
         case (.pressing, .touchCancelled):
-            return fail()
+            return fail(.touchCancelled)
         case (.pressing, .frameEnd):
             return .none
         case (.pressing(let press), .deadline(let t)):
-            return t >= press.began + maxDuration ? fail() : .none
+            return t >= press.began + maxDuration ? fail(.span(.tooLong, t - press.began, limit: maxDuration)) : .none
 
         case (.betweenTaps(let completed, _, let anchor, let first), .touchBegan(let s)):
             return land(s, in: Press(tap: completed + 1, began: s.time, fingers: TapFingers(anchor: anchor),
@@ -130,7 +134,7 @@ struct TapRecognizer: FinishingMachine, Sendable {
         case (.betweenTaps, .frameEnd):
             return .none
         case (.betweenTaps(_, let endedAt, _, _), .deadline(let t)):
-            return t >= endedAt + maxInterval ? fail() : .none
+            return t >= endedAt + maxInterval ? fail(.span(.nextTapTooLate, t - endedAt, limit: maxInterval)) : .none
 
         case (.finished, _):
             return .none
@@ -140,7 +144,7 @@ struct TapRecognizer: FinishingMachine, Sendable {
     /// A finger lands in `press` (already added to the touch table).
     private mutating func land(_ sample: TouchSample, in press: Press) -> RecognizerVerdict {
         var press = press
-        guard press.fingers.land(in: touches, required: touchesRequired, maxMovement: maxMovement) else { return fail() }
+        if let reason = press.fingers.land(in: touches, required: touchesRequired, maxMovement: maxMovement) { return fail(reason) }
         state = .pressing(press)
         return .none
     }

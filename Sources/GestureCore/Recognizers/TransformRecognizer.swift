@@ -68,6 +68,8 @@ struct TransformRecognizer: FinishingMachine, Sendable {
     private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     init(parameters: TransformParameters, context: RecognizerContext) {
         minimumTouches = max(1, parameters.minimumTouches)
@@ -119,11 +121,13 @@ struct TransformRecognizer: FinishingMachine, Sendable {
         case (.possible, .touchEnded(let s)):
             if touches.isIgnored(s.touch) { return .none }
             fold(excluding: nil, gate: .inRange)
-            if touches.participatingCount(excluding: s.touch) == 0 { return fail() }
+            if touches.participatingCount(excluding: s.touch) == 0 {
+                return fail(FailureReason(.liftedBeforeBegan, measured: RecognizerMath.length(translation), limit: slop))
+            }
             rebase(excluding: s.touch)
             return .none
         case (.possible, .touchCancelled(let s)):
-            return touches.isIgnored(s.touch) ? .none : fail()
+            return touches.isIgnored(s.touch) ? .none : fail(.touchCancelled)
         case (.possible, .frameEnd(let t)):
             fold(excluding: nil, gate: .inRange)
             track(at: t)
@@ -161,8 +165,7 @@ struct TransformRecognizer: FinishingMachine, Sendable {
             return .ended
         case (.began, .touchCancelled(let s)):
             if touches.isIgnored(s.touch) { return .none }
-            state = .finished
-            return .cancelled
+            return cancel()
         case (.began, .frameEnd(let t)):
             liftedInFrame = (.zero, 0)
             fold(excluding: nil, gate: .atLeastMinimum)

@@ -66,6 +66,8 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
     public private(set) var values = GestureValues()
     /// Impossible inputs ignored so far; kept across `reset()`.
     public internal(set) var anomalies = 0
+    /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
+    var failure: FailureReason?
 
     public init(parameters: Measure.Parameters, context: RecognizerContext) {
         self.parameters = parameters
@@ -105,8 +107,10 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
             return .none
         case (.oneFinger, .touchMoved), (.oneFinger, .frameEnd), (.oneFinger, .deadline):
             return .none
-        case (.oneFinger, .touchEnded), (.oneFinger, .touchCancelled):
-            return fail() // its only finger is gone
+        case (.oneFinger, .touchEnded):
+            return fail(.liftedBeforeBegan) // its only finger is gone
+        case (.oneFinger, .touchCancelled):
+            return fail(.touchCancelled)
 
         case (.possible, .touchBegan(let s)), (.began, .touchBegan(let s)):
             touches.ignore(s.touch) // a third finger
@@ -124,7 +128,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
             }
             return .none
         case (.possible(let pair), .touchCancelled(let s)):
-            return pair.fingers.contains(s.touch) ? fail() : .none
+            return pair.fingers.contains(s.touch) ? fail(.touchCancelled) : .none
         case (.possible(var pair), .frameEnd(let t)):
             guard let line = pair.fingers.line(in: touches), let value = pair.measure.update(line: line) else {
                 state = .possible(pair)
@@ -169,8 +173,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
             return .ended
         case (.began(let pair, let lifted), .touchCancelled(let s)):
             guard pair.fingers.contains(s.touch), s.touch != lifted else { return .none }
-            state = .finished
-            return .cancelled
+            return cancel()
 
         case (.finished, _):
             return .none
@@ -250,6 +253,7 @@ extension TwoFingerKind {
     var deadline: Timestamp? { twoFinger.deadline }
     var anomalies: Int { twoFinger.anomalies }
     var values: GestureValues { twoFinger.values }
+    var failure: FailureReason? { twoFinger.failure }
     var touches: RecognizerTouches { twoFinger.touches }
     var isFinished: Bool { twoFinger.isFinished }
 }

@@ -33,14 +33,26 @@ struct TouchScript {
         now += milliseconds
         events.removeAll()
         engine.advance(to: Timestamp(microseconds: now * 1000), into: &events)
-        log += events.map { Self.describe($0, locations: showsLocations) }
+        note(events)
     }
 
     /// Replaces the layout now, between two frames (`layout.set`, `view.update`).
     mutating func replaceLayout(_ tree: ViewTree) {
         events.removeAll()
         engine.replaceLayout(tree, at: Timestamp(microseconds: now * 1000), into: &events)
+        note(events)
+    }
+
+    /// Every failure and cancellation so far with its reason: "<recognizer> <state> <cause>
+    /// [by <recognizer>]" (docs/protocol.md § Why a recognizer failed).
+    private(set) var reasons: [String] = []
+
+    private mutating func note(_ events: [EngineEvent]) {
         log += events.map { Self.describe($0, locations: showsLocations) }
+        for case .gesture(let e) in events {
+            guard let failure = e.failure else { continue }
+            reasons.append("\(e.recognizer) \(e.state.rawValue) \(failure.reason.cause.rawValue)" + (failure.by.map { " by " + $0 } ?? ""))
+        }
     }
 
     /// Returns the log so far and clears it.
@@ -52,7 +64,7 @@ struct TouchScript {
     private mutating func run(_ frame: TouchFrame) {
         events.removeAll()
         engine.process(frame, into: &events)
-        log += events.map { Self.describe($0, locations: showsLocations) }
+        note(events)
     }
 
     static func describe(_ event: EngineEvent) -> String {
