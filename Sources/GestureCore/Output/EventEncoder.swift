@@ -316,8 +316,8 @@ public struct EventEncoder {
         let recognizer = e.quotedRecognizer
         // Only a failed or cancelled event has a reason: the others do not look for one.
         let failure = e.state == .failed || e.state == .cancelled ? e.failureRecord : nil
-        // A transform's second rate and matrix: 7 numbers and 48 bytes of keys and commas more.
-        let room = 643 + 7 * JSONWriter.maximumNumberLength + 48 + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
+        // The shared values' room, and the most any kind's own values take.
+        let room = 643 + RecognizerKind.maximumOwnValuesLength + recognizer.count + tree.quotedIDStarts[view + 1] - tree.quotedIDStarts[view]
             + e.touchCount * 21 + (failure.map { Self.maximumFailureLength + ($0.quotedBy?.count ?? 0) } ?? 0)
         let sequence = sequence
         self.sequence.increment()
@@ -347,41 +347,8 @@ public struct EventEncoder {
                         out.int(e.touch(at: position).rawValue)
                     }
                     out.raw("]")
-                    if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
-                    if let t = v.translation {
-                        out.raw(#","translationX":"#); out.number(t.x)
-                        out.raw(#","translationY":"#); out.number(t.y)
-                    }
-                    if let velocity = v.velocity {
-                        out.raw(#","velocityX":"#); out.number(velocity.x)
-                        out.raw(#","velocityY":"#); out.number(velocity.y)
-                    }
-                    if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
-                    if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
-                    // UIKit names the pinch's and the rotation's rate `velocity` too; a transform
-                    // has both, named apart.
-                    switch (v.scaleVelocity, v.rotationVelocity) {
-                    case (let scaleRate?, let turnRate?):
-                        out.raw(#","scaleVelocity":"#); out.number(scaleRate)
-                        out.raw(#","rotationVelocity":"#); out.number(turnRate)
-                    case (let rate?, nil), (nil, let rate?):
-                        out.raw(#","velocity":"#); out.number(rate)
-                    case (nil, nil):
-                        break
-                    }
-                    if let m = v.matrix {
-                        out.raw(#","matrix":["#); out.number(m.a)
-                        out.raw(","); out.number(m.b)
-                        out.raw(","); out.number(m.c)
-                        out.raw(","); out.number(m.d)
-                        out.raw(","); out.number(m.tx)
-                        out.raw(","); out.number(m.ty)
-                        out.raw("]")
-                    }
-                    if let direction = v.direction {
-                        out.raw(#","direction":"#)
-                        out.plainString(direction.rawValue)
-                    }
+                    // The values are the kind's to write (its file says which and how).
+                    e.kind.machine.encodeValues(v, &out)
                     if let failure { Self.failure(failure, &out) }
                     out.raw("}\n")
                 }

@@ -33,6 +33,10 @@ public struct RecognizerKind: Hashable, Sendable, RawRepresentable, CaseIterable
     /// and ranges. Configuration reading and validation are driven by this table.
     public var parameterKeys: [ParameterKey] { machine.parameterKeys }
 
+    /// The most bytes any kind's own values take in a gesture event
+    /// (``RecognizerKindMachine/ownValuesLength``): the encoder's room for them.
+    static let maximumOwnValuesLength = allCases.map { $0.machine.ownValuesLength }.max() ?? 0
+
     public static func == (lhs: RecognizerKind, rhs: RecognizerKind) -> Bool {
         ObjectIdentifier(lhs.machine) == ObjectIdentifier(rhs.machine)
     }
@@ -73,6 +77,14 @@ protocol RecognizerKindMachine: Sendable {
     /// How many lifted touches its sequence keeps (``RecognizerSlot``); by default as many as
     /// fingers can be down.
     static func liftedTouchLimit(_ parameters: ResolvedParameters) -> Int
+    /// Writes the values a gesture event of the kind carries after its `touches` (docs/events.md
+    /// § `gesture`), each with its leading comma. The default writes the shared fields of
+    /// ``GestureValues`` that are set; a kind with values of its own (``GestureValues/own``)
+    /// writes them too, in its own file.
+    static func encodeValues(_ values: GestureValues, _ out: inout JSONWriter.Cursor)
+    /// The most bytes ``encodeValues(_:_:)`` writes beyond what the shared fields take
+    /// (``EventEncoder``'s room for a gesture event); 0 by default.
+    static var ownValuesLength: Int { get }
 
     /// A machine with `parameters` in force, every key of ``parameterKeys`` set.
     init(resolved parameters: ResolvedParameters, context: RecognizerContext)
@@ -219,6 +231,50 @@ extension RecognizerKindMachine {
     static func yieldsToControls(_ parameters: ResolvedParameters) -> Bool { false }
 
     static func liftedTouchLimit(_ parameters: ResolvedParameters) -> Int { LayoutLimits.touches.upperBound }
+
+    static var ownValuesLength: Int { 0 }
+
+    /// The shared fields that are set, in the order docs/events.md lists them. UIKit names the
+    /// pinch's and the rotation's rate `velocity`.
+    static func encodeValues(_ v: GestureValues, _ out: inout JSONWriter.Cursor) {
+        encodeSharedValues(v, namingRates: false, &out)
+        encodeDirection(v, &out)
+    }
+
+    /// The shared fields of `v` that are set. A scale's or rotation's rate is `velocity`, as
+    /// UIKit names both, unless `namingRates` (a kind that reports both names them apart:
+    /// `scaleVelocity`, `rotationVelocity`).
+    @inline(__always)
+    static func encodeSharedValues(_ v: GestureValues, namingRates: Bool, _ out: inout JSONWriter.Cursor) {
+        if let taps = v.taps { out.raw(#","taps":"#); out.int(taps) }
+        if let t = v.translation {
+            out.raw(#","translationX":"#); out.number(t.x)
+            out.raw(#","translationY":"#); out.number(t.y)
+        }
+        if let velocity = v.velocity {
+            out.raw(#","velocityX":"#); out.number(velocity.x)
+            out.raw(#","velocityY":"#); out.number(velocity.y)
+        }
+        if let scale = v.scale { out.raw(#","scale":"#); out.number(scale) }
+        if let rotation = v.rotation { out.raw(#","rotation":"#); out.number(rotation) }
+        if let scaleRate = v.scaleVelocity {
+            if namingRates { out.raw(#","scaleVelocity":"#) } else { out.raw(#","velocity":"#) }
+            out.number(scaleRate)
+        }
+        if let turnRate = v.rotationVelocity {
+            if namingRates { out.raw(#","rotationVelocity":"#) } else { out.raw(#","velocity":"#) }
+            out.number(turnRate)
+        }
+    }
+
+    /// A swipe's direction, when set (after the shared numbers, as docs/events.md lists it).
+    @inline(__always)
+    static func encodeDirection(_ v: GestureValues, _ out: inout JSONWriter.Cursor) {
+        if let direction = v.direction {
+            out.raw(#","direction":"#)
+            out.plainString(direction.rawValue)
+        }
+    }
 
     @inline(__always)
     mutating func handle(_ input: RecognizerInput, deadline: inout Timestamp?, anomalies: inout Int) -> RecognizerVerdict {

@@ -56,7 +56,10 @@ public enum RecognizerVerdict: Hashable, Sendable {
     case failed
 }
 
-/// The values a gesture event carries (docs/events.md § `gesture`); which are set depends on the kind.
+/// The values a gesture event carries (docs/events.md § `gesture`); which are set depends on
+/// the kind. The shared ones are fields here; a value only one kind reports lives in ``own``,
+/// named and encoded in the kind's own file (a transform's matrix: `TransformRecognizer.swift`),
+/// so that a new kind with new values changes neither this struct nor the encoder.
 public struct GestureValues: Hashable, Sendable {
     /// Screen points: the centroid of the gesture's touches (the tap location for taps).
     public var location: Point = .zero
@@ -76,11 +79,53 @@ public struct GestureValues: Hashable, Sendable {
     public var rotationVelocity: Double?
     /// swipe: the direction recognized.
     public var direction: SwipeDirection?
-    /// transform: the matrix that carries the gesture's fingers from where they landed to
-    /// where they are (translation, scale and rotation in one).
-    public var matrix: AffineMatrix?
+    /// The numbers of the kind's own values, which its file names and encodes
+    /// (``RecognizerKindMachine/encodeValues(_:_:)``).
+    public var own = KindValues()
 
     public init() {}
+}
+
+/// Up to ``capacity`` numbers a kind reports of its own, beyond ``GestureValues``' shared
+/// fields: held inline (a gesture event's values are copied into the engine's pool, and an
+/// array here was an allocation per event), each set or not.
+public struct KindValues: Hashable, Sendable {
+    /// How many numbers a kind may keep: a transform's matrix takes six.
+    public static let capacity = 8
+    private var numbers: (Double, Double, Double, Double, Double, Double, Double, Double) = (0, 0, 0, 0, 0, 0, 0, 0)
+    /// Bit `i` set: number `i` is set.
+    private var present: UInt8 = 0
+
+    public init() {}
+
+    /// Number `index` (0 ..< ``capacity``), or nil when it is not set.
+    public subscript(index: Int) -> Double? {
+        get {
+            precondition(index >= 0 && index < Self.capacity, "a kind's own value \(index) is beyond KindValues.capacity")
+            guard present & (1 << UInt8(index)) != 0 else { return nil }
+            return withUnsafeBytes(of: numbers) { $0.load(fromByteOffset: index * MemoryLayout<Double>.stride, as: Double.self) }
+        }
+        set {
+            precondition(index >= 0 && index < Self.capacity, "a kind's own value \(index) is beyond KindValues.capacity")
+            if let newValue {
+                withUnsafeMutableBytes(of: &numbers) { $0.storeBytes(of: newValue, toByteOffset: index * MemoryLayout<Double>.stride, as: Double.self) }
+                present |= 1 << UInt8(index)
+            } else {
+                present &= ~(1 << UInt8(index))
+            }
+        }
+    }
+
+    public static func == (lhs: KindValues, rhs: KindValues) -> Bool {
+        guard lhs.present == rhs.present else { return false }
+        for index in 0..<capacity where lhs[index] != rhs[index] { return false }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(present)
+        for index in 0..<Self.capacity { if let value = self[index] { hasher.combine(value) } }
+    }
 }
 
 /// Facts a recognizer needs about its surroundings.

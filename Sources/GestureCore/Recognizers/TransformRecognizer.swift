@@ -286,6 +286,28 @@ struct TransformRecognizer: FinishingMachine, Sendable {
     }
 }
 
+extension GestureValues {
+    /// transform: the matrix that carries the gesture's fingers from where they landed to
+    /// where they are (translation, scale and rotation in one); a transform's own value,
+    /// kept in ``own`` (numbers 0 to 5).
+    public var matrix: AffineMatrix? {
+        get {
+            guard let a = own[0], let b = own[1], let c = own[2], let d = own[3], let tx = own[4], let ty = own[5] else {
+                return nil
+            }
+            return AffineMatrix(a: a, b: b, c: c, d: d, tx: tx, ty: ty)
+        }
+        set {
+            own[0] = newValue?.a
+            own[1] = newValue?.b
+            own[2] = newValue?.c
+            own[3] = newValue?.d
+            own[4] = newValue?.tx
+            own[5] = newValue?.ty
+        }
+    }
+}
+
 /// A 2-D affine matrix `[a, b, c, d, tx, ty]` as CSS `matrix()` and CGAffineTransform write
 /// it: a point (x, y) goes to (a·x + c·y + tx, b·x + d·y + ty), in screen points.
 public struct AffineMatrix: Hashable, Sendable {
@@ -336,6 +358,25 @@ extension RecognizerKind {
 
 extension TransformRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""transform""# }
+
+    /// The shared values with both rates named apart (a pinch's or rotation's single rate is
+    /// `velocity`, as UIKit names it; a transform has both), then the matrix.
+    static func encodeValues(_ v: GestureValues, _ out: inout JSONWriter.Cursor) {
+        encodeSharedValues(v, namingRates: true, &out)
+        if let m = v.matrix {
+            out.raw(#","matrix":["#); out.number(m.a)
+            out.raw(","); out.number(m.b)
+            out.raw(","); out.number(m.c)
+            out.raw(","); out.number(m.d)
+            out.raw(","); out.number(m.tx)
+            out.raw(","); out.number(m.ty)
+            out.raw("]")
+        }
+        encodeDirection(v, &out)
+    }
+
+    /// The second rate's key and the matrix: 7 numbers and 48 bytes of keys and commas.
+    static var ownValuesLength: Int { 7 * JSONWriter.maximumNumberLength + 48 }
 
     static var parameterKeys: [ParameterKey] {
         [.init("minimumTouches", .count(LayoutLimits.touches, noun: "touches")),
