@@ -24,11 +24,12 @@ struct EdgePanRecognizer: Sendable {
     private(set) var state: State = .following
     private var pan: PanRecognizer
 
-    public init(parameters: EdgePanParameters, context: RecognizerContext) {
-        edges = parameters.edges
-        edgeWidth = parameters.edgeWidth
+    /// A machine with the parameters in force (``parameterKeys``).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        edges = p.words("edges", as: ScreenEdge.self)
+        edgeWidth = p.number("edgeWidth")
         screen = context.screen
-        pan = PanRecognizer(followingFirstFingerWithSlop: parameters.slop)
+        pan = PanRecognizer(followingFirstFingerWithSlop: p.number("slop"))
     }
 
     public var values: GestureValues { pan.values }
@@ -103,17 +104,8 @@ public enum ScreenEdge: String, Hashable, Sendable, CaseIterable {
     case left, right, top, bottom
 }
 
-/// An edge pan's parameters in force.
-public struct EdgePanParameters: Hashable, Sendable {
-    public var edges: [ScreenEdge]
-    public var edgeWidth: Double
-    public var slop: Double
-}
-
-extension RecognizerKind {
-    /// `edgePan`: ``EdgePanRecognizer``.
-    public static let edgePan = RecognizerKind(EdgePanRecognizer.self)
-}
+/// `edgePan`: ``EdgePanRecognizer``.
+extension RecognizerKind { public static let edgePan = RecognizerKind(EdgePanRecognizer.self) }
 
 extension EdgePanRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""edgePan""# }
@@ -128,11 +120,5 @@ extension EdgePanRecognizer: RecognizerKindMachine {
     /// the pan's slop, 10 pt.
     static var defaults: RecognizerParameters {
         ["edges": ["left"], "edgeWidth": 20.0, "slop": 10.0]
-    }
-
-    init(resolved p: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: EdgePanParameters(edges: p.words("edges", as: ScreenEdge.self),
-                                                edgeWidth: p.number("edgeWidth"), slop: p.number("slop")),
-                  context: context)
     }
 }

@@ -46,12 +46,18 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
         var fingers: TapFingers
     }
 
+    /// `numberOfTapsRequired`: taps before the finger touches down again and holds; 0 (UIKit's
+    /// default) for a plain press.
     public let tapsRequired: Int
     public let touchesRequired: Int
     public let minimumDuration: TimeSpan
     public let allowableMovement: Double
+    /// How far each tap's fingers may move, and how far each later tap (and the press) may
+    /// land from the first tap's place, in points.
     public let tapMaxMovement: Double
+    /// How long each tap may last.
     public let tapMaxDuration: TimeSpan
+    /// How soon after a tap's end the next tap (or the press) must begin.
     public let tapMaxInterval: TimeSpan
 
     var state: State = .ready
@@ -63,14 +69,19 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    public init(parameters: LongPressParameters, context: RecognizerContext) {
-        tapsRequired = max(0, parameters.taps)
-        touchesRequired = max(1, parameters.touches)
-        minimumDuration = TimeSpan(seconds: parameters.minimumDuration)
-        allowableMovement = parameters.allowableMovement
-        tapMaxMovement = parameters.tapMaxMovement
-        tapMaxDuration = TimeSpan(seconds: parameters.tapMaxDuration)
-        tapMaxInterval = TimeSpan(seconds: parameters.tapMaxInterval)
+    /// A machine with the parameters in force (``parameterKeys``). Its taps before the press
+    /// follow the tap rules of the configuration (`gestures.tap`'s `maxMovement`, `maxDuration`
+    /// and `maxInterval`, else the tap defaults), as a multi-tap's do: they are not long press
+    /// keys (``completing(_:settings:)`` fills them in as `tapMaxMovement`, `tapMaxDuration`,
+    /// `tapMaxInterval`).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        tapsRequired = max(0, p.count("taps"))
+        touchesRequired = max(1, p.count("touches"))
+        minimumDuration = TimeSpan(seconds: p.number("minimumDuration"))
+        allowableMovement = p.number("allowableMovement")
+        tapMaxMovement = p.number("tapMaxMovement")
+        tapMaxDuration = TimeSpan(seconds: p.number("tapMaxDuration"))
+        tapMaxInterval = TimeSpan(seconds: p.number("tapMaxInterval"))
         touches = RecognizerTouches(capacity: touchesRequired + 2)
     }
 
@@ -240,30 +251,8 @@ struct LongPressRecognizer: FinishingMachine, Sendable {
     }
 }
 
-/// A long press's parameters in force. Its taps before the press follow the tap rules of the
-/// configuration (`gestures.tap`'s `maxMovement`, `maxDuration` and `maxInterval`, else the
-/// tap defaults), as a multi-tap's do: they are not long press keys
-/// (``LongPressRecognizer/completing(_:settings:)`` fills them in).
-public struct LongPressParameters: Hashable, Sendable {
-    /// `numberOfTapsRequired`: taps before the finger touches down again and holds; 0 (UIKit's
-    /// default) for a plain press.
-    public var taps: Int
-    public var touches: Int
-    public var minimumDuration: Double
-    public var allowableMovement: Double
-    /// How far each tap's fingers may move, and how far each later tap (and the press) may
-    /// land from the first tap's place, in points.
-    public var tapMaxMovement: Double
-    /// How long each tap may last, in seconds.
-    public var tapMaxDuration: Double
-    /// How soon after a tap's end the next tap (or the press) must begin, in seconds.
-    public var tapMaxInterval: Double
-}
-
-extension RecognizerKind {
-    /// `longPress`: ``LongPressRecognizer``.
-    public static let longPress = RecognizerKind(LongPressRecognizer.self)
-}
+/// `longPress`: ``LongPressRecognizer``.
+extension RecognizerKind { public static let longPress = RecognizerKind(LongPressRecognizer.self) }
 
 extension LongPressRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""longPress""# }
@@ -288,13 +277,6 @@ extension LongPressRecognizer: RecognizerKindMachine {
         completed["tapMaxDuration"] = .number(tap.number("maxDuration"))
         completed["tapMaxInterval"] = .number(tap.number("maxInterval"))
         return completed
-    }
-
-    init(resolved p: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: LongPressParameters(
-            taps: p.count("taps"), touches: p.count("touches"), minimumDuration: p.number("minimumDuration"),
-            allowableMovement: p.number("allowableMovement"), tapMaxMovement: p.number("tapMaxMovement"),
-            tapMaxDuration: p.number("tapMaxDuration"), tapMaxInterval: p.number("tapMaxInterval")), context: context)
     }
 
     /// Its taps' fingers stay in the sequence until it decides, as a multi-tap's do.

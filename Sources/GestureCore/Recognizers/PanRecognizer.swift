@@ -60,10 +60,11 @@ struct PanRecognizer: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    public init(parameters: PanParameters, context: RecognizerContext) {
-        minimumTouches = max(1, parameters.minimumTouches)
-        maximumTouches = max(minimumTouches, parameters.maximumTouches)
-        slop = parameters.slop
+    /// A machine with the parameters in force (``parameterKeys``).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        minimumTouches = max(1, p.count("minimumTouches"))
+        maximumTouches = max(minimumTouches, p.count("maximumTouches"))
+        slop = p.number("slop")
         followsFirstFingerOnly = false
         touches = RecognizerTouches(capacity: 11)
     }
@@ -229,17 +230,8 @@ struct PanRecognizer: FinishingMachine, Sendable {
     }
 }
 
-/// A pan's parameters in force.
-public struct PanParameters: Hashable, Sendable {
-    public var minimumTouches: Int
-    public var maximumTouches: Int
-    public var slop: Double
-}
-
-extension RecognizerKind {
-    /// `pan`: ``PanRecognizer``.
-    public static let pan = RecognizerKind(PanRecognizer.self)
-}
+/// `pan`: ``PanRecognizer``.
+extension RecognizerKind { public static let pan = RecognizerKind(PanRecognizer.self) }
 
 extension PanRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""pan""# }
@@ -260,11 +252,5 @@ extension PanRecognizer: RecognizerKindMachine {
     @inline(__always)
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
         touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
-    }
-
-    init(resolved p: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: PanParameters(minimumTouches: p.count("minimumTouches"),
-                                            maximumTouches: p.count("maximumTouches"), slop: p.number("slop")),
-                  context: context)
     }
 }

@@ -7,8 +7,8 @@ struct PinchMeasure: PairMeasure {
     /// non-zero distance becomes the reference.
     private var initialSpan = 0.0
 
-    init(parameters: PinchParameters) {
-        minimumScaleChange = parameters.minimumScaleChange
+    init(threshold: Double) {
+        minimumScaleChange = threshold
     }
 
     mutating func start(line: Point) {
@@ -36,23 +36,12 @@ struct PinchMeasure: PairMeasure {
     static func stored(in values: GestureValues) -> Double? { values.scale }
 }
 
-/// A pinch's parameters in force.
-public struct PinchParameters: Hashable, Sendable {
-    public var minimumScaleChange: Double
-}
-
-extension RecognizerKind {
-    /// `pinch`: ``PinchRecognizer``.
-    public static let pinch = RecognizerKind(PinchRecognizer.self)
-}
+/// `pinch`: ``PinchRecognizer``.
+extension RecognizerKind { public static let pinch = RecognizerKind(PinchRecognizer.self) }
 
 extension PinchMeasure {
     static var quotedName: StaticString { #""pinch""# }
-    static var parameterKeys: [ParameterKey] { [.init("minimumScaleChange", .ratio)] }
+    static var threshold: ParameterKey { .init("minimumScaleChange", .ratio) }
     /// Begin once the distance between the two touches changed by 5 % (scale 0.95/1.05).
-    static var defaults: RecognizerParameters { ["minimumScaleChange": 0.05] }
-
-    static func parameters(_ resolved: ResolvedParameters) -> PinchParameters {
-        PinchParameters(minimumScaleChange: resolved.number("minimumScaleChange"))
-    }
+    static var defaultThreshold: Double { 0.05 }
 }

@@ -10,8 +10,8 @@ struct RotationMeasure: PairMeasure {
     private var lastLine = Point.zero
     private var rotation = 0.0
 
-    init(parameters: RotationParameters) {
-        minimumRotation = parameters.minimumRotation
+    init(threshold: Double) {
+        minimumRotation = threshold
     }
 
     mutating func start(line: Point) {
@@ -38,23 +38,12 @@ struct RotationMeasure: PairMeasure {
     static func stored(in values: GestureValues) -> Double? { values.rotation }
 }
 
-/// A rotation's parameters in force.
-public struct RotationParameters: Hashable, Sendable {
-    public var minimumRotation: Double
-}
-
-extension RecognizerKind {
-    /// `rotation`: ``RotationRecognizer``.
-    public static let rotation = RecognizerKind(RotationRecognizer.self)
-}
+/// `rotation`: ``RotationRecognizer``.
+extension RecognizerKind { public static let rotation = RecognizerKind(RotationRecognizer.self) }
 
 extension RotationMeasure {
     static var quotedName: StaticString { #""rotation""# }
-    static var parameterKeys: [ParameterKey] { [.init("minimumRotation", .radians)] }
+    static var threshold: ParameterKey { .init("minimumRotation", .radians) }
     /// Begin once the line between the two touches turned by 0.1 rad (about 5.7°).
-    static var defaults: RecognizerParameters { ["minimumRotation": 0.1] }
-
-    static func parameters(_ resolved: ResolvedParameters) -> RotationParameters {
-        RotationParameters(minimumRotation: resolved.number("minimumRotation"))
-    }
+    static var defaultThreshold: Double { 0.1 }
 }

@@ -43,12 +43,13 @@ struct SwipeRecognizer: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    public init(parameters: SwipeParameters, context: RecognizerContext) {
-        touchesRequired = max(1, parameters.touches)
-        directions = parameters.directions
-        minimumDistance = parameters.minimumDistance
-        minimumVelocity = parameters.minimumVelocity
-        maxDuration = TimeSpan(seconds: parameters.maxDuration)
+    /// A machine with the parameters in force (``parameterKeys``).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        touchesRequired = max(1, p.count("touches"))
+        directions = p.words("direction", as: SwipeDirection.self)
+        minimumDistance = p.number("minimumDistance")
+        minimumVelocity = p.number("minimumVelocity")
+        maxDuration = TimeSpan(seconds: p.number("maxDuration"))
         touches = RecognizerTouches(capacity: touchesRequired + 1)
     }
 
@@ -193,19 +194,8 @@ public enum SwipeDirection: String, Hashable, Sendable, CaseIterable {
     case right, left, up, down
 }
 
-/// A swipe's parameters in force; `directions` is the `direction` key.
-public struct SwipeParameters: Hashable, Sendable {
-    public var directions: [SwipeDirection]
-    public var touches: Int
-    public var minimumDistance: Double
-    public var minimumVelocity: Double
-    public var maxDuration: Double
-}
-
-extension RecognizerKind {
-    /// `swipe`: ``SwipeRecognizer``.
-    public static let swipe = RecognizerKind(SwipeRecognizer.self)
-}
+/// `swipe`: ``SwipeRecognizer``.
+extension RecognizerKind { public static let swipe = RecognizerKind(SwipeRecognizer.self) }
 
 extension SwipeRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""swipe""# }
@@ -222,13 +212,5 @@ extension SwipeRecognizer: RecognizerKindMachine {
     /// minimumDistance in `gestures.swipe`.
     static var defaults: RecognizerParameters {
         ["direction": ["right"], "touches": 1, "minimumDistance": 50.0, "minimumVelocity": 200.0, "maxDuration": 0.5]
-    }
-
-    init(resolved p: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: SwipeParameters(directions: p.words("direction", as: SwipeDirection.self),
-                                              touches: p.count("touches"), minimumDistance: p.number("minimumDistance"),
-                                              minimumVelocity: p.number("minimumVelocity"),
-                                              maxDuration: p.number("maxDuration")),
-                  context: context)
     }
 }

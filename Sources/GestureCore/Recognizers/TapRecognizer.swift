@@ -56,12 +56,13 @@ struct TapRecognizer: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    public init(parameters: TapParameters, context: RecognizerContext) {
-        taps = max(1, parameters.taps)
-        touchesRequired = max(1, parameters.touches)
-        maxMovement = parameters.maxMovement
-        maxDuration = TimeSpan(seconds: parameters.maxDuration)
-        maxInterval = TimeSpan(seconds: parameters.maxInterval)
+    /// A machine with the parameters in force (``parameterKeys``).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        taps = max(1, p.count("taps"))
+        touchesRequired = max(1, p.count("touches"))
+        maxMovement = p.number("maxMovement")
+        maxDuration = TimeSpan(seconds: p.number("maxDuration"))
+        maxInterval = TimeSpan(seconds: p.number("maxInterval"))
         touches = RecognizerTouches(capacity: touchesRequired + 1)
     }
 
@@ -150,19 +151,8 @@ struct TapRecognizer: FinishingMachine, Sendable {
     }
 }
 
-/// A tap's parameters in force.
-public struct TapParameters: Hashable, Sendable {
-    public var taps: Int
-    public var touches: Int
-    public var maxMovement: Double
-    public var maxDuration: Double
-    public var maxInterval: Double
-}
-
-extension RecognizerKind {
-    /// `tap`: ``TapRecognizer``.
-    public static let tap = RecognizerKind(TapRecognizer.self)
-}
+/// `tap`: ``TapRecognizer``.
+extension RecognizerKind { public static let tap = RecognizerKind(TapRecognizer.self) }
 
 extension TapRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""tap""# }
@@ -177,16 +167,6 @@ extension TapRecognizer: RecognizerKindMachine {
     /// 0.75 s is still a tap and not yet a press.
     static var defaults: RecognizerParameters {
         ["taps": 1, "touches": 1, "maxMovement": 45.0, "maxDuration": 0.75, "maxInterval": 0.35]
-    }
-
-    /// The parameters in force for taps: also what a long press's taps follow.
-    static func parameters(_ p: ResolvedParameters) -> TapParameters {
-        TapParameters(taps: p.count("taps"), touches: p.count("touches"), maxMovement: p.number("maxMovement"),
-                      maxDuration: p.number("maxDuration"), maxInterval: p.number("maxInterval"))
-    }
-
-    init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: Self.parameters(parameters), context: context)
     }
 
     /// A single one-finger tap gives way to a control under its finger (UIKit).

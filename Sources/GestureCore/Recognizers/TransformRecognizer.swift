@@ -71,12 +71,13 @@ struct TransformRecognizer: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    init(parameters: TransformParameters, context: RecognizerContext) {
-        minimumTouches = max(1, parameters.minimumTouches)
-        maximumTouches = max(minimumTouches, parameters.maximumTouches)
-        slop = parameters.slop
-        minimumScaleChange = parameters.minimumScaleChange
-        minimumRotation = parameters.minimumRotation
+    /// A machine with the parameters in force (``parameterKeys``).
+    init(resolved p: ResolvedParameters, context: RecognizerContext) {
+        minimumTouches = max(1, p.count("minimumTouches"))
+        maximumTouches = max(minimumTouches, p.count("maximumTouches"))
+        slop = p.number("slop")
+        minimumScaleChange = p.number("minimumScaleChange")
+        minimumRotation = p.number("minimumRotation")
         touches = RecognizerTouches(capacity: LayoutLimits.touches.upperBound + 1)
         anchors = []
         anchors.reserveCapacity(LayoutLimits.touches.upperBound + 1)
@@ -342,19 +343,8 @@ public struct AffineMatrix: Hashable, Sendable {
     }
 }
 
-/// A transform's parameters in force.
-public struct TransformParameters: Hashable, Sendable {
-    public var minimumTouches: Int
-    public var maximumTouches: Int
-    public var slop: Double
-    public var minimumScaleChange: Double
-    public var minimumRotation: Double
-}
-
-extension RecognizerKind {
-    /// `transform`: ``TransformRecognizer``.
-    public static let transform = RecognizerKind(TransformRecognizer.self)
-}
+/// `transform`: ``TransformRecognizer``.
+extension RecognizerKind { public static let transform = RecognizerKind(TransformRecognizer.self) }
 
 extension TransformRecognizer: RecognizerKindMachine {
     static var quotedName: StaticString { #""transform""# }
@@ -396,12 +386,5 @@ extension TransformRecognizer: RecognizerKindMachine {
     @inline(__always)
     mutating func quietMove(_ sample: TouchSample, anomalies: inout Int) -> Bool {
         touches.moveQuietly(sample, anomalies: &self.anomalies, reported: &anomalies)
-    }
-
-    init(resolved p: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: TransformParameters(
-            minimumTouches: p.count("minimumTouches"), maximumTouches: p.count("maximumTouches"),
-            slop: p.number("slop"), minimumScaleChange: p.number("minimumScaleChange"),
-            minimumRotation: p.number("minimumRotation")), context: context)
     }
 }

@@ -3,9 +3,8 @@
 /// about two-finger gestures, which fingers they follow and when they begin and end, is
 /// ``TwoFingerRecognizer``'s and the same for both.
 protocol PairMeasure: Sendable {
-    /// The measure's parameters in force (``PinchParameters``, ``RotationParameters``).
-    associatedtype Parameters: Sendable
-    init(parameters: Parameters)
+    /// A measure with `threshold` (its one parameter, ``threshold``) in force.
+    init(threshold: Double)
     /// A pair formed with `line` from its first finger to its second: measuring starts here.
     mutating func start(line: Point)
     /// Brings the measure up to date with the line now; returns its value, or nil while the
@@ -18,12 +17,18 @@ protocol PairMeasure: Sendable {
     /// The value last stored in `values`.
     static func stored(in values: GestureValues) -> Double?
 
-    /// The kind's quoted name, parameters and defaults (``RecognizerKindMachine``).
+    /// The kind's quoted name (``RecognizerKindMachine``).
     static var quotedName: StaticString { get }
-    static var parameterKeys: [ParameterKey] { get }
-    static var defaults: RecognizerParameters { get }
-    /// The measure's parameters from the recognizer's parameters in force.
-    static func parameters(_ resolved: ResolvedParameters) -> Parameters
+    /// The kind's one parameter: how far the value must go before the gesture begins.
+    static var threshold: ParameterKey { get }
+    /// Its built-in value (where the number came from, beside it in the measure's file).
+    static var defaultThreshold: Double { get }
+}
+
+extension PairMeasure {
+    /// The one parameter, ``threshold``.
+    static var parameterKeys: [ParameterKey] { [threshold] }
+    static var defaults: RecognizerParameters { RecognizerParameters([threshold.name: .number(defaultThreshold)]) }
 }
 
 /// Recognizes two fingers whose line changes — in length for a pinch
@@ -58,7 +63,8 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
         var measure: Measure
     }
 
-    let parameters: Measure.Parameters
+    /// The measure's threshold in force (``PairMeasure/threshold``).
+    let threshold: Double
     var state: State = .ready
     static var finished: State { .finished }
     var touches: RecognizerTouches
@@ -69,8 +75,8 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
     /// Why it last failed or was cancelled (docs/recognizers.md § Why a recognizer failed).
     var failure: FailureReason?
 
-    public init(parameters: Measure.Parameters, context: RecognizerContext) {
-        self.parameters = parameters
+    public init(threshold: Double, context: RecognizerContext) {
+        self.threshold = threshold
         touches = RecognizerTouches(capacity: 4)
     }
 
@@ -182,7 +188,7 @@ struct TwoFingerRecognizer<Measure: PairMeasure>: FinishingMachine, Sendable {
 
     /// A new pair, measured from the line between its fingers now.
     private mutating func pair(of fingers: FingerPair) -> Pair {
-        var measure = Measure(parameters: parameters)
+        var measure = Measure(threshold: threshold)
         measure.start(line: fingers.line(in: touches) ?? .zero)
         tracker.clear()
         return Pair(fingers: fingers, measure: measure)
@@ -240,12 +246,12 @@ extension TwoFingerKind {
     static var parameterKeys: [ParameterKey] { Measure.parameterKeys }
     static var defaults: RecognizerParameters { Measure.defaults }
 
-    init(parameters: Measure.Parameters, context: RecognizerContext) {
-        self.init(twoFinger: TwoFingerRecognizer(parameters: parameters, context: context))
+    init(threshold: Double, context: RecognizerContext) {
+        self.init(twoFinger: TwoFingerRecognizer(threshold: threshold, context: context))
     }
 
     init(resolved parameters: ResolvedParameters, context: RecognizerContext) {
-        self.init(parameters: Measure.parameters(parameters), context: context)
+        self.init(threshold: parameters.number(Measure.threshold.name), context: context)
     }
 
     mutating func handle(_ input: RecognizerInput) -> RecognizerVerdict { twoFinger.handle(input) }

@@ -172,15 +172,15 @@ import Testing
     static let context = RecognizerContext(screen: Rect(x: 0, y: 0, width: 1920, height: 1080))
 
     @Test func pan() {
-        Self.check(PanRecognizer(parameters: PanParameters(minimumTouches: 1, maximumTouches: 2, slop: 10),
-                                 context: Self.context))
+        let parameters = GestureSettings().resolved(RecognizerSpec(id: "pan", kind: .pan, parameters: ["maximumTouches": 2]))
+        Self.check(PanRecognizer(resolved: parameters, context: Self.context))
     }
 
     @Test func pinch() {
-        Self.check(TwoFingerRecognizer<PinchMeasure>(parameters: PinchParameters(minimumScaleChange: 0.05), context: Self.context))
+        Self.check(TwoFingerRecognizer<PinchMeasure>(threshold: 0.05, context: Self.context))
     }
 
     @Test func rotation() {
-        Self.check(TwoFingerRecognizer<RotationMeasure>(parameters: RotationParameters(minimumRotation: 0.1), context: Self.context))
+        Self.check(TwoFingerRecognizer<RotationMeasure>(threshold: 0.1, context: Self.context))
     }
 }
