@@ -138,12 +138,8 @@ public final class EventServer {
 
     public init(loop: EventLoop, clock: any LoopClock, listener: ListeningSocket, policy: ControlPolicy,
                 options: Options, logger: Logger) {
-        self.loop = loop
-        self.clock = clock
-        self.listener = listener
-        self.policy = policy
-        self.options = options
-        self.logger = logger
+        (self.loop, self.clock, self.listener, self.policy, self.options, self.logger) =
+            (loop, clock, listener, policy, options, logger)
         clientLimit = options.maxClients
     }
 
