@@ -196,16 +196,10 @@ public final class LiveRunner {
     public var routeCounts: RouteCounts? { pipeline.routeCounts }
 
     /// Hit-test traces and failed transitions (`--trace`, or a subscriber that asks).
-    public var tracing: Bool {
-        get { pipeline.tracing }
-        set { pipeline.tracing = newValue }
-    }
+    public var tracing: Bool { get { pipeline.tracing } set { pipeline.tracing = newValue } }
 
     /// A `contacts` event after every frame that changed a contact (a subscriber asks).
-    public var listsContacts: Bool {
-        get { pipeline.listsContacts }
-        set { pipeline.listsContacts = newValue }
-    }
+    public var listsContacts: Bool { get { pipeline.listsContacts } set { pipeline.listsContacts = newValue } }
 
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (docs/protocol.md, "Changing the layout"). Returns the stream's `layout` event
