@@ -14,10 +14,8 @@ public struct Argument<Command> {
     init(_ definition: ArgumentDefinition, expectation: String = String.expectation,
          assign: @escaping (inout Command, [String]) -> String?,
          defaultDescription: @escaping (Command) -> String? = { _ in nil }) {
-        self.definition = definition
-        self.expectation = expectation
-        self.assign = assign
-        self.defaultDescription = defaultDescription
+        (self.definition, self.expectation, self.assign, self.defaultDescription) =
+            (definition, expectation, assign, defaultDescription)
     }
 
     /// The definition with its default filled in from the command's initial values.

@@ -39,15 +39,8 @@ public struct ArgumentDefinition: Sendable {
 
     public init(kind: Kind, names: [OptionName], valueName: String, help: String, defaultValue: String? = nil,
                 isOptional: Bool, isRepeating: Bool = false, isHidden: Bool = false, parsing: Parsing = .normal) {
-        self.kind = kind
-        self.names = names
-        self.valueName = valueName
-        self.help = help
-        self.defaultValue = defaultValue
-        self.isOptional = isOptional
-        self.isRepeating = isRepeating
-        self.isHidden = isHidden
-        self.parsing = parsing
+        (self.kind, self.names, self.valueName, self.help, self.defaultValue, self.isOptional, self.isRepeating, self.isHidden, self.parsing) =
+            (kind, names, valueName, help, defaultValue, isOptional, isRepeating, isHidden, parsing)
     }
 
     /// The name errors and usage lines use: the first long name, else the first short one.

@@ -5,8 +5,6 @@ public struct CommandConfiguration: Sendable {
     public var discussion: String
 
     public init(name: String, abstract: String, discussion: String = "") {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
+        (self.name, self.abstract, self.discussion) = (name, abstract, discussion)
     }
 }

@@ -11,10 +11,7 @@ public struct CommandDefinition: Sendable {
 
     public init(name: String, abstract: String, discussion: String = "", arguments: [ArgumentDefinition] = [],
                 subcommands: [CommandDefinition] = []) {
-        self.name = name
-        self.abstract = abstract
-        self.discussion = discussion
-        self.arguments = arguments
-        self.subcommands = subcommands
+        (self.name, self.abstract, self.discussion, self.arguments, self.subcommands) =
+            (name, abstract, discussion, arguments, subcommands)
     }
 }

@@ -6,7 +6,6 @@ public struct UsageError: Error, Equatable, Sendable {
     public var help: String?
 
     public init(_ message: String, help: String? = nil) {
-        self.message = message
-        self.help = help
+        (self.message, self.help) = (message, help)
     }
 }

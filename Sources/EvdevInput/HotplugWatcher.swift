@@ -26,9 +26,7 @@ public final class HotplugWatcher {
         public var kind: Kind
 
         public init(directory: String, name: String, kind: Kind) {
-            self.directory = directory
-            self.name = name
-            self.kind = kind
+            (self.directory, self.name, self.kind) = (directory, name, kind)
         }
 
         public var path: String { directory + "/" + name }

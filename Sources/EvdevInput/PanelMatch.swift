@@ -29,8 +29,7 @@ public struct PanelMatch: Hashable, Sendable {
     public var reason: String
 
     public init(keys: Keys, reason: String) {
-        self.keys = keys
-        self.reason = reason
+        (self.keys, self.reason) = (keys, reason)
     }
 
     /// Why a panel cannot be told apart from another.

@@ -65,8 +65,7 @@ public enum CalibrationFit {
         public var target: NormalizedPoint
         public var touch: NormalizedPoint
         public init(target: NormalizedPoint, touch: NormalizedPoint) {
-            self.target = target
-            self.touch = touch
+            (self.target, self.touch) = (target, touch)
         }
     }
 

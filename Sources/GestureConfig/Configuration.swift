@@ -27,30 +27,15 @@ public struct Configuration: Hashable, Sendable {
     public var isMultiScreen: Bool { screens.count > 1 }
 
     /// The first screen's device (the only one's, without `screens`).
-    public var device: DeviceSelector {
-        get { screens[0].device }
-        set { screens[0].device = newValue }
-    }
+    public var device: DeviceSelector { get { screens[0].device } set { screens[0].device = newValue } }
     /// The first screen's `type` and `axes`.
-    public var deviceOverrides: DeviceOverrides {
-        get { screens[0].deviceOverrides }
-        set { screens[0].deviceOverrides = newValue }
-    }
+    public var deviceOverrides: DeviceOverrides { get { screens[0].deviceOverrides } set { screens[0].deviceOverrides = newValue } }
     /// The first screen's geometry.
-    public var screen: ScreenGeometry {
-        get { screens[0].screen }
-        set { screens[0].screen = newValue }
-    }
+    public var screen: ScreenGeometry { get { screens[0].screen } set { screens[0].screen = newValue } }
     /// The first screen's layout.
-    public var layout: ViewSpec {
-        get { screens[0].layout }
-        set { screens[0].layout = newValue }
-    }
+    public var layout: ViewSpec { get { screens[0].layout } set { screens[0].layout = newValue } }
     /// Where the first screen's layout came from, so a reload reads the same place.
-    public var layoutSource: LayoutSource {
-        get { screens[0].layoutSource }
-        set { screens[0].layoutSource = newValue }
-    }
+    public var layoutSource: LayoutSource { get { screens[0].layoutSource } set { screens[0].layoutSource = newValue } }
     /// The web bridge's section (`gestured-web`); `nil` when the file has none. The daemon
     /// does not use it.
     public var web: WebConfig?
@@ -63,16 +48,12 @@ public struct Configuration: Hashable, Sendable {
                 socket: SocketConfig = SocketConfig(),
                 settings: GestureSettings = GestureSettings(), layout: ViewSpec, layoutSource: LayoutSource,
                 web: WebConfig? = nil, routing: RoutingConfiguration? = nil) {
-        self.file = file
+        self.init(file: file,
+                  screens: [ScreenConfiguration(device: device, deviceOverrides: deviceOverrides, screen: screen,
+                                                layout: layout, layoutSource: layoutSource)],
+                  grab: grab, socket: socket, settings: settings, web: web, routing: routing)
         self.isBareLayout = isBareLayout
-        screens = [ScreenConfiguration(device: device, deviceOverrides: deviceOverrides, screen: screen, layout: layout,
-                                       layoutSource: layoutSource)]
         hasScreensSection = false
-        self.grab = grab
-        self.socket = socket
-        self.settings = settings
-        self.web = web
-        self.routing = routing
     }
 
     /// A configuration of several screens (`screens`): `screens` has 1…8 entries, ids unique.

@@ -21,10 +21,7 @@ public struct ConfigurationProblem: Hashable, Sendable, CustomStringConvertible 
     public var message: String
 
     public init(file: String, location: Location, position: SourcePosition? = nil, message: String) {
-        self.file = file
-        self.location = location
-        self.position = position
-        self.message = message
+        (self.file, self.location, self.position, self.message) = (file, location, position, message)
     }
 
     /// A key-path problem of `file`.

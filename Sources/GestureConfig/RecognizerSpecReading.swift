@@ -23,12 +23,7 @@ extension SchemaReader {
         }
         let key = { (name: String) in Self.path(path, name) }
 
-        var id = path
-        if let value = members["id"] {
-            id = string(value, at: key("id"), expected: "a string (the recognizer's unique name)") ?? path
-        } else {
-            missing(key("id"), "add id: \"…\", a name that is unique in the layout")
-        }
+        let id = layoutID(in: members, at: path, of: "recognizer")
         let kinds = RecognizerKind.allCases.map(\.rawValue)
         var kind: RecognizerKind? = nil
         if let value = members["type"] {

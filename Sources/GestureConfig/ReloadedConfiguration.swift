@@ -7,7 +7,6 @@ public struct ReloadedConfiguration: Sendable {
     public var invalidLayouts: [String: ConfigurationError]
 
     public init(configuration: Configuration, invalidLayouts: [String: ConfigurationError] = [:]) {
-        self.configuration = configuration
-        self.invalidLayouts = invalidLayouts
+        (self.configuration, self.invalidLayouts) = (configuration, invalidLayouts)
     }
 }

@@ -94,6 +94,18 @@ struct SchemaReader {
         return String(value)
     }
 
+    /// The `id` of the view or recognizer (`what`) whose members are at `path`: a name unique in
+    /// the layout. A missing or unreadable one is reported and replaced by the key path, which
+    /// no real id collides with.
+    mutating func layoutID(in members: [String: JSONValue], at path: String, of what: String) -> String {
+        let key = Self.path(path, "id")
+        guard let value = members["id"] else {
+            missing(key, "add id: \"…\", a name that is unique in the layout")
+            return path
+        }
+        return string(value, at: key, expected: "a string (the \(what)'s unique name)") ?? path
+    }
+
     /// Reports a required key that is absent.
     mutating func missing(_ path: String, _ advice: String) {
         report(path, "missing; \(advice)")

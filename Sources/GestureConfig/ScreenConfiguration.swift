@@ -21,13 +21,8 @@ public struct ScreenConfiguration: Hashable, Sendable {
 
     public init(id: String = mainID, device: DeviceSelector = .auto, deviceOverrides: DeviceOverrides = .none,
                 screen: ScreenGeometry, layout: ViewSpec, layoutSource: LayoutSource, output: String? = nil) {
-        self.id = id
-        self.device = device
-        self.deviceOverrides = deviceOverrides
-        self.screen = screen
-        self.layout = layout
-        self.layoutSource = layoutSource
-        self.output = output
+        (self.id, self.device, self.deviceOverrides, self.screen, self.layout, self.layoutSource, self.output) =
+            (id, device, deviceOverrides, screen, layout, layoutSource, output)
     }
 }
 

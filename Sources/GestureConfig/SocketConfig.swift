@@ -18,9 +18,6 @@ public struct SocketConfig: Hashable, Sendable {
 
     public init(path: String = SocketConfig.defaultPath, group: String? = nil, controlGroup: String? = nil,
                 controlUsers: [String] = []) {
-        self.path = path
-        self.group = group
-        self.controlGroup = controlGroup
-        self.controlUsers = controlUsers
+        (self.path, self.group, self.controlGroup, self.controlUsers) = (path, group, controlGroup, controlUsers)
     }
 }

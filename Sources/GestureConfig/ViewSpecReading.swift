@@ -20,12 +20,7 @@ extension SchemaReader {
         }
         let key = { (name: String) in Self.path(path, name) }
 
-        var id = path
-        if let value = members["id"] {
-            id = string(value, at: key("id"), expected: "a string (the view's unique name)") ?? path
-        } else {
-            missing(key("id"), "add id: \"…\", a name that is unique in the layout")
-        }
+        let id = layoutID(in: members, at: path, of: "view")
 
         var frame = Rect(x: 0, y: 0, width: 0, height: 0)
         if let value = members["frame"] {

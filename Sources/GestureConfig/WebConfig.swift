@@ -19,9 +19,7 @@ public struct WebConfig: Hashable, Sendable {
 
     public init(listen: ListenAddress = WebConfig.defaultListen, origins: [OriginPattern] = WebConfig.defaultOrigins,
                 token: String? = nil) {
-        self.listen = listen
-        self.origins = origins
-        self.token = token
+        (self.listen, self.origins, self.token) = (listen, origins, token)
     }
 
     /// Whether a WebSocket request with this `Origin` header may connect. A request without
@@ -52,8 +50,7 @@ public struct ListenAddress: Hashable, Sendable, CustomStringConvertible {
     public var port: Int
 
     public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+        (self.host, self.port) = (host, port)
     }
 
     /// Reads `HOST:PORT` (`[IPv6]:PORT` for IPv6 addresses), or says why it cannot. Port 0

@@ -37,8 +37,7 @@ public final class LiveDaemon: ServerHostDriver {
         public var provider: any InputSourceProvider
 
         public init(id: String, provider: any InputSourceProvider) {
-            self.id = id
-            self.provider = provider
+            (self.id, self.provider) = (id, provider)
         }
     }
 

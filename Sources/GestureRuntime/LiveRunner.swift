@@ -114,11 +114,7 @@ public final class LiveRunner {
         self.recordSinks = recordSinks
         self.stream = stream ?? StreamLines(writesRoutes: setup.routing != nil)
         self.screenID = screenID
-        self.loop = loop
-        self.provider = provider
-        self.sink = sink
-        self.logger = logger
-        self.clock = clock
+        (self.loop, self.provider, self.sink, self.logger, self.clock) = (loop, provider, sink, logger, clock)
         overrides = setup.device
         pipeline = GesturePipeline(setup: setup, options: .init(tracing: tracing),
                                    start: clock(), makeConverter: { try ProtocolAConverter(description: $0) })
@@ -200,16 +196,10 @@ public final class LiveRunner {
     public var routeCounts: RouteCounts? { pipeline.routeCounts }
 
     /// Hit-test traces and failed transitions (`--trace`, or a subscriber that asks).
-    public var tracing: Bool {
-        get { pipeline.tracing }
-        set { pipeline.tracing = newValue }
-    }
+    public var tracing: Bool { get { pipeline.tracing } set { pipeline.tracing = newValue } }
 
     /// A `contacts` event after every frame that changed a contact (a subscriber asks).
-    public var listsContacts: Bool {
-        get { pipeline.listsContacts }
-        set { pipeline.listsContacts = newValue }
-    }
+    public var listsContacts: Bool { get { pipeline.listsContacts } set { pipeline.listsContacts = newValue } }
 
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (docs/protocol.md, "Changing the layout"). Returns the stream's `layout` event
@@ -387,6 +377,19 @@ public final class LiveRunner {
         // other batch (requests' replies, device changes) keeps them.
         stream.lines.keepsSummaries = sink.wantsSummaries
         defer { stream.lines.keepsSummaries = true }
+        let (end, failure) = read(current)
+        readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
+        if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
+            readings.withUnsafeBufferPointer { panelWriter.write($0) }
+        }
+        take(end, failure: failure, of: current)
+        armDeadline()
+        publish()
+    }
+
+    /// Reads what `current` has into `readings`, emptied first, with times that go back clamped
+    /// (and warned about): how the read ended, and the error that ended it (then `.removed`).
+    private func read(_ current: any InputSource) -> (end: ReadEnd, failure: EvdevError?) {
         readings.removeAll(keepingCapacity: true)
         let end: ReadEnd
         var failure: EvdevError?
@@ -398,13 +401,7 @@ public final class LiveRunner {
         }
         let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
         if back > 0 { warnAboutTime(of: current, closing: false) }
-        readings.withUnsafeBufferPointer { pipeline.feed(contentsOf: $0) }
-        if panelCopyMode == .passThrough, let panelWriter, panelWriter.copy != nil, !readings.isEmpty {
-            readings.withUnsafeBufferPointer { panelWriter.write($0) }
-        }
-        take(end, failure: failure, of: current)
-        armDeadline()
-        publish()
+        return (end, failure)
     }
 
     /// How a read ended, taken after its events were fed: a resynchronisation, or a removal
@@ -496,16 +493,8 @@ public final class LiveRunner {
         guard !isStopped, let current = source, !readInTurn else { return }
         readInTurn = true
         // What the runner fed itself when the panel opened (``readSource()``) is not this turn's.
-        readings.removeAll(keepingCapacity: true)
         turnCursor = 0
-        do {
-            turnEnd = try current.readAvailable(into: &readings)
-        } catch {
-            turnFailure = error
-            turnEnd = .removed
-        }
-        let back = readings.withUnsafeMutableBufferPointer { timeClamp.clamp($0) }
-        if back > 0 { warnAboutTime(of: current, closing: false) }
+        (turnEnd, turnFailure) = read(current)
     }
 
     /// When this screen's next step comes in input time: a deadline due before its next event

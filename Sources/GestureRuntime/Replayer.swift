@@ -12,9 +12,7 @@ public struct ReplayOptions: Sendable {
     public var listsContacts = false
 
     public init(tracing: Bool = false, allowNonTouchscreen: Bool = false, listsContacts: Bool = false) {
-        self.tracing = tracing
-        self.allowNonTouchscreen = allowNonTouchscreen
-        self.listsContacts = listsContacts
+        (self.tracing, self.allowNonTouchscreen, self.listsContacts) = (tracing, allowNonTouchscreen, listsContacts)
     }
 }
 

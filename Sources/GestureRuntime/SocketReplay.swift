@@ -353,11 +353,7 @@ final class ReplayScreen: HostedPipeline {
     private let sink: ServerSink
 
     init(id: String?, replayer: Replayer, stream: StreamLines, sink: ServerSink, logger: Logger) {
-        self.id = id
-        self.replayer = replayer
-        self.stream = stream
-        self.sink = sink
-        self.logger = logger
+        (self.id, self.replayer, self.stream, self.sink, self.logger) = (id, replayer, stream, sink, logger)
     }
 
     /// Publishes what the pipeline produced since the last batch, and logs the notices.

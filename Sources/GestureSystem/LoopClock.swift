@@ -102,8 +102,7 @@ final class ManualTimer: LoopTimer {
     private(set) var armedOrder = 0
 
     init(clock: ManualClock, handler: @escaping () -> Void) {
-        self.clock = clock
-        self.handler = handler
+        (self.clock, self.handler) = (clock, handler)
     }
 
     func arm(at deadline: Int64?) {

@@ -14,10 +14,7 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
     public var groups: [UInt32]?
 
     public init(pid: Int32, uid: UInt32, gid: UInt32, groups: [UInt32]? = nil) {
-        self.pid = pid
-        self.uid = uid
-        self.gid = gid
-        self.groups = groups
+        (self.pid, self.uid, self.gid, self.groups) = (pid, uid, gid, groups)
     }
 
     /// `struct ucred` of <sys/socket.h>, which Glibc's module hides behind `_GNU_SOURCE`.

@@ -12,9 +12,7 @@ public struct SystemError: Error, Hashable, Sendable, CustomStringConvertible {
     public var subject: String
 
     public init(call: String, errno: Errno, subject: String = "") {
-        self.call = call
-        self.errno = errno
-        self.subject = subject
+        (self.call, self.errno, self.subject) = (call, errno, subject)
     }
 
     /// `strerror(errno)`.

@@ -37,8 +37,7 @@ public final class WorkerThread {
         let done: FileDescriptor
 
         init(wake: FileDescriptor, done: FileDescriptor) {
-            self.wake = wake
-            self.done = done
+            (self.wake, self.done) = (wake, done)
         }
 
         func run() {

@@ -4,8 +4,7 @@ public struct EvemuVersion: Hashable, Comparable, Sendable, CustomStringConverti
     public var minor: Int
 
     public init(_ major: Int, _ minor: Int) {
-        self.major = major
-        self.minor = minor
+        (self.major, self.minor) = (major, minor)
     }
 
     /// What evemu assumes when a file has no version line (evemu's `parse_file_format_version`).

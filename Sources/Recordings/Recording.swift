@@ -18,11 +18,8 @@ public struct Recording: Hashable, Sendable {
 
     public init(description: DeviceDescription?, events: [RawEvent], format: RecordingFormat,
                 warnings: [String] = [], sourcePaths: [String]) {
-        self.description = description
-        self.events = events
-        self.format = format
-        self.warnings = warnings
-        self.sourcePaths = sourcePaths
+        (self.description, self.events, self.format, self.warnings, self.sourcePaths) =
+            (description, events, format, warnings, sourcePaths)
     }
 
     /// The number of frames, counted as `EV_SYN / SYN_REPORT` events whatever their value

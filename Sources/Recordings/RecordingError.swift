@@ -8,9 +8,7 @@ public struct RecordingError: Error, Hashable, Sendable, CustomStringConvertible
     public var message: String
 
     public init(file: String, line: Int?, message: String) {
-        self.file = file
-        self.line = line
-        self.message = message
+        (self.file, self.line, self.message) = (file, line, message)
     }
 
     /// `file:line: message`, or `file: message` for whole-file problems.

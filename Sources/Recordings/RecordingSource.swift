@@ -6,8 +6,7 @@ public struct RecordingSource: Sendable {
     public var bytes: [UInt8]
 
     public init(name: String, bytes: [UInt8]) {
-        self.name = name
-        self.bytes = bytes
+        (self.name, self.bytes) = (name, bytes)
     }
 
     public init(name: String, text: String) {

@@ -74,8 +74,6 @@ public struct BridgeOptions: Sendable {
     public var sessionKernelBound: Int { 2 * socketSendBuffer + 2 * socketReceiveBuffer + 2 * 212_992 }
 
     public init(socketPath: String, web: WebConfig, version: String) {
-        self.socketPath = socketPath
-        self.web = web
-        self.version = version
+        (self.socketPath, self.web, self.version) = (socketPath, web, version)
     }
 }

@@ -37,10 +37,7 @@ final class HTTPRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
     private var responding = false
 
     init(web: WebConfig, socketPath: String, content: Content, timeoutSeconds: Int64) {
-        self.web = web
-        self.socketPath = socketPath
-        self.content = content
-        self.timeoutSeconds = timeoutSeconds
+        (self.web, self.socketPath, self.content, self.timeoutSeconds) = (web, socketPath, content, timeoutSeconds)
     }
 
     func handlerAdded(context: ChannelHandlerContext) {

@@ -28,8 +28,7 @@ public final class RefusalLog: Sendable {
 
     /// `now`: a monotonic clock in nanoseconds (tests pass their own).
     public init(logger: Logger, now: @escaping @Sendable () -> Int64 = RefusalLog.monotonicNanoseconds) {
-        self.logger = logger
-        self.now = now
+        (self.logger, self.now) = (logger, now)
     }
 
     /// Logs one refusal, unless the window's lines are spent. Returns whether it was written.

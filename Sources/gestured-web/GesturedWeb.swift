@@ -42,18 +42,11 @@ struct GesturedWeb: ParsableCommand {
     var socket: String?
 
     func run() throws {
-        let configuration: Configuration
+        let (configuration, web): (Configuration, WebConfig)
         do {
-            configuration = try ConfigurationLoader.load(path: config)
+            (configuration, web) = try readConfiguration()
         } catch {
-            printError(error.description)
-            throw Self.configurationError
-        }
-        let web: WebConfig
-        do {
-            web = try webSection(of: configuration)
-        } catch {
-            printError(error.description)
+            printError("\(error)")
             throw Self.configurationError
         }
         JournalLogHandler.bootstrap()
@@ -117,11 +110,9 @@ struct GesturedWeb: ParsableCommand {
     /// SIGHUP: the configuration file again, validated whole as at start; its `web` section and
     /// `socket.path` go to the connections opened from now on. An invalid file changes nothing.
     private func reload(_ server: BridgeServer, logger: Logger, metadata: Logger.Metadata) {
-        let configuration: Configuration
-        let web: WebConfig
+        let (configuration, web): (Configuration, WebConfig)
         do {
-            configuration = try ConfigurationLoader.load(path: config)
-            web = try webSection(of: configuration)
+            (configuration, web) = try readConfiguration()
         } catch {
             var metadata = metadata
             metadata["problems"] = "\(error)"
@@ -141,6 +132,13 @@ struct GesturedWeb: ParsableCommand {
         for change in reload.needsRestart {
             logger.warning("a change needs a restart of gestured-web", metadata: ["change": "\(change)"])
         }
+    }
+
+    /// The configuration file, validated whole, and its `web` section with `--listen` applied:
+    /// what the bridge starts with and what SIGHUP reads again.
+    private func readConfiguration() throws -> (Configuration, WebConfig) {
+        let configuration = try ConfigurationLoader.load(path: config)
+        return (configuration, try webSection(of: configuration))
     }
 
     /// The file's `web` section, with `--listen` in place of `web.listen`.

@@ -14,8 +14,7 @@ final class OutputWriter {
     private(set) var failure: SystemError?
 
     init(_ descriptor: FileDescriptor, name: String) {
-        self.descriptor = descriptor
-        self.name = name
+        (self.descriptor, self.name) = (descriptor, name)
     }
 
     /// Standard output, for the events of `replay` and `run --stdout` and for `tail`.

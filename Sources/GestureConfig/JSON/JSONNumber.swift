@@ -8,8 +8,7 @@ public struct JSONNumber: Hashable, Sendable, CustomStringConvertible,
     public var literal: String
 
     public init(value: Double, literal: String) {
-        self.value = value
-        self.literal = literal
+        (self.value, self.literal) = (value, literal)
     }
 
     public init(_ value: Double) {

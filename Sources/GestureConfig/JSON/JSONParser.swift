@@ -145,9 +145,7 @@ private struct Reader {
     var cachedColumn = 1
 
     init(bytes: [UInt8], dialect: JSONParser.Dialect, recordingPositions: Bool) {
-        self.bytes = bytes
-        self.dialect = dialect
-        self.recordingPositions = recordingPositions
+        (self.bytes, self.dialect, self.recordingPositions) = (bytes, dialect, recordingPositions)
     }
 
     var json5: Bool { dialect == .json5 }
@@ -266,24 +264,16 @@ private struct Reader {
             // At the start of a value: scalars complete at once, containers are pushed.
             var value: JSONValue
             switch current {
-            case openBrace?:
-                try push(object: true)
+            case openBrace?, openBracket?:
+                let isObject = current == openBrace
+                try push(object: isObject)
                 try skipTrivia()
-                if current == closeBrace {
+                if current == (isObject ? closeBrace : closeBracket) {
                     index += 1
                     value = pop()
                 } else {
-                    expected = try key()
-                    continue
-                }
-            case openBracket?:
-                try push(object: false)
-                try skipTrivia()
-                if current == closeBracket {
-                    index += 1
-                    value = pop()
-                } else {
-                    expected = startElement()
+                    // An object's first member starts with its key, an array's with a value.
+                    expected = try isObject ? key() : startElement()
                     continue
                 }
             default:

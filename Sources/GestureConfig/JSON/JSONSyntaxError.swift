@@ -5,8 +5,7 @@ public struct JSONSyntaxError: Error, Hashable, Sendable, CustomStringConvertibl
     public var message: String
 
     public init(position: SourcePosition, message: String) {
-        self.position = position
-        self.message = message
+        (self.position, self.message) = (position, message)
     }
 
     public init(line: Int, column: Int, message: String) {

@@ -6,8 +6,7 @@ public struct SourcePosition: Hashable, Sendable, Comparable, CustomStringConver
     public var column: Int
 
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        (self.line, self.column) = (line, column)
     }
 
     public static func < (lhs: SourcePosition, rhs: SourcePosition) -> Bool {

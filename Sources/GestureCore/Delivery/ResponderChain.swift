@@ -10,8 +10,7 @@ public struct ResponderChain: Sequence, Sendable {
     public let view: ViewIndex
 
     public init(from view: ViewIndex, in tree: ViewTree) {
-        self.tree = tree
-        self.view = view
+        (self.tree, self.view) = (tree, view)
     }
 
     public struct Iterator: IteratorProtocol {

@@ -6,7 +6,6 @@ public struct NormalizedPoint: Hashable, Sendable {
     public var v: Double
 
     public init(u: Double, v: Double) {
-        self.u = u
-        self.v = v
+        (self.u, self.v) = (u, v)
     }
 }

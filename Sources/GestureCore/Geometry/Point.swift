@@ -5,8 +5,7 @@ public struct Point: Hashable, Sendable {
     public var y: Double
 
     public init(x: Double, y: Double) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 
     public static let zero = Point(x: 0, y: 0)
@@ -27,7 +26,6 @@ public struct Size: Hashable, Sendable {
     public var height: Double
 
     public init(width: Double, height: Double) {
-        self.width = width
-        self.height = height
+        (self.width, self.height) = (width, height)
     }
 }

@@ -34,16 +34,10 @@ public struct Rect: Hashable, Sendable {
 
 /// Amounts in points by which a rectangle grows on each side (`hitOutset`).
 public struct EdgeInsets: Hashable, Sendable {
-    public var top: Double
-    public var left: Double
-    public var bottom: Double
-    public var right: Double
+    public var top, left, bottom, right: Double
 
     public init(top: Double, left: Double, bottom: Double, right: Double) {
-        self.top = top
-        self.left = left
-        self.bottom = bottom
-        self.right = right
+        (self.top, self.left, self.bottom, self.right) = (top, left, bottom, right)
     }
 
     public init(all amount: Double) {

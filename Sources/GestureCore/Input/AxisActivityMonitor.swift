@@ -41,8 +41,7 @@ struct AxisActivityMonitor {
     ].reduce(0) { $0 | 1 << UInt64($1) }
 
     init(positionCodes: (x: UInt16, y: UInt16), device: String) {
-        self.positionCodes = positionCodes
-        self.device = device
+        (self.positionCodes, self.device) = (positionCodes, device)
     }
 
     /// Takes one raw event; returns the warning when this event completes the evidence.

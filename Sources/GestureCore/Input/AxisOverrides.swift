@@ -12,9 +12,7 @@ public struct AxisOverride: Hashable, Sendable {
     public var resolution: Int32?
 
     public init(code: UInt16? = nil, range: ClosedRange<Int32>? = nil, resolution: Int32? = nil) {
-        self.code = code
-        self.range = range
-        self.resolution = resolution
+        (self.code, self.range, self.resolution) = (code, range, resolution)
     }
 
     /// `info` with this override's range and resolution in place of its own.
@@ -38,8 +36,7 @@ public struct AxisOverrides: Hashable, Sendable {
     public var y: AxisOverride?
 
     public init(x: AxisOverride? = nil, y: AxisOverride? = nil) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 
     /// No overrides: the device's own position axes, as it declares them.

@@ -23,9 +23,7 @@ public struct DeviceCalibration: Hashable, Sendable {
     public var ignoredUdevValue: String?
 
     public init(matrix: CalibrationMatrix, source: Source, ignoredUdevValue: String? = nil) {
-        self.matrix = matrix
-        self.source = source
-        self.ignoredUdevValue = ignoredUdevValue
+        (self.matrix, self.source, self.ignoredUdevValue) = (matrix, source, ignoredUdevValue)
     }
 
     /// The matrix in force: `configured` (the configuration's) wins; else the device's udev

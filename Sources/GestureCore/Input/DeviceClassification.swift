@@ -59,11 +59,8 @@ public struct DeviceClassification: Hashable, Sendable {
 
     public init(kind: Kind, basis: Basis = .capabilities, contactProtocol: ContactProtocol?, isMultitouchOnly: Bool,
                 reason: String) {
-        self.kind = kind
-        self.basis = basis
-        self.contactProtocol = contactProtocol
-        self.isMultitouchOnly = isMultitouchOnly
-        self.reason = reason
+        (self.kind, self.basis, self.contactProtocol, self.isMultitouchOnly, self.reason) =
+            (kind, basis, contactProtocol, isMultitouchOnly, reason)
     }
 
     /// The udev properties that classify an input device, in the order they win here.

@@ -8,11 +8,7 @@ public struct AbsInfo: Hashable, Sendable {
     public var resolution: Int32
 
     public init(minimum: Int32, maximum: Int32, fuzz: Int32 = 0, flat: Int32 = 0, resolution: Int32 = 0) {
-        self.minimum = minimum
-        self.maximum = maximum
-        self.fuzz = fuzz
-        self.flat = flat
-        self.resolution = resolution
+        (self.minimum, self.maximum, self.fuzz, self.flat, self.resolution) = (minimum, maximum, fuzz, flat, resolution)
     }
 }
 
@@ -33,14 +29,8 @@ public struct DeviceDescription: Hashable, Sendable {
 
     public init(name: String, bus: UInt16 = 0, vendor: UInt16 = 0, product: UInt16 = 0, version: UInt16 = 0,
                 codes: [UInt16: Set<UInt16>] = [:], absInfo: [UInt16: AbsInfo] = [:], properties: Set<UInt16> = []) {
-        self.name = name
-        self.bus = bus
-        self.vendor = vendor
-        self.product = product
-        self.version = version
-        self.codes = codes
-        self.absInfo = absInfo
-        self.properties = properties
+        (self.name, self.bus, self.vendor, self.product, self.version, self.codes, self.absInfo, self.properties) =
+            (name, bus, vendor, product, version, codes, absInfo, properties)
     }
 
     /// True when the device declares `type`/`code` (or, for `EV_ABS`, has its range).

@@ -9,8 +9,7 @@ public struct DeviceOverrides: Hashable, Sendable {
     public var axes: AxisOverrides
 
     public init(type: DeviceClassification.Kind? = nil, axes: AxisOverrides = .none) {
-        self.type = type
-        self.axes = axes
+        (self.type, self.axes) = (type, axes)
     }
 
     /// Nothing overridden.

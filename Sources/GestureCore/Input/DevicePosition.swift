@@ -5,7 +5,6 @@ public struct DevicePosition: Hashable, Sendable {
     public var y: Int32
 
     public init(x: Int32, y: Int32) {
-        self.x = x
-        self.y = y
+        (self.x, self.y) = (x, y)
     }
 }

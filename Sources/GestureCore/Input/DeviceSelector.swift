@@ -39,12 +39,8 @@ public struct DeviceIdentity: Hashable, Sendable, CustomStringConvertible {
 
     public init(idPath: String? = nil, serial: String? = nil, vendor: UInt16? = nil, product: UInt16? = nil,
                 phys: String? = nil, name: String? = nil) {
-        self.idPath = idPath
-        self.serial = serial
-        self.vendor = vendor
-        self.product = product
-        self.phys = phys
-        self.name = name
+        (self.idPath, self.serial, self.vendor, self.product, self.phys, self.name) =
+            (idPath, serial, vendor, product, phys, name)
     }
 
     /// True when no identity key is given.

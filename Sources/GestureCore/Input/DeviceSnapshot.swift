@@ -7,7 +7,6 @@ public struct DeviceSnapshot: Hashable, Sendable {
     public var slots: [SlotSnapshot]
 
     public init(currentSlot: Int = 0, slots: [SlotSnapshot]) {
-        self.currentSlot = currentSlot
-        self.slots = slots
+        (self.currentSlot, self.slots) = (currentSlot, slots)
     }
 }

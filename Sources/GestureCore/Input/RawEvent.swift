@@ -6,10 +6,7 @@ public struct RawEvent: Hashable, Sendable {
     public var value: Int32
 
     public init(time: Timestamp, type: UInt16, code: UInt16, value: Int32) {
-        self.time = time
-        self.type = type
-        self.code = code
-        self.value = value
+        (self.time, self.type, self.code, self.value) = (time, type, code, value)
     }
 
     /// True for `EV_SYN / SYN_REPORT`, the end of a frame.

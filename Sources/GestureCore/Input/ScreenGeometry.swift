@@ -9,9 +9,7 @@ public struct ScreenGeometry: Hashable, Sendable {
     public var calibration: CalibrationMatrix?
 
     public init(size: Size, rotation: ScreenRotation = .none, calibration: CalibrationMatrix? = nil) {
-        self.size = size
-        self.rotation = rotation
-        self.calibration = calibration
+        (self.size, self.rotation, self.calibration) = (size, rotation, calibration)
     }
 
     public init(width: Double, height: Double, rotation: ScreenRotation = .none,

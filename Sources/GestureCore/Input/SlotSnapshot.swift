@@ -16,11 +16,8 @@ public struct SlotSnapshot: Hashable, Sendable {
 
     public init(trackingID: Int32, position: DevicePosition? = nil, touchMajor: Int32? = nil,
                 pressure: Int32? = nil, toolType: Int32 = ToolType.finger) {
-        self.trackingID = trackingID
-        self.position = position
-        self.touchMajor = touchMajor
-        self.pressure = pressure
-        self.toolType = toolType
+        (self.trackingID, self.position, self.touchMajor, self.pressure, self.toolType) =
+            (trackingID, position, touchMajor, pressure, toolType)
     }
 
     /// A slot with no contact.

@@ -36,7 +36,6 @@ public struct TouchFrame: Hashable, Sendable {
     public var changes: [TouchChange]
 
     public init(time: Timestamp, changes: [TouchChange]) {
-        self.time = time
-        self.changes = changes
+        (self.time, self.changes) = (time, changes)
     }
 }

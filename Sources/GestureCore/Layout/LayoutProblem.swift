@@ -6,8 +6,7 @@ public struct LayoutProblem: Hashable, Sendable, CustomStringConvertible {
     public var message: String
 
     public init(path: String, message: String) {
-        self.path = path
-        self.message = message
+        (self.path, self.message) = (path, message)
     }
 
     public var description: String { "\(path): \(message)" }

@@ -13,8 +13,7 @@ public struct ContactsEvent: Hashable, Sendable {
     public var contacts: [Contact]
 
     public init(time: Timestamp, contacts: [Contact]) {
-        self.time = time
-        self.contacts = contacts
+        (self.time, self.contacts) = (time, contacts)
     }
 
     /// One finger of a ``ContactsEvent``.
@@ -37,13 +36,8 @@ public struct ContactsEvent: Hashable, Sendable {
 
         public init(id: TouchID, phase: Phase, location: Point, view: String?, viewLocation: Point,
                     recognizer: String?, route: Route?) {
-            self.id = id
-            self.phase = phase
-            self.location = location
-            self.view = view
-            self.viewLocation = viewLocation
-            self.recognizer = recognizer
-            self.route = route
+            (self.id, self.phase, self.location, self.view, self.viewLocation, self.recognizer, self.route) =
+                (id, phase, location, view, viewLocation, recognizer, route)
         }
     }
 

@@ -69,11 +69,7 @@ public struct TouchesEvent: Sendable {
     public var touches: TouchList
 
     public init(time: Timestamp, phase: TouchPhase, tree: ViewTree, view: ViewIndex, touches: TouchList) {
-        self.time = time
-        self.phase = phase
-        self.tree = tree
-        self.view = view
-        self.touches = touches
+        (self.time, self.phase, self.tree, self.view, self.touches) = (time, phase, tree, view, touches)
     }
 
     /// The responders that received the delivery, in order (the hit view first).
@@ -96,8 +92,7 @@ public struct GestureEvent: Sendable {
     private let index: Int
 
     init(pool: GesturePool, index: Int) {
-        self.pool = pool
-        self.index = index
+        (self.pool, self.index) = (pool, index)
     }
 
     /// Entry `index` of `pool` copied into a pool of its own (an event handed out of

@@ -22,11 +22,8 @@ public struct EventSummary: Sendable {
 
     public init(kind: String, views: Views = .none, recognizer: String? = nil, isTraceOnly: Bool = false,
                 isContacts: Bool = false) {
-        self.kind = kind
-        self.views = views
-        self.recognizer = recognizer
-        self.isTraceOnly = isTraceOnly
-        self.isContacts = isContacts
+        (self.kind, self.views, self.recognizer, self.isTraceOnly, self.isContacts) =
+            (kind, views, recognizer, isTraceOnly, isContacts)
     }
 
     public init(_ event: OutputEvent) {

@@ -23,9 +23,7 @@ public struct TouchList: RandomAccessCollection, Sendable {
     }
 
     init(pool: TouchPool, start: Int, count: Int) {
-        self.pool = pool
-        self.start = start
-        self.count = count
+        (self.pool, self.start, self.count) = (pool, start, count)
     }
 
     public var startIndex: Int { 0 }

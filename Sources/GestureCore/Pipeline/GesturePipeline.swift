@@ -11,11 +11,7 @@ public struct PipelineSetup: Sendable {
 
     public init(tree: ViewTree, settings: GestureSettings, screen: ScreenGeometry, device: DeviceOverrides = .none,
                 routing: RoutingConfiguration? = nil) {
-        self.tree = tree
-        self.settings = settings
-        self.screen = screen
-        self.device = device
-        self.routing = routing
+        (self.tree, self.settings, self.screen, self.device, self.routing) = (tree, settings, screen, device, routing)
     }
 }
 
@@ -43,8 +39,7 @@ public struct GesturePipeline {
         public var listsContacts: Bool
 
         public init(tracing: Bool = false, listsContacts: Bool = false) {
-            self.tracing = tracing
-            self.listsContacts = listsContacts
+            (self.tracing, self.listsContacts) = (tracing, listsContacts)
         }
     }
 
@@ -158,13 +153,23 @@ public struct GesturePipeline {
     @inline(never)
     private mutating func process(_ frame: TouchFrame) {
         currentTime = max(currentTime, frame.time)
-        engine.process(frame, into: &records.engineEvents)
-        if engine.listsContacts { emitContacts() }
-        nextDeadline = engine.nextDeadline
-        frameCount += 1
+        complete(frame, routedAt: frame.time)
+    }
+
+    /// The stages after the input stage, in order, for a frame (or none: a resynchronisation
+    /// that changed no touch still routes, collects and reports): the engine and its
+    /// `contacts`, the routes committed at `time`, the released touches, the anomalies.
+    @inline(__always)
+    private mutating func complete(_ frame: TouchFrame?, routedAt time: Timestamp) {
+        if let frame {
+            engine.process(frame, into: &records.engineEvents)
+            if engine.listsContacts { emitContacts() }
+            nextDeadline = engine.nextDeadline
+            frameCount += 1
+        }
         if routesTouches {
             applyRoutes()
-            commitRoutedFrame(at: frame.time)
+            commitRoutedFrame(at: time)
         }
         collectReleased()
         reportAnomalies()
@@ -328,18 +333,7 @@ public struct GesturePipeline {
         emit(.device(time: currentTime, action: "resynchronised", name: device.name,
                      message: "the kernel dropped events (SYN_DROPPED) because they were not read fast enough; "
                         + "resynchronised with the device: \(cancelled) of \(before) touches cancelled"))
-        if let frame {
-            engine.process(frame, into: &records.engineEvents)
-            if engine.listsContacts { emitContacts() }
-            nextDeadline = engine.nextDeadline
-            frameCount += 1
-        }
-        if routesTouches {
-            applyRoutes()
-            commitRoutedFrame(at: currentTime)
-        }
-        collectReleased()
-        reportAnomalies()
+        complete(frame, routedAt: currentTime)
     }
 
     /// The input ends (a recording's end, the daemon stopping, a device gone): a half frame is

@@ -24,8 +24,6 @@ public struct RouteCounts: Hashable, Sendable {
     public var held: Int
 
     public init(claimed: Int, forwarded: Int, held: Int) {
-        self.claimed = claimed
-        self.forwarded = forwarded
-        self.held = held
+        (self.claimed, self.forwarded, self.held) = (claimed, forwarded, held)
     }
 }

@@ -21,9 +21,7 @@ public struct HoldRule: Hashable, Sendable {
     public var distance: RoutingDistance?
 
     public init(seconds: Double, fingers: Int? = nil, distance: RoutingDistance? = nil) {
-        self.seconds = seconds
-        self.fingers = fingers
-        self.distance = distance
+        (self.seconds, self.fingers, self.distance) = (seconds, fingers, distance)
     }
 }
 

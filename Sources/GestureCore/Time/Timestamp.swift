@@ -3,13 +3,8 @@
 public struct Timestamp: Hashable, Comparable, Sendable {
     public var microseconds: Int64
 
-    public init(microseconds: Int64) {
-        self.microseconds = microseconds
-    }
-
-    public init(seconds: Double) {
-        microseconds = Int64((seconds * 1_000_000).rounded())
-    }
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+    public init(seconds: Double) { microseconds = Int64((seconds * 1_000_000).rounded()) }
 
     public static let zero = Timestamp(microseconds: 0)
 
@@ -28,13 +23,8 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 public struct TimeSpan: Hashable, Comparable, Sendable {
     public var microseconds: Int64
 
-    public init(microseconds: Int64) {
-        self.microseconds = microseconds
-    }
-
-    public init(seconds: Double) {
-        microseconds = Int64((seconds * 1_000_000).rounded())
-    }
+    public init(microseconds: Int64) { self.microseconds = microseconds }
+    public init(seconds: Double) { microseconds = Int64((seconds * 1_000_000).rounded()) }
 
     public var seconds: Double { Double(microseconds) / 1_000_000 }
 

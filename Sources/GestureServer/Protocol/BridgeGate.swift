@@ -35,8 +35,7 @@ public struct BridgeGate: Sendable {
     public let maxLineLength: Int
 
     public init(mayChange: Bool, maxLineLength: Int = BridgeGate.daemonLineLimit) {
-        self.mayChange = mayChange
-        self.maxLineLength = maxLineLength
+        (self.mayChange, self.maxLineLength) = (mayChange, maxLineLength)
     }
 
     /// The verdict on one whole message (fragments joined).

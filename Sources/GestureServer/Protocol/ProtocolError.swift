@@ -9,10 +9,7 @@ public struct ProtocolError: Error, Hashable, Sendable {
 
     public init(_ code: ProtocolErrorCode, _ message: String, requestID: RequestID? = nil,
                 problems: [(path: String, message: String)] = []) {
-        self.code = code
-        self.message = message
-        self.requestID = requestID
-        self.problems = problems
+        (self.code, self.message, self.requestID, self.problems) = (code, message, requestID, problems)
     }
 
     public static func == (lhs: ProtocolError, rhs: ProtocolError) -> Bool {

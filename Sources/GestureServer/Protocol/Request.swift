@@ -251,9 +251,7 @@ public struct ParsedRequest: Sendable {
     public var screen: String?
 
     public init(id: RequestID?, request: Request, screen: String? = nil) {
-        self.id = id
-        self.request = request
-        self.screen = screen
+        (self.id, self.request, self.screen) = (id, request, screen)
     }
 }
 

@@ -65,11 +65,7 @@ public final class EventServer {
 
     /// What `status` counts.
     public struct Counters: Sendable {
-        public var connections = 0
-        public var eventsPublished = 0
-        public var requests = 0
-        public var errorReplies = 0
-        public var slowConsumers = 0
+        public var connections = 0, eventsPublished = 0, requests = 0, errorReplies = 0, slowConsumers = 0
         /// Connections told `overloaded` and closed at once: over the client limit, or while
         /// no descriptor was left.
         public var refused = 0
@@ -138,12 +134,8 @@ public final class EventServer {
 
     public init(loop: EventLoop, clock: any LoopClock, listener: ListeningSocket, policy: ControlPolicy,
                 options: Options, logger: Logger) {
-        self.loop = loop
-        self.clock = clock
-        self.listener = listener
-        self.policy = policy
-        self.options = options
-        self.logger = logger
+        (self.loop, self.clock, self.listener, self.policy, self.options, self.logger) =
+            (loop, clock, listener, policy, options, logger)
         clientLimit = options.maxClients
     }
 

@@ -81,8 +81,7 @@ public struct LayoutReplacement: Sendable {
     public var events: EncodedEvents
 
     public init(revision: Int, events: EncodedEvents) {
-        self.revision = revision
-        self.events = events
+        (self.revision, self.events) = (revision, events)
     }
 }
 
@@ -92,8 +91,7 @@ public struct ScreenReplacement: Sendable {
     public var events: EncodedEvents
 
     public init(screen: ScreenGeometry, events: EncodedEvents) {
-        self.screen = screen
-        self.events = events
+        (self.screen, self.events) = (screen, events)
     }
 }
 
@@ -113,11 +111,8 @@ public struct ReloadPreparation: Sendable {
 
     public init(revisions: [Int], bases: [PreparedLayout.Basis], configuration: Result<Configuration, ConfigurationError>,
                 layouts: [PreparedLayout?], invalidLayouts: [String: ConfigurationError] = [:]) {
-        self.revisions = revisions
-        self.bases = bases
-        self.configuration = configuration
-        self.layouts = layouts
-        self.invalidLayouts = invalidLayouts
+        (self.revisions, self.bases, self.configuration, self.layouts, self.invalidLayouts) =
+            (revisions, bases, configuration, layouts, invalidLayouts)
     }
 }
 
@@ -127,8 +122,7 @@ public struct ReloadOutcome: Sendable {
     public var events: EncodedEvents
 
     public init(result: Result<ReloadReport, ConfigurationError>, events: EncodedEvents = EncodedEvents()) {
-        self.result = result
-        self.events = events
+        (self.result, self.events) = (result, events)
     }
 }
 

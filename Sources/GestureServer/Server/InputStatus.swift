@@ -26,15 +26,8 @@ public struct InputStatus: Sendable {
 
     public init(source: String, device: String?, path: String?, layoutRevision: Int, activeTouches: Int,
                 frames: Int, time: Int64, screen: ScreenGeometry, routes: RouteCounts? = nil) {
-        self.source = source
-        self.device = device
-        self.path = path
-        self.layoutRevision = layoutRevision
-        self.activeTouches = activeTouches
-        self.frames = frames
-        self.time = time
-        self.screen = screen
-        self.routes = routes
+        (self.source, self.device, self.path, self.layoutRevision, self.activeTouches, self.frames, self.time, self.screen, self.routes) =
+            (source, device, path, layoutRevision, activeTouches, frames, time, screen, routes)
     }
 }
 
@@ -50,11 +43,7 @@ public struct ScreenStatus: Sendable, Hashable {
     public var screen: ScreenGeometry
 
     public init(id: String, device: String?, path: String?, activeTouches: Int, frames: Int, screen: ScreenGeometry) {
-        self.id = id
-        self.device = device
-        self.path = path
-        self.activeTouches = activeTouches
-        self.frames = frames
-        self.screen = screen
+        (self.id, self.device, self.path, self.activeTouches, self.frames, self.screen) =
+            (id, device, path, activeTouches, frames, screen)
     }
 }

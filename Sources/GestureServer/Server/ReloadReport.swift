@@ -19,11 +19,8 @@ public struct ReloadReport: Sendable {
 
     public init(revision: Int, layoutChanged: Bool, socket: SocketConfig, needsRestart: [String] = [],
                 screens: [ScreenReload] = []) {
-        self.revision = revision
-        self.layoutChanged = layoutChanged
-        self.socket = socket
-        self.needsRestart = needsRestart
-        self.screens = screens
+        (self.revision, self.layoutChanged, self.socket, self.needsRestart, self.screens) =
+            (revision, layoutChanged, socket, needsRestart, screens)
     }
 
     /// The indices of the screens whose layout the reload replaced (the configuration's layout
@@ -44,10 +41,7 @@ public struct ScreenReload: Sendable, Hashable {
     public var keptLayout: KeptLayout?
 
     public init(id: String, revision: Int, layoutChanged: Bool, keptLayout: KeptLayout? = nil) {
-        self.id = id
-        self.revision = revision
-        self.layoutChanged = layoutChanged
-        self.keptLayout = keptLayout
+        (self.id, self.revision, self.layoutChanged, self.keptLayout) = (id, revision, layoutChanged, keptLayout)
     }
 
     /// Why a screen kept its layout.
@@ -56,8 +50,7 @@ public struct ScreenReload: Sendable, Hashable {
         public var problems: [LayoutProblem]
 
         public init(message: String, problems: [LayoutProblem]) {
-            self.message = message
-            self.problems = problems
+            (self.message, self.problems) = (message, problems)
         }
     }
 }

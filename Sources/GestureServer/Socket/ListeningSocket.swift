@@ -17,9 +17,7 @@ public final class ListeningSocket {
     private var closed = false
 
     private init(descriptor: FileDescriptor, path: String, ownsPath: Bool) {
-        self.descriptor = descriptor
-        self.path = path
-        self.ownsPath = ownsPath
+        (self.descriptor, self.path, self.ownsPath) = (descriptor, path, ownsPath)
     }
 
     deinit { close() }

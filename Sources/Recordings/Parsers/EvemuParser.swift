@@ -176,9 +176,11 @@ final class EvemuParser: RecordingParser {
             code = second
             cursor += 10
         } else {
-            guard let first = boundedHex(&cursor), cursor.pointee == .space else { return nil }
+            // The line and its lookahead are readable, and `hex` stops within five bytes.
+            let end = line + LineReader.lookahead
+            guard let first = hex(&cursor, end), cursor.pointee == .space else { return nil }
             cursor += 1
-            guard let second = boundedHex(&cursor), cursor.pointee == .space else { return nil }
+            guard let second = hex(&cursor, end), cursor.pointee == .space else { return nil }
             cursor += 1
             type = first
             code = second
@@ -346,20 +348,6 @@ final class EvemuParser: RecordingParser {
         return digits == 0 ? nil : value
     }
 
-    /// One to four hex digits at `cursor`, moving past them; nil for none or more.
-    @inline(__always)
-    private static func boundedHex(_ cursor: inout UnsafePointer<UInt8>) -> UInt16? {
-        var value: UInt16 = 0
-        var digits = 0
-        while let digit = cursor.pointee.hexValue {
-            guard digits < 4 else { return nil }
-            value = value &* 16 &+ UInt16(digit)
-            digits += 1
-            cursor += 1
-        }
-        return digits == 0 ? nil : value
-    }
-
     /// Decimal digits at `cursor` and how many there were (nil for none); a run of more than
     /// 18 is reported as 19 digits (its value is then meaningless, and the caller refuses it).
     @inline(__always)
@@ -375,7 +363,7 @@ final class EvemuParser: RecordingParser {
         return digits == 0 ? nil : (value, digits)
     }
 
-    /// One to four hex digits at `cursor` (nil for none or more).
+    /// One to four hex digits at `cursor`, before `end`, moving past them (nil for none or more).
     @inline(__always)
     private static func hex(_ cursor: inout UnsafePointer<UInt8>, _ end: UnsafePointer<UInt8>) -> UInt16? {
         var value: UInt16 = 0
