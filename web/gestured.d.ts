@@ -124,7 +124,7 @@ export interface TouchesDetail extends EventBase {
   touches: Touch[];
 }
 
-export type RecognizerKind = "tap" | "longPress" | "pan" | "swipe" | "pinch" | "rotation" | "edgePan";
+export type RecognizerKind = "tap" | "longPress" | "pan" | "swipe" | "pinch" | "rotation" | "edgePan" | "transform";
 export type GestureState = "began" | "changed" | "ended" | "cancelled" | "recognized" | "failed";
 
 export interface GestureBase extends EventBase, ClientPosition {
@@ -136,7 +136,20 @@ export interface GestureBase extends EventBase, ClientPosition {
   x: number;
   y: number;
   touches: number[];
+  /** On a "failed" or "cancelled" state: why (docs/protocol.md, "Why a recognizer failed"). */
+  reason?: FailureReason;
+  /** The recognizer that caused it (reason "excluded" or "requirementRecognized"). */
+  by?: string;
+  /** The measured figure and the limit it broke, in the reason's unit. */
+  measured?: number;
+  limit?: number;
 }
+
+export type FailureReason =
+  | "movedTooFar" | "tapTooFarFromFirst" | "tooLong" | "nextTapTooLate" | "liftedTooSoon"
+  | "tooManyTouches" | "tooFewTouches" | "liftedBeforeBegan" | "wrongDirection" | "tooSlow"
+  | "tooShort" | "outsideEdge" | "touchCancelled" | "excluded" | "requirementRecognized"
+  | "yieldedToControl" | "disabled" | "endedWhileWaiting" | "unexplained";
 
 export interface TapDetail extends GestureBase { kind: "tap"; taps?: number }
 export interface LongPressDetail extends GestureBase { kind: "longPress" }
@@ -165,7 +178,26 @@ export interface RotationDetail extends GestureBase {
   velocity: number;
   velocityDegrees: number;
 }
-export type GestureDetail = TapDetail | LongPressDetail | PanDetail | SwipeDetail | PinchDetail | RotationDetail;
+export interface TransformDetail extends GestureBase {
+  kind: "transform";
+  /** Screen points since the fingers landed, and in CSS pixels. */
+  translationX: number;
+  translationY: number;
+  deltaX: number;
+  deltaY: number;
+  velocityX: number;
+  velocityY: number;
+  screenVelocityX: number;
+  screenVelocityY: number;
+  scale: number;
+  /** Radians, clockwise positive, not wrapped. */
+  rotation: number;
+  scaleVelocity: number;
+  rotationVelocity: number;
+  /** [a, b, c, d, tx, ty] in screen points, in the order of CSS matrix(). */
+  matrix: [number, number, number, number, number, number];
+}
+export type GestureDetail = TapDetail | LongPressDetail | PanDetail | SwipeDetail | PinchDetail | RotationDetail | TransformDetail;
 
 export type ControlEventName =
   | "touchDown" | "touchDownRepeat" | "touchDragInside" | "touchDragOutside" | "touchDragEnter"
@@ -289,6 +321,10 @@ export interface GesturedEventMap {
   "gestured:rotationmove": CustomEvent<RotationDetail>;
   "gestured:rotationend": CustomEvent<RotationDetail>;
   "gestured:rotationcancel": CustomEvent<RotationDetail>;
+  "gestured:transformstart": CustomEvent<TransformDetail>;
+  "gestured:transformmove": CustomEvent<TransformDetail>;
+  "gestured:transformend": CustomEvent<TransformDetail>;
+  "gestured:transformcancel": CustomEvent<TransformDetail>;
 }
 
 /** Events of the session object. */

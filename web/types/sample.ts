@@ -22,6 +22,13 @@ async function start(): Promise<void> {
     carousel.style.transform = `translateX(${x}px)`;
   });
   carousel.addEventListener("gestured:rotationmove", (event) => console.log(event.detail.rotationDegrees.toFixed(1)));
+  const photo = g.recognizer("#carousel", { type: "transform" });
+  photo.on("transformmove", (event) => console.log(event.detail.state));
+  carousel.addEventListener("gestured:transformmove", (event) => {
+    const [a, b, c, d, tx, ty] = event.detail.matrix;
+    carousel.style.transform = `matrix(${a}, ${b}, ${c}, ${d}, ${tx}, ${ty})`;
+  });
+  carousel.addEventListener("gestured:tapfail", (event) => console.log(event.detail.reason ?? "", event.detail.by ?? "", event.detail.measured ?? 0));
   carousel.addEventListener("gestured:swipeleft", (event) => console.log(event.detail.direction === "left"));
   carousel.addEventListener("gestured:touches", (event) => {
     for (const touch of event.detail.touches) console.log(touch.clientX, touch.offsetX ?? 0, touch.phase);
