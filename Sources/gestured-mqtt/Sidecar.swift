@@ -397,8 +397,9 @@ final class Sidecar {
 
     private func handle(_ line: DaemonLine, now: Int64) {
         switch line {
-        case .hello:
+        case .hello(_, let startID):
             tracker.daemonConnected(true)
+            tracker.hello(startID: startID)
             request(.status, Array("{\"type\":\"status\",\"id\":\"gestured-mqtt status\"}\n".utf8))
             request(.subscribe, subscription())
         case .answer(let ok, let object, let raw):

@@ -3,8 +3,8 @@
 #  - CACHE_DIR/rootfs: a Debian 12 root file system, debootstrap --variant=minbase with systemd,
 #    udev, the input libraries gestured links, evemu-tools and python3, the kiosk browser's
 #    packages, and Mosquitto (broker and clients: libmosquitto1, which gestured-mqtt links,
-#    comes with them) and prometheus-node-exporter for the MQTT check (about 970 MB). Kept outside the clone, rebuilt when missing, incomplete
-#    or made for another package list. The guest only ever sees it read-only.
+#    comes with them) and prometheus-node-exporter for the MQTT check (about 980 MB). Kept
+#    outside the clone, rebuilt when missing, incomplete or made for another package list. The guest only ever sees it read-only.
 #  - CACHE_DIR/initramfs.cpio.gz: the kernel-test VM's initramfs (tools/vmtest/vm-setup.sh:
 #    busybox, 9p, overlay, evdev and uinput modules of Debian's kernel) with boot-init as its
 #    init, which hands over to systemd.
