@@ -161,6 +161,18 @@ for product in "${products[@]}"; do
     [ -s "$stage/$product.1" ] || { echo "package-deb: no man page for $product" >&2; exit 1; }
     # A blank line in a command's discussion comes through as is; mdoc wants .Pp there.
     sed -i 's/^$/.Pp/' "$stage/$product.1"
+    # A command with no subcommands of its own (gestured-web, gestured-mqtt): generate-manual
+    # still lists argument-parser's implicit "help" subcommand (and "subcommand" in the
+    # synopsis) and leaves the options in DESCRIPTION; they go under OPTIONS, without it.
+    if ! grep '^\.It Em ' "$stage/$product.1" | grep -qvx '\.It Em help'; then
+        awk '/^\.Sh / { section = $0 }
+             section == ".Sh SYNOPSIS" && /^\.Ar subcommand$/ { next }
+             section == ".Sh DESCRIPTION" && /^\.Bl -tag/ && !options { print ".Sh OPTIONS"; options = 1 }
+             /^\.It Em help$/ { skipping = 1; next }
+             skipping { if ($0 == ".El") skipping = 0; next }
+             { print }' "$stage/$product.1" > "$work/$product.1" && mv "$work/$product.1" "$stage/$product.1"
+        grep -q '^\.Sh OPTIONS$' "$stage/$product.1" || { echo "package-deb: $product.1 has no options to list" >&2; exit 1; }
+    fi
     # The sections a help text has no place for (EXIT STATUS, FILES, EXAMPLES, SEE ALSO),
     # written by hand in packaging/man/PRODUCT.sections, go before AUTHORS, in place of
     # generate-manual's EXIT STATUS (".Ex -std": 0 or more than 0, without 64 or 78).

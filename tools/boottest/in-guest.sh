@@ -317,7 +317,9 @@ check_mqtt_sidecar() {
     done
     ! ldd /usr/bin/gestured-mqtt | grep -E 'not found|libswift|libFoundation|libicu' || { log "unresolved or Swift libraries"; return 1; }
     dpkg-query -W -f='${Depends}' gestured | grep -q libmosquitto1 || { log "Depends does not name libmosquitto1"; return 1; }
-    zcat /usr/share/man/man1/gestured-mqtt.1.gz | grep -q '^\.Sh ENVIRONMENT' || { log "gestured-mqtt(1) has no ENVIRONMENT"; return 1; }
+    for section in OPTIONS ENVIRONMENT 'EXIT STATUS' FILES EXAMPLES 'SEE ALSO'; do
+        zcat /usr/share/man/man1/gestured-mqtt.1.gz | grep -qx "\.Sh $section" || { log "gestured-mqtt(1) has no $section"; return 1; }
+    done
     [ "$(systemctl is-enabled gestured-mqtt.service)" = disabled ] || { log "gestured-mqtt.service is $(systemctl is-enabled gestured-mqtt.service), not disabled"; return 1; }
     [ "$(stat -c '%U %a' /etc/gestured/credentials)" = "root 700" ] || { log "/etc/gestured/credentials is $(stat -c '%U %a' /etc/gestured/credentials)"; return 1; }
     # The broker: loopback, passwords, no anonymous clients (docs/fleet.md's set-up, without TLS).
