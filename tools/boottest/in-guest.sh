@@ -311,7 +311,7 @@ check_web_bridge() {
 # and must be OK or better; a clean stop publishes offline. Stopped at the end (the next
 # checks count the daemon's subscribers), still enabled: remove and purge must handle it.
 mqtt_journal() { journalctl -u gestured-mqtt.service --no-pager -o cat -n 15 | sed 's/^/    /'; }
-check_mqtt_sidecar() {
+mqtt_sidecar() {
     running || return 1
     local f
     for f in /usr/bin/gestured-mqtt /lib/systemd/system/gestured-mqtt.service /usr/share/man/man1/gestured-mqtt.1.gz \
@@ -351,10 +351,10 @@ SETTINGS
     sed 's/^/    /' "$W/mqtt-check.txt"
     mosquitto_sub -h 127.0.0.1 -u operator -P boot-operator-secret -V 5 --retain-as-published -q 1 -t 'gestured/boot/#' \
         -F '%r %q %t %p' > "$W/mqtt-messages.txt" 2> "$W/mqtt-sub.err" &
-    local subscriber=$!
-    systemctl enable --now gestured-mqtt.service || { log "could not enable the sidecar"; mqtt_journal; kill "$subscriber"; return 1; }
+    MQTT_SUBSCRIBER=$!
+    systemctl enable --now gestured-mqtt.service || { log "could not enable the sidecar"; mqtt_journal; return 1; }
     local pid; pid=$(unit_pid gestured-mqtt.service)
-    [ "$pid" != 0 ] || { log "gestured-mqtt.service has no main process"; mqtt_journal; kill "$subscriber"; return 1; }
+    [ "$pid" != 0 ] || { log "gestured-mqtt.service has no main process"; mqtt_journal; return 1; }
     local exec ready
     exec=$(systemctl show -p ExecMainStartTimestampMonotonic --value gestured-mqtt.service)
     ready=$(systemctl show -p ActiveEnterTimestampMonotonic --value gestured-mqtt.service)
@@ -362,11 +362,19 @@ SETTINGS
     retained() { grep -q "^1 1 gestured/boot/$1 $2" "$W/mqtt-messages.txt"; }
     UNTIL=60 until_true retained availability online && UNTIL=30 until_true retained layout '{"revision":' \
         && UNTIL=30 until_true retained health '{"state":"ok"' \
-        || { log "no availability, layout or health:"; sed 's/^/    /' "$W/mqtt-messages.txt" | head -n 20; mqtt_journal; kill "$subscriber"; return 1; }
-    log "retained: $(grep -c '^1 1 ' "$W/mqtt-messages.txt") messages; $(grep -m1 ' gestured/boot/layout ' "$W/mqtt-messages.txt" | cut -c1-160)"
+        || { log "no availability, layout or health:"; sed 's/^/    /' "$W/mqtt-messages.txt" | head -n 20; mqtt_journal; return 1; }
+    # The daemon's start id and layout hash (its status): the layout topic carries the hash.
+    python3 "$CLIENT" status > "$W/mqtt-daemon-status.json" || { return 1; }
+    local start_id layout_hash
+    start_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["startId"])' "$W/mqtt-daemon-status.json")
+    layout_hash=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["layout"]["hash"])' "$W/mqtt-daemon-status.json")
+    echo "$start_id $layout_hash" | grep -qxE '[0-9a-f]{16} [0-9a-f]{16}' || { log "status: start id '$start_id', layout hash '$layout_hash'"; return 1; }
+    UNTIL=30 until_true grep -q "^1 1 gestured/boot/layout {\"revision\":[0-9]*,\"hash\":\"$layout_hash\"" "$W/mqtt-messages.txt" \
+        || { log "the layout topic does not carry the daemon's hash $layout_hash"; grep ' gestured/boot/layout ' "$W/mqtt-messages.txt" | sed 's/^/    /'; return 1; }
+    log "retained: $(grep -c '^1 1 ' "$W/mqtt-messages.txt") messages; $(grep ' gestured/boot/layout ' "$W/mqtt-messages.txt" | tail -n 1 | cut -c1-160)"
     # The recording, live: the view topics get what `gestured replay` says the daemon publishes.
-    evemu-play "$NODE" < "$RECORDING" || { log "evemu-play failed"; kill "$subscriber"; return 1; }
-    gestured replay --config /etc/gestured/gestured.json5 "$RECORDING" > "$W/mqtt.replay.jsonl" || { kill "$subscriber"; return 1; }
+    evemu-play "$NODE" < "$RECORDING" || { log "evemu-play failed"; return 1; }
+    gestured replay --config /etc/gestured/gestured.json5 "$RECORDING" > "$W/mqtt.replay.jsonl" || { return 1; }
     # The sidecar's defaults (docs/fleet.md, "Events"): these gesture states, touchUpInside.
     python3 -c '
 import json, sys
@@ -376,7 +384,7 @@ for line in open(sys.argv[1]):
         print(e["view"], e["recognizer"] if e["state"] == "recognized" else e["recognizer"] + "_" + e["state"])
     elif e["type"] == "control" and e["event"] == "touchUpInside":
         print(e["view"], e["event"])' "$W/mqtt.replay.jsonl" > "$W/mqtt.expected.txt"
-    [ -s "$W/mqtt.expected.txt" ] || { log "the replay publishes nothing: the check would prove nothing"; kill "$subscriber"; return 1; }
+    [ -s "$W/mqtt.expected.txt" ] || { log "the replay publishes nothing: the check would prove nothing"; return 1; }
     views() {
         python3 -c '
 import json, sys
@@ -384,48 +392,59 @@ for line in open(sys.argv[1]):
     retain, qos, topic, payload = line.rstrip("\n").split(" ", 3)
     if "/view/" in topic:
         p = json.loads(payload)
-        assert retain == "0" and qos == "1" and "eventId" in p, line
-        print(p["view"], p["event_type"])' "$W/mqtt-messages.txt" > "$W/mqtt.published.txt" \
+        assert retain == "0" and qos == "1" and p["eventId"] == "%s-%d" % (sys.argv[2], p["seq"]), line
+        print(p["view"], p["event_type"])' "$W/mqtt-messages.txt" "$start_id" > "$W/mqtt.published.txt" \
             && [ "$(wc -l < "$W/mqtt.published.txt")" -ge "$(wc -l < "$W/mqtt.expected.txt")" ]
     }
     UNTIL=30 until_true views
     if ! diff -u "$W/mqtt.expected.txt" "$W/mqtt.published.txt" > "$W/mqtt.diff"; then
         log "the view topics differ from the replay's events (- replay, + MQTT):"; head -n 20 "$W/mqtt.diff" | sed 's/^/    /'
-        kill "$subscriber"; return 1
+        return 1
     fi
     log "view topics == replay: $(wc -l < "$W/mqtt.published.txt") events ($(cut -d' ' -f2 "$W/mqtt.published.txt" | sort -u | tr '\n' ' '))"
     grep -m1 ' gestured/boot/view/' "$W/mqtt-messages.txt" | cut -c1-200 | sed 's/^/    /'
     # The metrics, through node-exporter's textfile directory: the unit's link to /run.
     local link=/var/lib/prometheus/node-exporter/gestured.prom
     UNTIL=30 until_true sh -c "[ -L $link ] && grep -q '^gestured_daemon_up' $link" \
-        || { log "$link: $(ls -l "$link" 2>&1)"; kill "$subscriber"; return 1; }
+        || { log "$link: $(ls -l "$link" 2>&1)"; return 1; }
     log "$link -> $(readlink "$link"): $(grep -c '^gestured_' "$link") samples"
-    UNTIL=30 until_true sh -c "grep -qE '^gestured_gestures_total\{.*\} [1-9]' $link" || { log "no gesture counted"; kill "$subscriber"; return 1; }
+    UNTIL=30 until_true sh -c "grep -qE '^gestured_gestures_total\{.*\} [1-9]' $link" || { log "no gesture counted"; return 1; }
     # node-exporter (Debian's unit, textfile directory by default) reads it without an error.
     UNTIL=60 until_true sh -c 'python3 -c "import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:9100/metrics\").read().decode())" > '"$W"'/node-exporter.txt 2>&1 && grep -q "^gestured_daemon_up" '"$W"'/node-exporter.txt' \
-        || { log "node-exporter does not serve gestured's metrics"; tail -n 5 "$W/node-exporter.txt" | sed 's/^/    /'; kill "$subscriber"; return 1; }
+        || { log "node-exporter does not serve gestured's metrics"; tail -n 5 "$W/node-exporter.txt" | sed 's/^/    /'; return 1; }
     grep -E '^node_textfile_scrape_error|^gestured_daemon_up|^gestured_device_up' "$W/node-exporter.txt" | sed 's/^/    node-exporter: /'
-    grep -qx 'node_textfile_scrape_error 0' "$W/node-exporter.txt" || { log "node-exporter's textfile collector reports an error"; kill "$subscriber"; return 1; }
+    grep -qx 'node_textfile_scrape_error 0' "$W/node-exporter.txt" || { log "node-exporter's textfile collector reports an error"; return 1; }
     # The sandbox applies (as for the bridge): not root, in gestured, seccomp, no privileges.
     pid=$(unit_pid gestured-mqtt.service)
     grep -E '^(Uid|Groups|NoNewPrivs|Seccomp|CapEff):' "/proc/$pid/status" | sed 's/^/    /'
-    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ] || { log "the sidecar runs as root"; kill "$subscriber"; return 1; }
+    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ] || { log "the sidecar runs as root"; return 1; }
     grep -qx $'Seccomp:\t2' "/proc/$pid/status" && grep -qx $'NoNewPrivs:\t1' "/proc/$pid/status" \
-        && grep -qx $'CapEff:\t0000000000000000' "/proc/$pid/status" || { log "the sandbox does not apply"; kill "$subscriber"; return 1; }
+        && grep -qx $'CapEff:\t0000000000000000' "/proc/$pid/status" || { log "the sandbox does not apply"; return 1; }
     fact "gestured-mqtt publishing under its unit: $(grep -E '^VmHWM' "/proc/$pid/status" | tr -s ' \t' ' '), $(grep -E '^Threads' "/proc/$pid/status" | tr -s ' \t' ' ')"
     systemd-analyze security gestured-mqtt.service --no-pager > "$W/security-mqtt.txt" 2>&1
     local overall; overall=$(grep 'Overall exposure level' "$W/security-mqtt.txt")
-    [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security-mqtt.txt"; kill "$subscriber"; return 1; }
+    [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security-mqtt.txt"; return 1; }
     fact "systemd-analyze security gestured-mqtt.service: ${overall#*: }"
     grep '^✗' "$W/security-mqtt.txt" | sed 's/^/    /' | head -n 30
     journalctl -u gestured-mqtt.service --no-pager -o cat > "$W/mqtt-journal.txt"
-    ! grep -iE 'cannot publish|not permitted|EPERM|EACCES|was not written' "$W/mqtt-journal.txt" || { log "the sidecar logged a failure"; kill "$subscriber"; return 1; }
-    echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; kill "$subscriber"; return 1; }
+    ! grep -iE 'cannot publish|not permitted|EPERM|EACCES|was not written' "$W/mqtt-journal.txt" || { log "the sidecar logged a failure"; return 1; }
+    echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
     # A clean stop: offline, retained.
-    systemctl stop gestured-mqtt.service || { kill "$subscriber"; return 1; }
-    UNTIL=20 until_true retained availability offline || { log "no offline after the stop"; kill "$subscriber"; return 1; }
-    kill "$subscriber"; wait "$subscriber" 2>/dev/null
+    systemctl stop gestured-mqtt.service || { return 1; }
+    UNTIL=20 until_true retained availability offline || { log "no offline after the stop"; return 1; }
+    [ ! -e "$link" ] && [ ! -L "$link" ] || { log "the node-exporter link outlived the sidecar"; return 1; }
     log "stopped: offline published; $(grep -c . "$W/mqtt-messages.txt") messages in all"
+}
+
+# Whatever failed, the sidecar is stopped and the subscriber ends: a sidecar left running is
+# one more subscriber for the checks that count them, and its reconnections would start the
+# daemon through its socket (Requires=gestured.socket) before a check that starts it itself.
+MQTT_SUBSCRIBER=
+check_mqtt_sidecar() {
+    mqtt_sidecar; local rc=$?
+    systemctl stop gestured-mqtt.service
+    [ -z "$MQTT_SUBSCRIBER" ] || { kill "$MQTT_SUBSCRIBER" 2>/dev/null; wait "$MQTT_SUBSCRIBER" 2>/dev/null; }
+    return $rc
 }
 
 check_hardening() {
