@@ -228,16 +228,29 @@ def expected_events(config):
     return events
 
 
-def payload_for(event, pid):
+def daemon_identity(path):
+    """The daemon's start id (its hello) and its layout's hash (its status), read as a plain
+    client that never subscribes (so `--wait-clients` does not count it)."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as client:
+        client.settimeout(10)
+        client.connect(path)
+        reader = client.makefile("rb")
+        hello = json.loads(reader.readline())
+        client.sendall(b'{"type":"status","id":"identity"}\n')
+        status = json.loads(reader.readline())
+    return hello, status
+
+
+def payload_for(event, start_id):
     if event["type"] == "gesture":
         event_type = event["recognizer"] if event["state"] == "recognized" else f'{event["recognizer"]}_{event["state"]}'
-        payload = {"event_type": event_type, "eventId": f"{pid}-{event['seq']}", "seq": event["seq"], "time": event["time"],
+        payload = {"event_type": event_type, "eventId": f"{start_id}-{event['seq']}", "seq": event["seq"], "time": event["time"],
                    "view": event["view"], "recognizer": event["recognizer"], "kind": event["kind"], "state": event["state"]}
         for key in ("x", "y", "taps", "translationX", "translationY", "scale", "rotation", "direction"):
             if key in event:
                 payload[key] = event[key]
     else:
-        payload = {"event_type": event["event"], "eventId": f"{pid}-{event['seq']}", "seq": event["seq"],
+        payload = {"event_type": event["event"], "eventId": f"{start_id}-{event['seq']}", "seq": event["seq"],
                    "time": event["time"], "view": event["view"], "event": event["event"], "touch": event["touch"]}
     return payload
 
@@ -306,15 +319,26 @@ def test(directory):
     # 1. The replay, exactly.
     subscriber = Subscriber(directory, port, "replay")
     time.sleep(0.5)
+    # What an earlier run announced for a view its layout no longer has (an entity and a
+    # trigger), retained on the broker: the sidecar must remove both (checked in 2.).
+    stale = [f"homeassistant/event/{NODE}/gone/config", f"homeassistant/device_automation/{NODE}/gone_touchUpInside/config"]
+    for topic in stale:
+        run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "--cafile", os.path.join(directory, "ca.pem"),
+             "-u", "hass", "-P", "hass-secret", "-q", "1", "-r", "-t", topic, "-m", '{"name":"gone"}'])
     daemon_socket = os.path.join(directory, "gestured.sock")
     daemon = start([GESTURED, "replay", "--config", config, "--socket", daemon_socket, "--wait-clients", "1", RECORDING],
                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wait_for(lambda: os.path.exists(daemon_socket), 10)
+    hello, status = daemon_identity(daemon_socket)
+    start_id, layout_hash = hello.get("startId"), status.get("layout", {}).get("hash")
+    hexadecimal = lambda value: isinstance(value, str) and len(value) == 16 and all(c in "0123456789abcdef" for c in value)
+    check(hexadecimal(start_id) and status.get("startId") == start_id and hexadecimal(layout_hash),
+          f"the daemon's hello and status give its start id and the layout's hash ({start_id}, {layout_hash})")
     sidecar = Sidecar(directory, "replay", settings, daemon_socket, config, credentials)
     events = expected_events(config)
     published = [e for e in events if (e["type"] == "gesture" and e["state"] in ("recognized", "began", "ended", "cancelled"))
                  or (e["type"] == "control" and e["event"] == "touchUpInside")]
-    expected = [{"retain": False, "qos": 1, "topic": f"gestured/{NODE}/view/{e['view']}", "payload": payload_for(e, daemon.pid)}
+    expected = [{"retain": False, "qos": 1, "topic": f"gestured/{NODE}/view/{e['view']}", "payload": payload_for(e, start_id)}
                 for e in published]
     check(len(expected) >= 10 and {e["type"] for e in published} == {"gesture", "control"}
           and {e.get("kind") for e in published} >= {"tap", "pan"},
@@ -342,8 +366,9 @@ def test(directory):
     check(availability[:1] == [{"retain": True, "qos": 1, "topic": f"gestured/{NODE}/availability", "payload": "online"}],
           f"availability online, retained, QoS 1 ({availability[:1]})")
     layouts = [m for m in messages if m["topic"] == f"gestured/{NODE}/layout"]
-    check(bool(layouts) and layouts[-1]["retain"] and json.loads(layouts[-1]["payload"])["revision"] == 1,
-          f"the layout is retained with its revision ({layouts[-1:]})")
+    check(bool(layouts) and layouts[-1]["retain"] and json.loads(layouts[-1]["payload"])["revision"] == 1
+          and json.loads(layouts[-1]["payload"])["hash"] == layout_hash,
+          f"the layout is retained with its revision and the daemon's hash of it ({layouts[-1:]})")
     healths = [m for m in messages if m["topic"] == f"gestured/{NODE}/health"]
     health = json.loads(healths[-1]["payload"]) if healths else {}
     check(bool(healths) and healths[-1]["retain"] and health.get("device", {}).get("source") == "replay"
@@ -351,7 +376,12 @@ def test(directory):
           and "dropped" in health, f"health is retained with device, uptime, rates and drops ({health})")
 
     # 2. Home Assistant discovery.
-    discovery = {m["topic"]: m for m in messages if m["topic"].startswith("homeassistant/")}
+    discovery = {m["topic"]: m for m in messages if m["topic"].startswith("homeassistant/") and m["topic"] not in stale}
+    removed = {t: [m for m in messages if m["topic"] == t] for t in stale}
+    check(all(ms and ms[-1]["payload"] == "" and ms[-1]["retain"] for ms in removed.values())
+          and not any(m["payload"] == "" for m in discovery.values()),
+          f"the retained entity and trigger of a view that left the layout are removed (empty retained payloads), "
+          f"no other ({ {t: [m['payload'] for m in ms] for t, ms in removed.items()} })")
     event_configs = {t: json.loads(m["payload"]) for t, m in discovery.items() if t.startswith("homeassistant/event/")}
     triggers = {t: json.loads(m["payload"]) for t, m in discovery.items() if t.startswith("homeassistant/device_automation/")}
     sensors = {t: json.loads(m["payload"]) for t, m in discovery.items() if t.startswith("homeassistant/sensor/")}
@@ -379,11 +409,13 @@ def test(directory):
     check(sensors and all(typed(c, {"state_topic": string, "value_template": string, "unique_id": string,
                                     "device": dictionary}) for c in sensors.values()), "health sensors")
     # Home Assistant announcing itself gets discovery again.
-    before = len([m for m in subscriber.messages() if m["topic"].startswith("homeassistant/event/")])
+    def entity_configs():
+        return [m for m in subscriber.messages() if m["topic"].startswith("homeassistant/event/") and m["topic"] not in stale]
+    before = len(entity_configs())
     run(["mosquitto_pub", "-h", "127.0.0.1", "-p", str(port), "--cafile", os.path.join(directory, "ca.pem"),
          "-u", "hass", "-P", "hass-secret", "-t", "homeassistant/status", "-m", "online"])
-    check(wait_for(lambda: len([m for m in subscriber.messages() if m["topic"].startswith("homeassistant/event/")])
-                   >= 2 * before, 10), "discovery sent again when homeassistant/status says online")
+    check(before > 0 and wait_for(lambda: len(entity_configs()) >= 2 * before, 10),
+          "discovery sent again when homeassistant/status says online")
 
     # 3. The metrics file: node-exporter's parser, and the replay's counts.
     prom = os.path.join(metrics, "gestured.prom")

@@ -3,10 +3,10 @@
 # .build/debian), for Debian 12 (bookworm) and later, with no Swift toolchain needed on the
 # target.
 #
-#  1. The release binaries (gestured and the web bridge gestured-web), each linked with the
-#     Swift runtime, libstdc++ and libgcc statically (--static-swift-stdlib and GCC's
-#     libstdc++.a: their only shared libraries are libc, libm, libevdev and libmtdev, which
-#     step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
+#  1. The release binaries (gestured, the web bridge gestured-web and the MQTT sidecar
+#     gestured-mqtt), each linked with the Swift runtime, libstdc++ and libgcc statically
+#     (--static-swift-stdlib and GCC's libstdc++.a: their only shared libraries are libc, libm,
+#     libevdev, libmtdev, zlib and, for gestured-mqtt, libmosquitto, which step 1 checks), by lld with packed relative relocations (DT_RELR, glibc 2.36+), its
 #     start-up functions placed together (tools/package/startup-order.py profiles them),
 #     bound at load time (-z now: a read-only GOT), and stripped. Built in its own scratch directory (.build/static) so it never invalidates the
 #     ordinary debug and release builds.
@@ -20,7 +20,8 @@
 #     EXIT STATUS, FILES, EXAMPLES and SEE ALSO come from packaging/man/PRODUCT.sections, and
 #     gestured.json5(5) is packaging/man/gestured.json5.5.
 #  3. The package, by debhelper from packaging/debian/: units in /lib/systemd/system (the web
-#     bridge's, gestured-web.service, installed but not enabled), the udev rule in
+#     bridge's, gestured-web.service, and the MQTT sidecar's, gestured-mqtt.service, installed
+#     but not enabled), the udev rule in
 #     /usr/lib/udev/rules.d, uinput loaded through /usr/lib/modules-load.d, sysusers in
 #     /usr/lib/sysusers.d, /etc/gestured (the lobby
 #     sample, reading /dev/input/touchscreen) as conffiles, the Python client in
@@ -43,8 +44,9 @@ out=$(mkdir -p "${1:-.build/debian}" && cd "${1:-.build/debian}" && pwd)
 
 # The executables the package carries, each built from this Swift package; a systemd unit of
 # the same name in systemd/ comes along, installed but neither enabled nor started unless it
-# is gestured's own (gestured-web's opens a TCP port: the operator enables it).
-products=(gestured gestured-web)
+# is gestured's own (gestured-web's opens a TCP port: the operator enables it; gestured-mqtt's
+# needs a broker and its credentials first: the integrator enables it, docs/fleet.md).
+products=(gestured gestured-web gestured-mqtt)
 
 scripts/setup-deps.sh
 need=()
@@ -95,9 +97,18 @@ for product in "${products[@]}"; do
     [ -x "$bin/$product" ] || { echo "package-deb: $product did not link" >&2; exit 1; }
     # Only the C runtime, the two input libraries and zlib (gestured-web gzips the page module;
     # zlib1g is essential on Debian): a Swift runtime, ICU or libcurl here would need a
-    # toolchain (or more packages) on the kiosk, and libstdc++ is linked in.
+    # toolchain (or more packages) on the kiosk, and libstdc++ is linked in. gestured-mqtt
+    # also links libmosquitto (libmosquitto1, in Depends through dpkg-shlibdeps) and, through
+    # it, what libmosquitto itself needs (OpenSSL: libmosquitto1's own Depends), read from
+    # ldd of the library rather than listed here.
+    allowed='linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libevdev|libmtdev|libz'
+    if [ "$product" = gestured-mqtt ]; then
+        mosquitto=$(ldd "$bin/$product" | awk '$1 ~ /^libmosquitto\.so/ { print $3 }')
+        [ -n "$mosquitto" ] || { echo "package-deb: gestured-mqtt does not link libmosquitto" >&2; exit 1; }
+        allowed="$allowed|libmosquitto|$(ldd "$mosquitto" | awk '$1 ~ /\.so/ { sub(/\.so.*/, "", $1); print $1 }' | paste -sd'|')"
+    fi
     unexpected=$(ldd "$bin/$product" | awk '$1 ~ /\.so/ { sub(/\.so.*/, "", $1); print $1 }' \
-        | grep -vxE 'linux-vdso|/lib64/ld-linux-x86-64|libc|libm|libevdev|libmtdev|libz' || true)
+        | grep -vxE "$allowed" || true)
     [ -z "$unexpected" ] || { echo "package-deb: $product needs unexpected libraries: $unexpected" >&2; exit 1; }
     echo "package-deb: $product $(stat -c %s "$bin/$product") bytes; needs $(ldd "$bin/$product" | awk '$1 ~ /\.so/ { print $1 }' | tr '\n' ' ')"
 done
@@ -150,6 +161,18 @@ for product in "${products[@]}"; do
     [ -s "$stage/$product.1" ] || { echo "package-deb: no man page for $product" >&2; exit 1; }
     # A blank line in a command's discussion comes through as is; mdoc wants .Pp there.
     sed -i 's/^$/.Pp/' "$stage/$product.1"
+    # A command with no subcommands of its own (gestured-web, gestured-mqtt): generate-manual
+    # still lists argument-parser's implicit "help" subcommand (and "subcommand" in the
+    # synopsis) and leaves the options in DESCRIPTION; they go under OPTIONS, without it.
+    if ! grep '^\.It Em ' "$stage/$product.1" | grep -qvx '\.It Em help'; then
+        awk '/^\.Sh / { section = $0 }
+             section == ".Sh SYNOPSIS" && /^\.Ar subcommand$/ { next }
+             section == ".Sh DESCRIPTION" && /^\.Bl -tag/ && !options { print ".Sh OPTIONS"; options = 1 }
+             /^\.It Em help$/ { skipping = 1; next }
+             skipping { if ($0 == ".El") skipping = 0; next }
+             { print }' "$stage/$product.1" > "$work/$product.1" && mv "$work/$product.1" "$stage/$product.1"
+        grep -q '^\.Sh OPTIONS$' "$stage/$product.1" || { echo "package-deb: $product.1 has no options to list" >&2; exit 1; }
+    fi
     # The sections a help text has no place for (EXIT STATUS, FILES, EXAMPLES, SEE ALSO),
     # written by hand in packaging/man/PRODUCT.sections, go before AUTHORS, in place of
     # generate-manual's EXIT STATUS (".Ex -std": 0 or more than 0, without 64 or 78).
@@ -187,7 +210,7 @@ cp config/layouts/lobby.json5 "$stage/layouts/"
 # sample configuration with its layouts, and the project's own recordings to replay with them.
 cp README.md "$stage/"
 cp docs/*.md docs/*.png "$stage/docs/"
-cp -r examples/web "$stage/examples/"
+cp -r examples/web examples/mqtt "$stage/examples/"
 mkdir -p "$stage/examples/recordings"
 cp config/recordings/README.md config/recordings/*.evemu "$stage/examples/recordings/"
 # The Python client is a program, not documentation: /usr/share/gestured (run it with
@@ -214,6 +237,9 @@ mv "$work/$deb" "$out/$deb"
 dpkg-deb --info "$out/$deb" | sed -n '/Package:/,$p' | grep -E '^ (Package|Version|Depends|Static-Built-Using|Installed-Size):'
 dpkg-deb -f "$out/$deb" Depends | grep -q "libc6 (>= $glibc)" \
     || { echo "package-deb: Depends does not ask for glibc $glibc" >&2; exit 1; }
+# libmosquitto1 comes from dpkg-shlibdeps (gestured-mqtt's DT_NEEDED), like libevdev2.
+dpkg-deb -f "$out/$deb" Depends | grep -q "libmosquitto1" \
+    || { echo "package-deb: Depends does not name libmosquitto1 (gestured-mqtt links it)" >&2; exit 1; }
 
 # --- 4. lintian ----------------------------------------------------------------------------
 echo "== lintian $(lintian --version | awk '{print $2}')"

@@ -330,7 +330,7 @@ export interface GesturedEventMap {
 /** Events of the session object. */
 export interface GesturedSessionEventMap {
   event: CustomEvent<EventDetail>;
-  connect: CustomEvent<{ type: "hello"; protocol: string; version: string; canControl: boolean }>;
+  connect: CustomEvent<{ type: "hello"; protocol: string; version: string; startId: string; canControl: boolean }>;
   disconnect: CustomEvent<{ code: number; reason: string }>;
   error: CustomEvent<ErrorDetail>;
   warning: CustomEvent<WarningDetail>;
@@ -383,7 +383,7 @@ export declare class Gestured extends EventTarget {
   readonly options: ConnectOptions;
   readonly url: URL;
   readonly screen: { width: number; height: number } | null;
-  readonly hello: { type: "hello"; protocol: string; version: string; canControl: boolean } | null;
+  readonly hello: { type: "hello"; protocol: string; version: string; startId: string; canControl: boolean } | null;
   readonly check: BridgeCheck | null;
   readonly connected: boolean;
   readonly layout: object | null;

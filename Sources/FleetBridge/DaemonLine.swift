@@ -3,7 +3,8 @@ import GestureConfig
 /// One line from gestured's socket as the sidecar reads it (docs/protocol.md): the greeting, a
 /// reply or error to one of its requests (answered in order), an event, or a goodbye.
 public enum DaemonLine: Sendable {
-    case hello(canControl: Bool)
+    /// `startId`: the daemon's start id (docs/protocol.md, "hello"), nil from a daemon without one.
+    case hello(canControl: Bool, startID: String?)
     /// `reply` (ok) or `error`; `raw` is the line as the daemon wrote it.
     case answer(ok: Bool, object: [String: JSONValue], raw: [UInt8])
     case event(type: String, object: [String: JSONValue])
@@ -52,8 +53,8 @@ public enum DaemonLine: Sendable {
         }
         switch type {
         case "hello":
-            if case .bool(let flag)? = object["canControl"] { return .hello(canControl: flag) }
-            return .hello(canControl: false)
+            if case .bool(let flag)? = object["canControl"] { return .hello(canControl: flag, startID: object.string("startId")) }
+            return .hello(canControl: false, startID: object.string("startId"))
         case "reply": return .answer(ok: true, object: object, raw: raw)
         case "error": return .answer(ok: false, object: object, raw: raw)
         case "bye":

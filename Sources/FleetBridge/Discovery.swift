@@ -36,6 +36,37 @@ public enum Discovery {
         return result
     }
 
+    /// The topic filters of this kiosk's per-view discovery messages (event entities and device
+    /// triggers). Subscribed to, they bring back the retained configurations the broker holds
+    /// for the kiosk, from this run or an earlier one: those of views (or event types) that
+    /// left the layout are removed (``removal(topic:payload:current:settings:)``).
+    public static func ownedFilters(settings: FleetSettings) -> [String] {
+        guard let prefix = settings.discoveryPrefix else { return [] }
+        return ["\(prefix)/event/\(settings.node)/+/config", "\(prefix)/device_automation/\(settings.node)/+/config"]
+    }
+
+    /// Whether `topic` is one of this kiosk's per-view discovery topics (``ownedFilters(settings:)``).
+    public static func isOwned(_ topic: String, settings: FleetSettings) -> Bool {
+        guard let prefix = settings.discoveryPrefix, topic.hasSuffix("/config") else { return false }
+        for kind in ["event", "device_automation"] {
+            let head = "\(prefix)/\(kind)/\(settings.node)/"
+            guard topic.hasPrefix(head) else { continue }
+            let level = topic.dropFirst(head.count).dropLast("/config".count)
+            return !level.isEmpty && !level.contains("/")
+        }
+        return false
+    }
+
+    /// The message that removes a retained discovery configuration the layout no longer has:
+    /// an empty retained payload on its topic, as Home Assistant's MQTT discovery documents for
+    /// deleting an entity or a device trigger. Nil for a topic of the current discovery
+    /// (`current`), another device's, or a configuration already removed (empty).
+    public static func removal(topic: String, payload: [UInt8], current: Set<String>,
+                               settings: FleetSettings) -> OutboundMessage? {
+        guard !payload.isEmpty, !current.contains(topic), isOwned(topic, settings: settings) else { return nil }
+        return OutboundMessage(topic: topic, payload: [], qos: 1, retain: true)
+    }
+
     /// Every discovery message for `views`, retained, QoS 1.
     public static func messages(for views: [ViewEvents], settings: FleetSettings, version: String) -> [OutboundMessage] {
         guard let prefix = settings.discoveryPrefix else { return [] }

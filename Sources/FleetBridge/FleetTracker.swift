@@ -21,8 +21,11 @@ public struct FleetTracker: Sendable {
 
     public let settings: FleetSettings
     public let topics: FleetTopics
-    /// The daemon's process id from its `status`: with `seq`, an event's id (``eventID(seq:)``).
-    public private(set) var daemonPID: Int64?
+    /// The daemon's start id from its `hello` (and `status`): with `seq`, an event's id
+    /// (``eventID(seq:)``). Random per start, so it tells the daemon's runs apart exactly.
+    public private(set) var daemonStartID: String?
+    /// The hash of the daemon's layout in force, from `status` and `layout` events.
+    public private(set) var layoutHash: String?
     /// `device`, `replay` or `none` (the status' `input.source`): latency is measured live only.
     public private(set) var source: String?
     public private(set) var daemonConnected = false
@@ -52,9 +55,9 @@ public struct FleetTracker: Sendable {
         self.startedAt = startedAt
     }
 
-    /// The id of the event numbered `seq` by this run of the daemon: a subscriber that sees the
-    /// same id twice (a QoS 1 redelivery) drops the second.
-    public func eventID(seq: Int64) -> String { "\(daemonPID ?? 0)-\(seq)" }
+    /// The id of the event numbered `seq` by this run of the daemon, `<startId>-<seq>`: a
+    /// subscriber that sees the same id twice (a QoS 1 redelivery) drops the second.
+    public func eventID(seq: Int64) -> String { "\(daemonStartID ?? "0")-\(seq)" }
 
     // MARK: The daemon's side
 
@@ -62,9 +65,14 @@ public struct FleetTracker: Sendable {
         daemonConnected = connected
     }
 
+    /// The daemon's `hello`: its start id (a new connection may be to a new run of it).
+    public mutating func hello(startID: String?) {
+        daemonStartID = startID
+    }
+
     /// A `status` reply (docs/protocol.md): pid, input source, device, layout revision, counters.
     public mutating func status(_ reply: [String: JSONValue]) {
-        daemonPID = reply.integer("pid") ?? daemonPID
+        daemonStartID = reply.string("startId") ?? daemonStartID
         if let input = reply.object("input") {
             source = input.string("source")
             // A sidecar that connects after the panel came has seen no device event: the
@@ -76,7 +84,10 @@ public struct FleetTracker: Sendable {
                 deviceAction = "removed"
             }
         }
-        if let revision = reply.object("layout")?.integer("revision") { layoutRevision = revision }
+        if let layout = reply.object("layout") {
+            if let revision = layout.integer("revision") { layoutRevision = revision }
+            layoutHash = layout.string("hash") ?? layoutHash
+        }
         if let counters = reply.object("counters") {
             for key in ["connections", "events", "requests", "errors", "slowConsumers"] {
                 if let value = counters.integer(key) { daemonCounters[key] = value }
@@ -131,6 +142,7 @@ public struct FleetTracker: Sendable {
             return [health(now: now)]
         case "layout":
             layoutRevision = event.integer("revision") ?? layoutRevision
+            layoutHash = event.string("hash") ?? layoutHash
             layoutMessage = event.string("message")
             layoutChanges += 1
             return [layout()]
@@ -200,12 +212,12 @@ public struct FleetTracker: Sendable {
                         retain: true)
     }
 
-    /// The layout in force, retained. `hash` is null: the daemon tells its revision and a
-    /// sentence, not the layout (docs/fleet.md, "What is missing").
+    /// The layout in force, retained: its revision and the daemon's hash of it (null until the
+    /// daemon's `status` answered).
     public func layout() -> OutboundMessage {
         var text = JSONText()
         if let layoutRevision { text.int("revision", layoutRevision) } else { text.raw("revision", Array("null".utf8)) }
-        text.raw("hash", Array("null".utf8))
+        text.optionalString("hash", layoutHash)
         text.optionalString("message", layoutMessage)
         return OutboundMessage(topic: topics.layout, payload: text.finished, qos: 1, retain: true)
     }

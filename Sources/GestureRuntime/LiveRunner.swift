@@ -204,9 +204,9 @@ public final class LiveRunner {
     /// Replaces the layout between two reads, announced as `revision`; touches already down
     /// keep their views (docs/protocol.md, "Changing the layout"). Returns the stream's `layout` event
     /// instead of handing it to the sink: the socket server publishes what its owner returns.
-    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
+    public func replaceLayout(_ prepared: PreparedLayout, revision: Int, hash: LayoutHash, message: String) -> JSONLinesBatch {
         publish()
-        pipeline.replaceLayout(prepared, revision: revision, message: message, at: clock())
+        pipeline.replaceLayout(prepared, revision: revision, hash: hash, message: message, at: clock())
         return take()
     }
 

@@ -14,6 +14,8 @@ final class RunningLayout {
     private(set) var layout: ViewSpec
     /// 1 for the configured layout, one more for every replacement.
     private(set) var revision = 1
+    /// ``layout``'s ``LayoutHash``, made when it is set (not per request: `status` reads it).
+    private(set) var hash: LayoutHash
     /// True after `screen.set`, until a reload restores the configured screen.
     var screenIsSet = false
     private let logger: Logger
@@ -22,12 +24,14 @@ final class RunningLayout {
         configured = screen
         self.logger = logger
         layout = screen.layout
+        hash = LayoutHash(of: screen.layout)
     }
 
     /// Records `layout` as the next revision (the caller gives it to its engine) and returns
     /// the revision, with the layout it replaced added to `released` (a layout of 10,000 views
     /// is milliseconds of `free`, for the caller to place off its loop).
     func replace(with layout: ViewSpec, reason: String, released: inout ReleasedStorage) -> Int {
+        hash = LayoutHash(of: layout)
         var replaced = layout
         swap(&replaced, &self.layout)
         released.add(consume replaced)

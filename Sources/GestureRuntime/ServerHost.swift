@@ -17,7 +17,7 @@ protocol HostedPipeline: AnyObject {
     var tree: ViewTree { get }
     /// The screen touches that begin now are mapped onto.
     var screen: ScreenGeometry { get }
-    func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch
+    func replaceLayout(_ prepared: PreparedLayout, revision: Int, hash: LayoutHash, message: String) -> JSONLinesBatch
     func setScreen(rotation: ScreenRotation, size: Size, message: String, prepared: PreparedLayout?) -> JSONLinesBatch
     func hitTest(_ point: Point) -> HitTestEvent
     /// The stream's `warning`s for `messages`.
@@ -89,7 +89,7 @@ final class ServerHost: EventServerOwner {
         let revision = screens[screen].replace(with: layout, reason: reason, released: &replaced)
         let pipeline = pipelines[screen]
         var output = pipeline.replaceLayout(prepared ?? PreparedLayout(tree: ViewTree(validated: layout), basis: pipeline.layoutBasis),
-                                            revision: revision, message: "layout replaced: \(reason)")
+                                            revision: revision, hash: screens[screen].hash, message: "layout replaced: \(reason)")
         var events = sink.forServer(&output)
         events.released.add(contentsOf: replaced)
         return LayoutReplacement(revision: revision, events: events)
@@ -126,8 +126,11 @@ final class ServerHost: EventServerOwner {
     }
 
     func inputStatus() -> InputStatus {
-        driver?.inputStatus() ?? InputStatus(source: "none", device: nil, path: nil, layoutRevision: screens[0].revision,
-                                             activeTouches: 0, frames: 0, time: 0, screen: pipelines[0].screen)
+        var status = driver?.inputStatus() ?? InputStatus(source: "none", device: nil, path: nil, layoutRevision: screens[0].revision,
+                                                          activeTouches: 0, frames: 0, time: 0, screen: pipelines[0].screen)
+        // The first screen's, beside its revision (docs/protocol.md, "status").
+        status.layoutHash = screens[0].hash
+        return status
     }
 
     func announce(_ notices: [ServerNotice]) -> EncodedEvents {

@@ -393,9 +393,10 @@ final class ReplayScreen: HostedPipeline {
 
     var screen: ScreenGeometry { replayer.pipeline.screen }
 
-    func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String) -> JSONLinesBatch {
+    func replaceLayout(_ prepared: PreparedLayout, revision: Int, hash: LayoutHash, message: String) -> JSONLinesBatch {
         publishProduced()
-        replayer.pipeline.replaceLayout(prepared, revision: revision, message: message, at: replayer.pipeline.currentTime)
+        replayer.pipeline.replaceLayout(prepared, revision: revision, hash: hash, message: message,
+                                        at: replayer.pipeline.currentTime)
         return take()
     }
 

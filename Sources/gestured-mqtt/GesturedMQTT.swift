@@ -23,9 +23,14 @@ struct GesturedMQTT: ParsableCommand {
             Home Assistant discovery and a Prometheus textfile. The broker's username and \
             password are read from systemd credentials only ($CREDENTIALS_DIRECTORY/mqtt-username \
             and mqtt-password). SIGTERM or SIGINT publishes offline and exits 0; SIGHUP re-reads \
-            gestured's layout for the discovery messages.
+            gestured's layout for the discovery messages. A file or credential it cannot use \
+            exits with status 78 (EX_CONFIG), on which the unit does not restart.
             """,
         version: version)
+
+    /// sysexits.h's `EX_CONFIG`, as gestured and gestured-web exit on a configuration error: the
+    /// unit does not restart on it (`RestartPreventExitStatus=78`), since the files are the same.
+    static let configurationError = ExitCode(78)
 
     @Option(help: "gestured's configuration file (socket.path, and the layout announced to Home Assistant).")
     var config: String = Configuration.defaultPath
@@ -45,7 +50,7 @@ struct GesturedMQTT: ParsableCommand {
             configuration = try ConfigurationLoader.load(path: config)
         } catch {
             printError(error.description)
-            throw ExitCode.failure
+            throw Self.configurationError
         }
         var settings: FleetSettings
         do {
@@ -54,10 +59,11 @@ struct GesturedMQTT: ParsableCommand {
                                                     defaultNode: FleetSettingsReader.nodeID(fromHostName: hostName()))
         } catch let failure as FleetSettingsReader.Failure {
             printError(failure.description)
-            throw ExitCode.validationFailure
+            throw Self.configurationError
         } catch {
+            // Its own file missing or unreadable: a configuration error too (the unit needs it).
             printError("gestured-mqtt: \(error)")
-            throw ExitCode.failure
+            throw Self.configurationError
         }
         // Under the unit (RuntimeDirectory=gestured-mqtt), the file goes where node-exporter finds
         // it through the package's link, unless the file names a directory (docs/fleet.md).
@@ -70,7 +76,7 @@ struct GesturedMQTT: ParsableCommand {
             credentials = try FleetCredentials.load()
         } catch {
             printError("gestured-mqtt: \(error)")
-            throw ExitCode.failure
+            throw Self.configurationError
         }
         let views = Discovery.views(of: configuration.layout, settings: settings)
         let socketPath = socket ?? configuration.socket.path

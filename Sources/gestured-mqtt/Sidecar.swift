@@ -25,6 +25,8 @@ final class Sidecar {
     /// queue's events and made again at each connection rather than queued through an outage.
     private var stateMessages: [OutboundMessage] = []
     private var discovery: [OutboundMessage]
+    /// ``discovery``'s topics: a retained configuration of this kiosk outside them is removed.
+    private var discoveryTopics: Set<String>
     private let version: String
 
     // The broker.
@@ -68,6 +70,7 @@ final class Sidecar {
         tracker = FleetTracker(settings: settings, startedAt: now)
         queue = OutboundQueue(limit: settings.queueLimit)
         discovery = Discovery.messages(for: discoveryViews, settings: settings, version: version)
+        discoveryTopics = Set(discovery.map(\.topic))
         notifier = ServiceNotifier()
         nextHealth = now + Int64(settings.healthInterval) * 1_000_000
         nextMetrics = now
@@ -79,10 +82,21 @@ final class Sidecar {
                                                                                    retained: retained) }
     }
 
-    /// New discovery (SIGHUP re-read the configuration's layout): sent at once when connected.
+    /// New discovery (SIGHUP re-read the configuration's layout): sent at once when connected,
+    /// and the kiosk's discovery topics subscribed to again, which makes the broker send their
+    /// retained configurations again (MQTT 3.1.1, 3.8.4): those of views that left the layout
+    /// are removed as they come (``message(topic:payload:retained:)``).
     func replaceDiscovery(_ views: [Discovery.ViewEvents]) {
         discovery = Discovery.messages(for: views, settings: settings, version: version)
-        if case .connected = broker { stateMessages += discovery; pump() }
+        discoveryTopics = Set(discovery.map(\.topic))
+        guard case .connected = broker else { return }
+        stateMessages += discovery
+        subscribeToOwnDiscovery()
+        pump()
+    }
+
+    private func subscribeToOwnDiscovery() {
+        for filter in Discovery.ownedFilters(settings: settings) { _ = client.subscribe(filter, qos: 1) }
     }
 
     func run(stopSignals: [Int32], reloadSignal: Int32, reload: @escaping () -> [Discovery.ViewEvents]?) throws(SystemError) {
@@ -231,6 +245,7 @@ final class Sidecar {
         failuresSinceLogged = 0
         if settings.commandsEnabled { _ = client.subscribe(tracker.topics.command, qos: 1) }
         if let prefix = settings.discoveryPrefix { _ = client.subscribe("\(prefix)/status", qos: 1) }
+        subscribeToOwnDiscovery()
         let now = MonotonicClock.microseconds()
         stateMessages = [tracker.availability(true), tracker.layout(),
                          tracker.health(now: now, queueDropped: queue.dropped, reconnects: attempts - 1)] + discovery
@@ -304,6 +319,15 @@ final class Sidecar {
             if payload == Array("online".utf8) {
                 logger.info("Home Assistant announced itself: discovery sent again")
                 stateMessages += discovery
+                pump()
+            }
+            return
+        }
+        if Discovery.isOwned(topic, settings: settings) {
+            // A view that left the layout (this run's or an earlier run's): its entity goes.
+            if let removal = Discovery.removal(topic: topic, payload: payload, current: discoveryTopics, settings: settings) {
+                logger.info("a discovery configuration of a view no longer in the layout is removed", metadata: ["topic": "\(topic)"])
+                stateMessages.append(removal)
                 pump()
             }
             return
@@ -397,8 +421,9 @@ final class Sidecar {
 
     private func handle(_ line: DaemonLine, now: Int64) {
         switch line {
-        case .hello:
+        case .hello(_, let startID):
             tracker.daemonConnected(true)
+            tracker.hello(startID: startID)
             request(.status, Array("{\"type\":\"status\",\"id\":\"gestured-mqtt status\"}\n".utf8))
             request(.subscribe, subscription())
         case .answer(let ok, let object, let raw):

@@ -59,6 +59,35 @@ struct DiscoveryAndMetricsTests {
         }
     }
 
+    /// A view that left the layout: its retained entity and triggers, which the broker sends back
+    /// when the sidecar subscribes to its own discovery topics, are removed with an empty retained
+    /// payload; the current ones, other kiosks', other topics and removed ones are left alone.
+    @Test func retainedConfigurationsOfViewsThatLeftTheLayoutAreRemoved() {
+        let settings = FleetSettings(node: "k1")
+        #expect(Discovery.ownedFilters(settings: settings) == ["homeassistant/event/k1/+/config",
+                                                                "homeassistant/device_automation/k1/+/config"])
+        let current = Set(Discovery.messages(for: Discovery.views(of: layout, settings: settings), settings: settings,
+                                             version: "1").map(\.topic))
+        let config = Array(#"{"name":"gone"}"#.utf8)
+        let stale = ["homeassistant/event/k1/gone/config", "homeassistant/device_automation/k1/gone_touchUpInside/config"]
+        for topic in stale {
+            #expect(Discovery.removal(topic: topic, payload: config, current: current, settings: settings)
+                    == OutboundMessage(topic: topic, payload: [], qos: 1, retain: true))
+        }
+        let kept = Array(current.filter { $0.contains("/event/") || $0.contains("/device_automation/") })
+        #expect(!kept.isEmpty)
+        for topic in kept + ["homeassistant/event/k2/gone/config", "homeassistant/sensor/k1/health/config",
+                             "homeassistant/event/k1/a/b/config", "homeassistant/event/k1//config", "gestured/k1/view/gone"] {
+            #expect(Discovery.removal(topic: topic, payload: config, current: current, settings: settings) == nil, "\(topic)")
+        }
+        #expect(Discovery.removal(topic: stale[0], payload: [], current: current, settings: settings) == nil,
+                "already removed: its empty message comes back to the sidecar")
+        var without = settings
+        without.discoveryPrefix = nil
+        #expect(Discovery.ownedFilters(settings: without).isEmpty)
+        #expect(Discovery.removal(topic: stale[0], payload: config, current: [], settings: without) == nil)
+    }
+
     @Test func metricsTextEscapesLabelsAndKeepsTheFormat() {
         var settings = FleetSettings(node: "k\"1")
         settings.metricsDirectory = "/tmp"

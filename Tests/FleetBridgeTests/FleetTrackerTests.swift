@@ -17,7 +17,10 @@ struct FleetTrackerTests {
         configure(&settings)
         var tracker = FleetTracker(settings: settings, startedAt: 0)
         tracker.daemonConnected(true)
-        if case .answer(_, let reply, _) = DaemonLine.parse(Array(#"{"type":"reply","re":"s","ok":true,"pid":4242,"input":{"source":"replay","device":"panel","path":"x","activeTouches":0,"frames":0,"time":0},"layout":{"revision":1},"counters":{"connections":1,"events":0,"requests":1,"errors":0,"slowConsumers":3}}"#.utf8)) {
+        if case .hello(_, let startID) = DaemonLine.parse(Array(#"{"type":"hello","protocol":"gestured/1","version":"0.1.0","startId":"00000000c0ffee42","canControl":false}"#.utf8)) {
+            tracker.hello(startID: startID)
+        }
+        if case .answer(_, let reply, _) = DaemonLine.parse(Array(#"{"type":"reply","re":"s","ok":true,"startId":"00000000c0ffee42","pid":4242,"input":{"source":"replay","device":"panel","path":"x","activeTouches":0,"frames":0,"time":0},"layout":{"revision":1,"hash":"0123456789abcdef"},"counters":{"connections":1,"events":0,"requests":1,"errors":0,"slowConsumers":3}}"#.utf8)) {
             tracker.status(reply)
         }
         return tracker
@@ -29,7 +32,7 @@ struct FleetTrackerTests {
         let messages = tracker.event(type: type, event, now: 5_000_000)
         #expect(messages == [OutboundMessage(
             topic: "gestured/k1/view/wall",
-            payload: Array(#"{"event_type":"openPhoto","eventId":"4242-16","seq":16,"time":2060000,"view":"wall","recognizer":"openPhoto","kind":"tap","state":"recognized","x":120.5,"y":40.0,"taps":1}"#.utf8),
+            payload: Array(#"{"event_type":"openPhoto","eventId":"00000000c0ffee42-16","seq":16,"time":2060000,"view":"wall","recognizer":"openPhoto","kind":"tap","state":"recognized","x":120.5,"y":40.0,"taps":1}"#.utf8),
             qos: 1, retain: false)])
         #expect(tracker.gestures[.init(view: "wall", recognizer: "openPhoto", kind: "tap", state: "recognized")] == 1)
     }
@@ -41,7 +44,7 @@ struct FleetTrackerTests {
         let (type2, began) = object(#"{"type":"gesture","seq":18,"time":1,"recognizer":"wallPan","kind":"pan","view":"wall","state":"began","x":1.0,"y":2.0,"touches":[3],"translationX":0.0,"translationY":0.0,"velocityX":0.0,"velocityY":0.0}"#)
         let messages = tracker.event(type: type2, began, now: 0)
         #expect(messages.count == 1)
-        #expect(String(decoding: messages[0].payload, as: UTF8.self).hasPrefix(#"{"event_type":"wallPan_began","eventId":"4242-18""#))
+        #expect(String(decoding: messages[0].payload, as: UTF8.self).hasPrefix(#"{"event_type":"wallPan_began","eventId":"00000000c0ffee42-18""#))
         #expect(tracker.gestures.values.reduce(0, +) == 2)
     }
 
@@ -54,9 +57,11 @@ struct FleetTrackerTests {
         let (t, touches) = object(#"{"type":"touches","seq":3,"time":0,"phase":"began","view":"wall","responders":["wall"],"touches":[{"id":1,"phase":"began","x":1.0,"y":1.0},{"id":2,"phase":"began","x":1.0,"y":1.0}]}"#)
         #expect(tracker.event(type: t, touches, now: 1_000_000).isEmpty)
         #expect(tracker.touches["wall"] == 2)
-        let (l, layout) = object(#"{"type":"layout","seq":40,"time":5,"revision":3,"message":"layout replaced"}"#)
+        // Before the event, the status' hash; then the event's own.
+        #expect(String(decoding: tracker.layout().payload, as: UTF8.self) == #"{"revision":1,"hash":"0123456789abcdef","message":null}"#)
+        let (l, layout) = object(#"{"type":"layout","seq":40,"time":5,"revision":3,"hash":"fedcba9876543210","message":"layout replaced"}"#)
         #expect(tracker.event(type: l, layout, now: 0) == [OutboundMessage(
-            topic: "gestured/k1/layout", payload: Array(#"{"revision":3,"hash":null,"message":"layout replaced"}"#.utf8),
+            topic: "gestured/k1/layout", payload: Array(#"{"revision":3,"hash":"fedcba9876543210","message":"layout replaced"}"#.utf8),
             qos: 1, retain: true)])
         // The status named the panel: the sidecar came after its device event.
         #expect(tracker.state == "ok")

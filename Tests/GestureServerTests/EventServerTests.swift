@@ -18,11 +18,11 @@ struct EventServerTests {
         let idle = try harness.connect()
         let all = try harness.subscriber()
         let layouts = try harness.subscriber(#""kinds":["layout"]"#)
-        harness.publish([Self.warning("one"), .layout(time: .zero, revision: 2, message: "two"), Self.warning("three")])
+        harness.publish([Self.warning("one"), .layout(time: .zero, revision: 2, hash: LayoutHash(value: 0x2a), message: "two"), Self.warning("three")])
         try harness.settle()
         #expect(all.take().map(\.text) == [
             #"{"type":"warning","seq":1,"time":7,"message":"one"}"#,
-            #"{"type":"layout","seq":2,"time":0,"revision":2,"message":"two"}"#,
+            #"{"type":"layout","seq":2,"time":0,"revision":2,"hash":"000000000000002a","message":"two"}"#,
             #"{"type":"warning","seq":3,"time":7,"message":"three"}"#,
         ])
         #expect(layouts.take().map { $0.object["seq"] as? Int } == [2])

@@ -83,16 +83,16 @@ struct RequestTests {
         (.ok(nil, .done), #"{"type":"reply","re":null,"ok":true}"#),
         (.ok(.string("s"), .subscribed(Subscription(kinds: ["gesture", "control"], views: [Glob("buy*")]), trace: false)),
          #"{"type":"reply","re":"s","ok":true,"subscription":{"kinds":["control","gesture"],"views":["buy*"],"recognizers":null,"trace":false}}"#),
-        (.hello(version: "1.2.3", screens: [], canControl: false),
-         #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","canControl":false}"#),
+        (.hello(version: "1.2.3", startID: StartID(value: 0x00c0_ffee_1234_5678), screens: [], canControl: false),
+         #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","startId":"00c0ffee12345678","canControl":false}"#),
         // Several screens: listed before canControl, which still ends the line (the bridge reads it there).
-        (.hello(version: "1.2.3", screens: [
+        (.hello(version: "1.2.3", startID: StartID(value: 0xffff_ffff_ffff_ffff), screens: [
             ScreenStatus(id: "customer", device: "Panel A", path: "/dev/input/event4", activeTouches: 0, frames: 0,
                          screen: ScreenGeometry(width: 1920, height: 1080)),
             ScreenStatus(id: "clerk", device: nil, path: nil, activeTouches: 0, frames: 0,
                          screen: ScreenGeometry(width: 1080, height: 1920, rotation: .clockwise90)),
         ], canControl: true),
-         #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","screens":[{"id":"customer","screen":{"width":1920.0,"height":1080.0,"rotation":0},"device":"Panel A","path":"/dev/input/event4"},{"id":"clerk","screen":{"width":1080.0,"height":1920.0,"rotation":90},"device":null,"path":null}],"canControl":true}"#),
+         #"{"type":"hello","protocol":"gestured/1","version":"1.2.3","startId":"ffffffffffffffff","screens":[{"id":"customer","screen":{"width":1920.0,"height":1080.0,"rotation":0},"device":"Panel A","path":"/dev/input/event4"},{"id":"clerk","screen":{"width":1080.0,"height":1920.0,"rotation":90},"device":null,"path":null}],"canControl":true}"#),
         (.bye(reason: "end", message: "the replay has ended"), #"{"type":"bye","reason":"end","message":"the replay has ended"}"#),
     ])
     func repliesAndErrorsAreOneLineOfJSON(reply: Reply, line: String) {

@@ -1,9 +1,10 @@
 #!/bin/sh
 # One-time (cacheable) setup for the boot test. Usage: boot-setup.sh CACHE_DIR
 #  - CACHE_DIR/rootfs: a Debian 12 root file system, debootstrap --variant=minbase with systemd,
-#    udev, the input libraries gestured links, evemu-tools and python3 (about 300 MB, under
-#    2 minutes with a good mirror). Kept outside the clone, rebuilt when missing, incomplete
-#    or made for another package list. The guest only ever sees it read-only.
+#    udev, the input libraries gestured links, evemu-tools and python3, the kiosk browser's
+#    packages, and Mosquitto (broker and clients: libmosquitto1, which gestured-mqtt links,
+#    comes with them) and prometheus-node-exporter for the MQTT check (about 980 MB). Kept
+#    outside the clone, rebuilt when missing, incomplete or made for another package list. The guest only ever sees it read-only.
 #  - CACHE_DIR/initramfs.cpio.gz: the kernel-test VM's initramfs (tools/vmtest/vm-setup.sh:
 #    busybox, 9p, overlay, evdev and uinput modules of Debian's kernel) with boot-init as its
 #    init, which hands over to systemd.
@@ -12,7 +13,7 @@ set -eu
 HERE=$(dirname "$(readlink -f "$0")")
 CACHE=$1
 VMCACHE=${VM_CACHE:-$HERE/../vmtest/.vm-cache}
-PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus,libinput-tools,cage,seatd,libseat1,chromium,dbus-user-session,fonts-dejavu-core,xwayland
+PACKAGES=systemd,systemd-sysv,udev,libevdev2,libmtdev1,evemu-tools,python3,dbus,libinput-tools,cage,seatd,libseat1,chromium,dbus-user-session,fonts-dejavu-core,xwayland,mosquitto,mosquitto-clients,prometheus-node-exporter
 export DEBIAN_FRONTEND=noninteractive
 need=""
 for p in debootstrap qemu-system-x86 cpio; do

@@ -179,10 +179,13 @@ check_installed() {
     for f in /lib/systemd/system/gestured.service /lib/systemd/system/gestured.socket \
              /usr/lib/udev/rules.d/70-gestured-touchscreen.rules /usr/lib/sysusers.d/gestured.conf \
              /usr/share/man/man1/gestured.1.gz /usr/share/man/man5/gestured.json5.5.gz "$CLIENT" \
-             /usr/share/doc/gestured/README.Debian /usr/share/doc/gestured/docs/service.md \
+             /usr/share/doc/gestured/docs/service.md \
              /usr/share/doc/gestured/examples/recordings/lobby-session.evemu; do
         [ -f "$f" ] || { log "missing $f"; return 1; }
     done
+    # README.Debian: compressed once over 4 KiB, as dh_compress does and Debian Policy 12.3 allows.
+    [ -f /usr/share/doc/gestured/README.Debian ] || [ -f /usr/share/doc/gestured/README.Debian.gz ] \
+        || { log "missing /usr/share/doc/gestured/README.Debian"; return 1; }
     # The README's links to docs/ resolve in the installed tree.
     local link missing=""
     for link in $(grep -o '](docs/[a-z-]*\.md' /usr/share/doc/gestured/README.md | cut -c3- | sort -u); do
@@ -295,6 +298,153 @@ check_web_bridge() {
     fact "systemd-analyze security gestured-web.service: ${overall#*: }"
     grep '^✗' "$W/security-web.txt" | sed 's/^/    /' | head -n 30
     echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
+}
+
+# gestured-mqtt (docs/fleet.md) under its packaged unit, next to Debian's Mosquitto on
+# loopback with a password file: installed but not enabled, its credentials directory root's
+# alone; given its settings and credentials as an integrator would, enabled and started, it
+# publishes availability, layout and health (retained), and the recording played on the panel
+# reaches the view topics as the events `gestured replay` computes (view and event type, in
+# order); its metrics file appears where node-exporter (Debian's prometheus-node-exporter,
+# in the guest) reads it, through the unit's link, and node-exporter serves its figures
+# without a scrape error; its sandbox applies; its systemd-analyze security score is a fact
+# and must be OK or better; a clean stop publishes offline. Stopped at the end (the next
+# checks count the daemon's subscribers), still enabled: remove and purge must handle it.
+mqtt_journal() { journalctl -u gestured-mqtt.service --no-pager -o cat -n 15 | sed 's/^/    /'; }
+mqtt_sidecar() {
+    running || return 1
+    local f
+    for f in /usr/bin/gestured-mqtt /lib/systemd/system/gestured-mqtt.service /usr/share/man/man1/gestured-mqtt.1.gz \
+             /usr/share/doc/gestured/examples/mqtt/mqtt.json5; do
+        [ -f "$f" ] || { log "missing $f"; return 1; }
+    done
+    ! ldd /usr/bin/gestured-mqtt | grep -E 'not found|libswift|libFoundation|libicu' || { log "unresolved or Swift libraries"; return 1; }
+    dpkg-query -W -f='${Depends}' gestured | grep -q libmosquitto1 || { log "Depends does not name libmosquitto1"; return 1; }
+    for section in OPTIONS ENVIRONMENT 'EXIT STATUS' FILES EXAMPLES 'SEE ALSO'; do
+        zcat /usr/share/man/man1/gestured-mqtt.1.gz | grep -qx "\.Sh $section" || { log "gestured-mqtt(1) has no $section"; return 1; }
+    done
+    [ "$(systemctl is-enabled gestured-mqtt.service)" = disabled ] || { log "gestured-mqtt.service is $(systemctl is-enabled gestured-mqtt.service), not disabled"; return 1; }
+    [ "$(stat -c '%U %a' /etc/gestured/credentials)" = "root 700" ] || { log "/etc/gestured/credentials is $(stat -c '%U %a' /etc/gestured/credentials)"; return 1; }
+    # The broker: loopback, passwords, no anonymous clients (docs/fleet.md's set-up, without TLS).
+    mosquitto_passwd -c -b /etc/mosquitto/passwords kiosk boot-kiosk-secret || return 1
+    mosquitto_passwd -b /etc/mosquitto/passwords operator boot-operator-secret || return 1
+    chown mosquitto: /etc/mosquitto/passwords 2>/dev/null; chmod 0600 /etc/mosquitto/passwords
+    printf 'per_listener_settings false\nallow_anonymous false\npassword_file /etc/mosquitto/passwords\nlistener 1883 127.0.0.1\n' \
+        > /etc/mosquitto/conf.d/gestured.conf
+    systemctl restart mosquitto.service || { journalctl -u mosquitto.service --no-pager -n 10 | sed 's/^/    /'; return 1; }
+    UNTIL=30 until_true sh -c 'mosquitto_pub -h 127.0.0.1 -u operator -P boot-operator-secret -t boot/ping -m x 2>/dev/null' || return 1
+    # The integrator's steps (README.Debian, 5.): the settings from the example, the credentials.
+    cat > /etc/gestured/mqtt.json5 <<'SETTINGS'
+// The boot test's: Mosquitto on loopback, no TLS.
+{
+  broker: { host: "127.0.0.1", port: 1883 },
+  topics: { prefix: "gestured", node: "boot" },
+  health: { interval: 5 },
+  metrics: { interval: 5 },
+}
+SETTINGS
+    printf kiosk > /etc/gestured/credentials/mqtt-username
+    printf boot-kiosk-secret > /etc/gestured/credentials/mqtt-password
+    chmod 0600 /etc/gestured/credentials/mqtt-*
+    CREDENTIALS_DIRECTORY=/etc/gestured/credentials gestured-mqtt --check > "$W/mqtt-check.txt" 2>&1 \
+        || { sed 's/^/    /' "$W/mqtt-check.txt"; return 1; }
+    sed 's/^/    /' "$W/mqtt-check.txt"
+    mosquitto_sub -h 127.0.0.1 -u operator -P boot-operator-secret -V 5 --retain-as-published -q 1 -t 'gestured/boot/#' \
+        -F '%r %q %t %p' > "$W/mqtt-messages.txt" 2> "$W/mqtt-sub.err" &
+    MQTT_SUBSCRIBER=$!
+    systemctl enable --now gestured-mqtt.service || { log "could not enable the sidecar"; mqtt_journal; return 1; }
+    local pid; pid=$(unit_pid gestured-mqtt.service)
+    [ "$pid" != 0 ] || { log "gestured-mqtt.service has no main process"; mqtt_journal; return 1; }
+    local exec ready
+    exec=$(systemctl show -p ExecMainStartTimestampMonotonic --value gestured-mqtt.service)
+    ready=$(systemctl show -p ActiveEnterTimestampMonotonic --value gestured-mqtt.service)
+    fact "gestured-mqtt: $(stat -c %s /usr/bin/gestured-mqtt) bytes; start to READY=1 under systemd (emulated CPU): $(( (ready - exec) / 1000 )) ms"
+    retained() { grep -q "^1 1 gestured/boot/$1 $2" "$W/mqtt-messages.txt"; }
+    UNTIL=60 until_true retained availability online && UNTIL=30 until_true retained layout '{"revision":' \
+        && UNTIL=30 until_true retained health '{"state":"ok"' \
+        || { log "no availability, layout or health:"; sed 's/^/    /' "$W/mqtt-messages.txt" | head -n 20; mqtt_journal; return 1; }
+    # The daemon's start id and layout hash (its status): the layout topic carries the hash.
+    python3 "$CLIENT" status > "$W/mqtt-daemon-status.json" || { return 1; }
+    local start_id layout_hash
+    start_id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["startId"])' "$W/mqtt-daemon-status.json")
+    layout_hash=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["layout"]["hash"])' "$W/mqtt-daemon-status.json")
+    echo "$start_id $layout_hash" | grep -qxE '[0-9a-f]{16} [0-9a-f]{16}' || { log "status: start id '$start_id', layout hash '$layout_hash'"; return 1; }
+    UNTIL=30 until_true grep -q "^1 1 gestured/boot/layout {\"revision\":[0-9]*,\"hash\":\"$layout_hash\"" "$W/mqtt-messages.txt" \
+        || { log "the layout topic does not carry the daemon's hash $layout_hash"; grep ' gestured/boot/layout ' "$W/mqtt-messages.txt" | sed 's/^/    /'; return 1; }
+    log "retained: $(grep -c '^1 1 ' "$W/mqtt-messages.txt") messages; $(grep ' gestured/boot/layout ' "$W/mqtt-messages.txt" | tail -n 1 | cut -c1-160)"
+    # The recording, live: the view topics get what `gestured replay` says the daemon publishes.
+    evemu-play "$NODE" < "$RECORDING" || { log "evemu-play failed"; return 1; }
+    gestured replay --config /etc/gestured/gestured.json5 "$RECORDING" > "$W/mqtt.replay.jsonl" || { return 1; }
+    # The sidecar's defaults (docs/fleet.md, "Events"): these gesture states, touchUpInside.
+    python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e["type"] == "gesture" and e["state"] in ("recognized", "began", "ended", "cancelled"):
+        print(e["view"], e["recognizer"] if e["state"] == "recognized" else e["recognizer"] + "_" + e["state"])
+    elif e["type"] == "control" and e["event"] == "touchUpInside":
+        print(e["view"], e["event"])' "$W/mqtt.replay.jsonl" > "$W/mqtt.expected.txt"
+    [ -s "$W/mqtt.expected.txt" ] || { log "the replay publishes nothing: the check would prove nothing"; return 1; }
+    views() {
+        python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    retain, qos, topic, payload = line.rstrip("\n").split(" ", 3)
+    if "/view/" in topic:
+        p = json.loads(payload)
+        assert retain == "0" and qos == "1" and p["eventId"] == "%s-%d" % (sys.argv[2], p["seq"]), line
+        print(p["view"], p["event_type"])' "$W/mqtt-messages.txt" "$start_id" > "$W/mqtt.published.txt" \
+            && [ "$(wc -l < "$W/mqtt.published.txt")" -ge "$(wc -l < "$W/mqtt.expected.txt")" ]
+    }
+    UNTIL=30 until_true views
+    if ! diff -u "$W/mqtt.expected.txt" "$W/mqtt.published.txt" > "$W/mqtt.diff"; then
+        log "the view topics differ from the replay's events (- replay, + MQTT):"; head -n 20 "$W/mqtt.diff" | sed 's/^/    /'
+        return 1
+    fi
+    log "view topics == replay: $(wc -l < "$W/mqtt.published.txt") events ($(cut -d' ' -f2 "$W/mqtt.published.txt" | sort -u | tr '\n' ' '))"
+    grep -m1 ' gestured/boot/view/' "$W/mqtt-messages.txt" | cut -c1-200 | sed 's/^/    /'
+    # The metrics, through node-exporter's textfile directory: the unit's link to /run.
+    local link=/var/lib/prometheus/node-exporter/gestured.prom
+    UNTIL=30 until_true sh -c "[ -L $link ] && grep -q '^gestured_daemon_up' $link" \
+        || { log "$link: $(ls -l "$link" 2>&1)"; return 1; }
+    log "$link -> $(readlink "$link"): $(grep -c '^gestured_' "$link") samples"
+    UNTIL=30 until_true sh -c "grep -qE '^gestured_gestures_total\{.*\} [1-9]' $link" || { log "no gesture counted"; return 1; }
+    # node-exporter (Debian's unit, textfile directory by default) reads it without an error.
+    UNTIL=60 until_true sh -c 'python3 -c "import urllib.request; print(urllib.request.urlopen(\"http://127.0.0.1:9100/metrics\").read().decode())" > '"$W"'/node-exporter.txt 2>&1 && grep -q "^gestured_daemon_up" '"$W"'/node-exporter.txt' \
+        || { log "node-exporter does not serve gestured's metrics"; tail -n 5 "$W/node-exporter.txt" | sed 's/^/    /'; return 1; }
+    grep -E '^node_textfile_scrape_error|^gestured_daemon_up|^gestured_device_up' "$W/node-exporter.txt" | sed 's/^/    node-exporter: /'
+    grep -qx 'node_textfile_scrape_error 0' "$W/node-exporter.txt" || { log "node-exporter's textfile collector reports an error"; return 1; }
+    # The sandbox applies (as for the bridge): not root, in gestured, seccomp, no privileges.
+    pid=$(unit_pid gestured-mqtt.service)
+    grep -E '^(Uid|Groups|NoNewPrivs|Seccomp|CapEff):' "/proc/$pid/status" | sed 's/^/    /'
+    [ "$(awk '/^Uid:/ { print $2 }' "/proc/$pid/status")" != 0 ] || { log "the sidecar runs as root"; return 1; }
+    grep -qx $'Seccomp:\t2' "/proc/$pid/status" && grep -qx $'NoNewPrivs:\t1' "/proc/$pid/status" \
+        && grep -qx $'CapEff:\t0000000000000000' "/proc/$pid/status" || { log "the sandbox does not apply"; return 1; }
+    fact "gestured-mqtt publishing under its unit: $(grep -E '^VmHWM' "/proc/$pid/status" | tr -s ' \t' ' '), $(grep -E '^Threads' "/proc/$pid/status" | tr -s ' \t' ' ')"
+    systemd-analyze security gestured-mqtt.service --no-pager > "$W/security-mqtt.txt" 2>&1
+    local overall; overall=$(grep 'Overall exposure level' "$W/security-mqtt.txt")
+    [ -n "$overall" ] || { log "no score:"; tail -n 5 "$W/security-mqtt.txt"; return 1; }
+    fact "systemd-analyze security gestured-mqtt.service: ${overall#*: }"
+    grep '^✗' "$W/security-mqtt.txt" | sed 's/^/    /' | head -n 30
+    journalctl -u gestured-mqtt.service --no-pager -o cat > "$W/mqtt-journal.txt"
+    ! grep -iE 'cannot publish|not permitted|EPERM|EACCES|was not written' "$W/mqtt-journal.txt" || { log "the sidecar logged a failure"; return 1; }
+    echo "$overall" | grep -qE ' (SAFE|OK) ' || { log "exposure above OK"; return 1; }
+    # A clean stop: offline, retained.
+    systemctl stop gestured-mqtt.service || { return 1; }
+    UNTIL=20 until_true retained availability offline || { log "no offline after the stop"; return 1; }
+    [ ! -e "$link" ] && [ ! -L "$link" ] || { log "the node-exporter link outlived the sidecar"; return 1; }
+    log "stopped: offline published; $(grep -c . "$W/mqtt-messages.txt") messages in all"
+}
+
+# Whatever failed, the sidecar is stopped and the subscriber ends: a sidecar left running is
+# one more subscriber for the checks that count them, and its reconnections would start the
+# daemon through its socket (Requires=gestured.socket) before a check that starts it itself.
+MQTT_SUBSCRIBER=
+check_mqtt_sidecar() {
+    mqtt_sidecar; local rc=$?
+    systemctl stop gestured-mqtt.service
+    [ -z "$MQTT_SUBSCRIBER" ] || { kill "$MQTT_SUBSCRIBER" 2>/dev/null; wait "$MQTT_SUBSCRIBER" 2>/dev/null; }
+    return $rc
 }
 
 check_hardening() {
@@ -662,14 +812,18 @@ check_remove() {
     UNTIL=20 until_true sh -c '[ ! -e /dev/input/touchscreen ]' || { log "/dev/input/touchscreen is left"; return 1; }
     log "/dev/input/touchscreen is gone; $NODE: $(stat -c '%G %a' "$NODE")"
     [ "$(systemctl is-active gestured-web.service)" != active ] && [ "$(systemctl is-active gestured.service)" != active ] \
-        || { log "a unit still runs"; return 1; }
+        && [ "$(systemctl is-active gestured-mqtt.service)" != active ] || { log "a unit still runs"; return 1; }
 }
 
 check_purge() {
     kill "$DEVPID" 2>/dev/null; wait "$DEVPID" 2>/dev/null
     dpkg_step purge --purge gestured || return 1
-    [ ! -e /usr/bin/gestured ] && [ ! -e /usr/bin/gestured-web ] && [ ! -e /etc/gestured/gestured.json5 ] \
-        || { log "files left behind"; return 1; }
+    [ ! -e /usr/bin/gestured ] && [ ! -e /usr/bin/gestured-web ] && [ ! -e /usr/bin/gestured-mqtt ] \
+        && [ ! -e /etc/gestured/credentials ] && [ ! -e /etc/gestured/mqtt.json5 ] \
+        || { log "files left behind: $(ls -R /etc/gestured 2>/dev/null | tr '\n' ' ')"; return 1; }
+    [ ! -e /var/lib/prometheus/node-exporter/gestured.prom ] && [ ! -L /var/lib/prometheus/node-exporter/gestured.prom ] \
+        || { log "the node-exporter link is left"; return 1; }
+    [ "$(systemctl is-enabled gestured-mqtt.service 2>&1)" != enabled ] || { log "gestured-mqtt.service is still enabled"; return 1; }
     [ "$(systemctl is-active gestured-web.service)" != active ] || { log "the web bridge still runs"; return 1; }
     [ "$(systemctl is-active gestured.socket)" != active ] || { log "the socket still listens"; return 1; }
     [ ! -e /etc/systemd/system/sockets.target.wants/gestured.socket ] || { log "the socket is still enabled"; return 1; }
@@ -687,6 +841,10 @@ check_fresh_install() {
     case $(systemctl is-active gestured.service) in active|activating) log "gestured.service runs before any client came"; return 1 ;; esac
     [ "$(systemctl is-enabled gestured-web.service)" = disabled ] && [ "$(systemctl is-active gestured-web.service)" = inactive ] \
         || { log "gestured-web.service is $(systemctl is-enabled gestured-web.service), $(systemctl is-active gestured-web.service)"; return 1; }
+    # The sidecar enabled before the purge: the purge forgot that, so it is installed but not enabled again.
+    [ "$(systemctl is-enabled gestured-mqtt.service)" = disabled ] && [ "$(systemctl is-active gestured-mqtt.service)" = inactive ] \
+        || { log "gestured-mqtt.service is $(systemctl is-enabled gestured-mqtt.service), $(systemctl is-active gestured-mqtt.service)"; return 1; }
+    [ "$(stat -c '%U %a' /etc/gestured/credentials)" = "root 700" ] || { log "/etc/gestured/credentials is $(stat -c '%U %a' /etc/gestured/credentials 2>&1)"; return 1; }
     dpkg-query -W -f='${Conffiles}\n' gestured | grep -q '/etc/gestured/gestured.json5' \
         && dpkg-query -W -f='${Conffiles}\n' gestured | grep -q '/etc/gestured/layouts/lobby.json5' \
         || { log "the configuration is not a conffile"; return 1; }
@@ -713,7 +871,7 @@ fact "guest: $(uname -r), systemd $(systemctl --version | awk 'NR == 1 { print $
 fact "boot: $(systemd-analyze time 2>/dev/null | head -n1)"
 for check in check_install_previous check_upgrade_keeps_units_running check_installed \
              check_udev_symlink_and_group check_subscribe_while_playing check_status_line \
-             check_web_bridge start_browser check_hardening check_reload_with_broken_configuration \
+             check_web_bridge start_browser check_mqtt_sidecar check_hardening check_reload_with_broken_configuration \
              check_watchdog_restarts_a_stopped_daemon check_unplug_and_replug check_stop_says_bye \
              check_routing_makes_the_copy check_browser_routing stop_browser \
              check_configuration_error_keeps_the_socket check_security_score check_remove check_purge \

@@ -79,9 +79,10 @@ public struct EventEncoder {
                 encoder.writer.key("action"); encoder.writer.string(action)
                 encoder.writer.key("name"); encoder.writer.string(name)
                 encoder.writer.key("message"); encoder.writer.string(message)
-            case .layout(let time, let revision, let message):
+            case .layout(let time, let revision, let hash, let message):
                 encoder.header("layout", time)
                 encoder.writer.key("revision"); encoder.writer.int(revision)
+                encoder.writer.key("hash"); encoder.writer.string(hash.description)
                 encoder.writer.key("message"); encoder.writer.string(message)
             case .screen(let time, let screen, let message):
                 encoder.header("screen", time)

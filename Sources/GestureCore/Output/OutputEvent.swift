@@ -5,7 +5,8 @@ public enum OutputEvent: Sendable {
     case engine(EngineEvent)
     /// `action`: `added`, `removed`, `resynchronised`.
     case device(time: Timestamp, action: String, name: String, message: String)
-    case layout(time: Timestamp, revision: Int, message: String)
+    /// `hash`: the layout's ``LayoutHash``, computed by whoever holds the layout's description.
+    case layout(time: Timestamp, revision: Int, hash: LayoutHash, message: String)
     /// The screen touches that begin from now on are mapped onto (`screen.set`, a reload).
     case screen(time: Timestamp, screen: ScreenGeometry, message: String)
     case warning(time: Timestamp, message: String)

@@ -375,21 +375,22 @@ public struct GesturePipeline {
 
     /// A new layout between two frames (`layout.set`, `view.update`, reload); touches already
     /// down keep their views (docs/protocol.md, "Changing the layout"). The stream announces it as revision
-    /// `revision`.
-    public mutating func replaceLayout(_ tree: ViewTree, revision: Int, message: String, at time: Timestamp) {
-        replaceLayout(PreparedLayout(tree: tree, basis: engine.basis), revision: revision, message: message, at: time)
+    /// `revision` with its ``LayoutHash`` `hash` (of the description the tree was made from).
+    public mutating func replaceLayout(_ tree: ViewTree, revision: Int, hash: LayoutHash, message: String, at time: Timestamp) {
+        replaceLayout(PreparedLayout(tree: tree, basis: engine.basis), revision: revision, hash: hash, message: message, at: time)
     }
 
-    /// ``replaceLayout(_:revision:message:at:)`` with the layout's recognizers prepared for
+    /// ``replaceLayout(_:revision:hash:message:at:)`` with the layout's recognizers prepared for
     /// ``basis`` elsewhere (off the driver's loop); one prepared for a basis that changed since
     /// is made again here, with the same result.
-    public mutating func replaceLayout(_ prepared: PreparedLayout, revision: Int, message: String, at time: Timestamp) {
+    public mutating func replaceLayout(_ prepared: PreparedLayout, revision: Int, hash: LayoutHash, message: String,
+                                       at time: Timestamp) {
         currentTime = max(currentTime, time)
         // What the replacement sets off (deadlines due, recognizers it disables) comes first.
         engine.replaceLayout(prepared, at: currentTime, into: &records.engineEvents)
         nextDeadline = engine.nextDeadline
         if routesTouches { applyRoutes() }
-        emit(.layout(time: currentTime, revision: revision, message: message))
+        emit(.layout(time: currentTime, revision: revision, hash: hash, message: message))
         collectReleased()
     }
 

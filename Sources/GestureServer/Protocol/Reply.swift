@@ -4,9 +4,10 @@ import GestureCore
 /// answer to a request, an error, or the goodbye. ``ReplyEncoder`` is the one place that turns it into
 /// JSON.
 public enum Reply: Sendable {
-    /// `{"type":"hello","protocol":"gestured/1","version":…,"canControl":…}` on connect; with
-    /// several screens, `"screens":[…]` before `canControl` (empty `screens`: none written).
-    case hello(version: String, screens: [ScreenStatus], canControl: Bool)
+    /// `{"type":"hello","protocol":"gestured/1","version":…,"startId":…,"canControl":…}` on
+    /// connect; with several screens, `"screens":[…]` before `canControl` (empty `screens`:
+    /// none written).
+    case hello(version: String, startID: StartID, screens: [ScreenStatus], canControl: Bool)
     /// `{"type":"reply","re":…,"ok":true,…}`: a request carried out.
     case ok(RequestID?, Answer)
     /// `{"type":"error","re":…,"error":{…}}`.
@@ -39,6 +40,7 @@ public enum Reply: Sendable {
 /// and its counters).
 public struct ServerStatus: Sendable {
     public var version: String
+    public var startID: StartID
     public var pid: Int
     /// `nil` when the server has no owner any more (stopping).
     public var input: InputStatus?

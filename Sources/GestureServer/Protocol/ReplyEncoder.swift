@@ -8,10 +8,11 @@ public enum ReplyEncoder {
         var writer = JSONWriter()
         writer.beginObject()
         switch reply {
-        case .hello(let version, let screens, let canControl):
+        case .hello(let version, let startID, let screens, let canControl):
             writer.key("type"); writer.string("hello")
             writer.key("protocol"); writer.string(EventServer.protocolName)
             writer.key("version"); writer.string(version)
+            writer.key("startId"); writer.string(startID.description)
             if !screens.isEmpty {
                 // Before canControl: the line still ends with it, as the bridge reads it.
                 writer.key("screens"); writer.beginArray()
@@ -113,6 +114,7 @@ public enum ReplyEncoder {
     private static func encode(_ status: ServerStatus, into writer: inout JSONWriter) {
         writer.key("protocol"); writer.string(EventServer.protocolName)
         writer.key("version"); writer.string(status.version)
+        writer.key("startId"); writer.string(status.startID.description)
         writer.key("pid"); writer.int(status.pid)
         if let input = status.input {
             writer.key("input"); writer.beginObject()
@@ -132,6 +134,7 @@ public enum ReplyEncoder {
             writer.endObject()
             writer.key("layout"); writer.beginObject()
             writer.key("revision"); writer.int(input.layoutRevision)
+            if let hash = input.layoutHash { writer.key("hash"); writer.string(hash.description) }
             writer.endObject()
             // The screen the layout's frames are in (the web client scales CSS pixels to it).
             encode(input.screen, into: &writer)

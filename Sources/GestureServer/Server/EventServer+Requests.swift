@@ -369,7 +369,7 @@ extension EventServer {
             let owner = try requireOwner(id)
             return .hitTest(x: x, y: y, owner.hitTest(screen: screen, Point(x: x, y: y)))
         case .status:
-            return .status(ServerStatus(version: options.version, pid: Int(getpid()), input: owner?.inputStatus(),
+            return .status(ServerStatus(version: options.version, startID: options.startID, pid: Int(getpid()), input: owner?.inputStatus(),
                                         socket: socketPath, connected: clients.count, subscribed: subscriberCount,
                                         counters: counters))
         case .reload:

@@ -29,6 +29,9 @@ public final class EventServer {
     public struct Options: Sendable {
         /// The version named in `hello` and `status`.
         public var version: String
+        /// This start's id, in `hello` and `status` (``StartID``): made with the options, once
+        /// per daemon start; tests give a fixed one.
+        public var startID = StartID.random()
         /// A longer request line is an error and closes the connection.
         public var maxLineLength = ServerLimits.maximumLineLength
         /// Bytes a client may have queued, events and replies alike; one more and it is dropped
@@ -365,7 +368,7 @@ public final class EventServer {
         ])
         // With several screens the hello lists them; with one it is as it always was.
         let screens = (owner?.screenIDs.count ?? 1) > 1 ? owner?.inputStatus().screens ?? [] : []
-        announce(send(.hello(version: options.version, screens: screens, canControl: canControl), to: client))
+        announce(send(.hello(version: options.version, startID: options.startID, screens: screens, canControl: canControl), to: client))
         if shuttingDown {
             close(client, after: ReplyEncoder.encode(.bye(reason: "stopping", message: "gestured is stopping")))
         }

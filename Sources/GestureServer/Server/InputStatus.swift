@@ -10,6 +10,8 @@ public struct InputStatus: Sendable {
     /// The device path or the recording file.
     public var path: String?
     public var layoutRevision: Int
+    /// The layout's ``LayoutHash``, set by the owner that holds the layout's description.
+    public var layoutHash: LayoutHash?
     public var activeTouches: Int
     /// Touches down per route (docs/routing.md); nil when the configuration routes none.
     public var routes: RouteCounts?

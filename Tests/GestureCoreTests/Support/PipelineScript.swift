@@ -55,7 +55,7 @@ struct PipelineScript {
 
     /// `layout.set` (or `view.update`) between two frames, announced as `revision`.
     mutating func replaceLayout(_ root: ViewSpec, revision: Int) throws {
-        pipeline.replaceLayout(try ViewTree(root: root), revision: revision, message: "test",
+        pipeline.replaceLayout(try ViewTree(root: root), revision: revision, hash: LayoutHash(of: root), message: "test",
                                at: Timestamp(microseconds: now * 1000))
         collect()
     }
@@ -106,7 +106,7 @@ struct PipelineScript {
             return "warning: \(message)"
         case .device(_, let action, _, let message):
             return "device \(action): \(message)"
-        case .layout(_, let revision, _):
+        case .layout(_, let revision, _, _):
             return "layout \(revision)"
         case .contacts(let e):
             let contacts = e.contacts.map { contact in

@@ -131,7 +131,7 @@ final class TestOwner: EventServerOwner {
         preparedBases.append(prepared?.basis)
         currentLayout = layout
         revision += 1
-        return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, message: reason)]))
+        return LayoutReplacement(revision: revision, events: encode([.layout(time: .zero, revision: revision, hash: LayoutHash(of: layout), message: reason)]))
     }
 
     /// Whether `screen.set` makes the layout again off the loop (``screenWork(rotation:width:height:)``):
