@@ -1,3 +1,5 @@
+import GestureServer
+
 /// The metrics file in Prometheus' text format 0.0.4, for node-exporter's textfile collector
 /// (docs/fleet.md, "Prometheus"): every family with `# HELP` and `# TYPE`, series sorted, label
 /// values escaped (`\\`, `\"`, `\n`), every series labelled with the kiosk's `node`.
@@ -20,18 +22,9 @@ public enum MetricsText {
         }
     }
 
-    public static func escape(_ value: String) -> String {
-        var result = ""
-        for character in value {
-            switch character {
-            case "\\": result += "\\\\"
-            case "\"": result += "\\\""
-            case "\n": result += "\\n"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
+    /// A label's value: Prometheus' text format escapes the backslash, the double quote and the
+    /// line feed, as the journal's logfmt does.
+    public static func escape(_ value: String) -> String { escapedQuotedText(value) }
 
     public static func render(_ tracker: FleetTracker, _ figures: SidecarFigures) -> String {
         let node = "node=\"\(escape(tracker.settings.node))\""

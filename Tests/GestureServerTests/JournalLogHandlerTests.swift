@@ -92,6 +92,14 @@ struct JournalLogHandlerTests {
         #expect(JournalLogHandler.fieldName(key) == field)
     }
 
+    @Test func aQuotedValueEscapesEveryLineFeedEvenInACarriageReturnLineFeed() {
+        // "\r\n" is one Character: escaping by character let its line feed through.
+        #expect(escapedQuotedText("a\r\nb \"c\" \\") == "a\r\\nb \\\"c\\\" \\\\")
+        #expect(JournalLogHandler.quoted("x\r\ny") == "\"x\r\\ny\"")
+        #expect(JournalLogHandler.quoted("plain") == "plain")
+        #expect(JournalLogHandler.quoted("") == "\"\"")
+    }
+
     @Test func logLevelsByName() {
         #expect(JournalLogHandler.level(named: "debug") == .debug)
         #expect(JournalLogHandler.level(named: "warning") == .warning)

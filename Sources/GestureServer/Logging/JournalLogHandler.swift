@@ -126,20 +126,27 @@ public struct JournalLogHandler: LogHandler {
 
     /// Values with spaces or quotes are quoted, so `key=value` pairs stay parseable.
     static func quoted(_ value: String) -> String {
-        guard value.isEmpty || value.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) else {
+        guard value.isEmpty || value.unicodeScalars.contains(where: { $0 == " " || $0 == "\"" || $0 == "=" || $0 == "\n" }) else {
             return value
         }
-        var escaped = "\""
-        for character in value {
-            switch character {
-            case "\"": escaped += "\\\""
-            case "\\": escaped += "\\\\"
-            case "\n": escaped += "\\n"
-            default: escaped.append(character)
-            }
-        }
-        return escaped + "\""
+        return "\"" + escapedQuotedText(value) + "\""
     }
+}
+
+/// A value for inside double quotes, as logfmt and Prometheus' text format write a label's value:
+/// the backslash, the double quote and the line feed escaped, nothing else. By scalar, not by
+/// character: a CR LF is one `Character`, and its line feed must still be escaped.
+public func escapedQuotedText(_ value: String) -> String {
+    var escaped = String.UnicodeScalarView()
+    for scalar in value.unicodeScalars {
+        switch scalar {
+        case "\\": escaped.append(contentsOf: "\\\\".unicodeScalars)
+        case "\"": escaped.append(contentsOf: "\\\"".unicodeScalars)
+        case "\n": escaped.append(contentsOf: "\\n".unicodeScalars)
+        default: escaped.append(scalar)
+        }
+    }
+    return String(escaped)
 }
 
 /// journald's native socket, as the handler sends to it: one non-blocking datagram socket for
