@@ -153,8 +153,8 @@ export type FailureReason =
 
 export interface TapDetail extends GestureBase { kind: "tap"; taps?: number }
 export interface LongPressDetail extends GestureBase { kind: "longPress" }
-export interface PanDetail extends GestureBase {
-  kind: "pan" | "edgePan";
+/** The centroid's movement of a pan, an edge pan or a transform. */
+export interface Movement {
   /** Screen points since the fingers landed. */
   translationX: number;
   translationY: number;
@@ -168,6 +168,7 @@ export interface PanDetail extends GestureBase {
   screenVelocityX: number;
   screenVelocityY: number;
 }
+export interface PanDetail extends GestureBase, Movement { kind: "pan" | "edgePan" }
 export interface SwipeDetail extends GestureBase { kind: "swipe"; direction: "right" | "left" | "up" | "down" }
 export interface PinchDetail extends GestureBase { kind: "pinch"; scale: number; velocity: number }
 export interface RotationDetail extends GestureBase {
@@ -178,17 +179,8 @@ export interface RotationDetail extends GestureBase {
   velocity: number;
   velocityDegrees: number;
 }
-export interface TransformDetail extends GestureBase {
+export interface TransformDetail extends GestureBase, Movement {
   kind: "transform";
-  /** Screen points since the fingers landed, and in CSS pixels. */
-  translationX: number;
-  translationY: number;
-  deltaX: number;
-  deltaY: number;
-  velocityX: number;
-  velocityY: number;
-  screenVelocityX: number;
-  screenVelocityY: number;
   scale: number;
   /** Radians, clockwise positive, not wrapped. */
   rotation: number;
